@@ -1,0 +1,94 @@
+"""The assistant's errors: one hierarchy, each error carrying what a user needs to act.
+
+    AssistantError
+    ├── ConfigError            a game, ruleset, players file or setting is wrong
+    │   └── RulesetError       a rulesets/*.toml file is malformed
+    ├── StoreError             the game store cannot be read or written
+    ├── ForumError             talking to or reading a forum failed
+    │   ├── FetchError         the forum could not be reached / answered with an error
+    │   ├── LoginError         the login to a members-only board failed
+    │   ├── NotAThreadError    the URL or page is not a topic of an SMF / phpBB forum
+    │   ├── UnsupportedForumError  the page is neither SMF nor phpBB
+    │   └── LayoutError        a topic page whose layout was not understood
+    ├── VoteError              a vote the GM entered cannot be used
+    └── OrderError             a night order the GM entered cannot be used
+        ├── MalformedOrderError   the text is not an order
+        ├── IllegalOrderError     the ruleset forbids it
+        └── AmbiguousOrderError   a name matches several players
+
+Foreign errors (httpx, selectolax, TinyDB, tomllib) become these in the module that
+calls the library; the CLI turns these into one-line messages, never a stack trace.
+"""
+
+from __future__ import annotations
+
+
+class AssistantError(Exception):
+    """Base of every error the assistant raises on purpose; `str(e)` is the user message."""
+
+
+class ConfigError(AssistantError):
+    pass
+
+
+class RulesetError(ConfigError):
+    pass
+
+
+class StoreError(AssistantError):
+    pass
+
+
+class ForumError(AssistantError):
+    """An error about a forum; `url` names the page involved."""
+
+    def __init__(self, message: str, url: str | None = None) -> None:
+        super().__init__(message)
+        self.url = url
+
+
+class FetchError(ForumError):
+    pass
+
+
+class LoginError(ForumError):
+    pass
+
+
+class NotAThreadError(ForumError):
+    pass
+
+
+class UnsupportedForumError(ForumError):
+    pass
+
+
+class LayoutError(ForumError):
+    """A page was recognised but something expected in it is missing.
+
+    `what` says what was missing (e.g. "the author of post #msg12").
+    """
+
+    def __init__(self, message: str, url: str | None = None, what: str | None = None) -> None:
+        super().__init__(message, url)
+        self.what = what
+
+
+class VoteError(AssistantError):
+    pass
+
+
+class OrderError(AssistantError):
+    pass
+
+
+class MalformedOrderError(OrderError):
+    pass
+
+
+class IllegalOrderError(OrderError):
+    pass
+
+
+class AmbiguousOrderError(OrderError):
+    pass
