@@ -1,0 +1,71 @@
+"""What the SMF and phpBB parsers share: decoding bytes, cleaning URLs, small text helpers."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+# Session ids forums put in links for visitors without cookies.
+SESSION_PARAMS = frozenset({"phpsessid", "sid", "s"})
+_SESSION_IN_PATH = re.compile(r"(?:[?&;]|\b)PHPSESSID=[0-9A-Za-z,-]+", re.I)
+_SID_IN_TEXT = re.compile(r"(?<=[?&;])(?:amp;)?(?:sid|PHPSESSID)=[0-9A-Za-z,-]{16,}(?:&amp;|&|;)?", re.I)
+
+
+def decode_html(data: bytes | str, header_charset: str | None = None) -> str:
+    """Text of a page: the HTTP header's charset, else the page's meta charset, else UTF-8.
+
+    Old SMF forums serve ISO-8859-1 (geekhack); an empty `<meta charset="">` means UTF-8.
+    Undecodable bytes are replaced rather than raising: one odd byte must not lose a page.
+    """
+    if isinstance(data, str):
+        return data
+    for charset in (header_charset, _meta_charset(data), "utf-8"):
+        if not charset:
+            continue
+        try:
+            return data.decode(_python_codec(charset))
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return data.decode("utf-8", errors="replace")
+
+
+def _meta_charset(data: bytes) -> str | None:
+    m = _META_CHARSET.search(data[:4096])
+    return m.group(1).decode("ascii") if m else None
+
+
+def _python_codec(charset: str) -> str:
+    # Browsers read ISO-8859-1 as windows-1252 (curly quotes in old posts); so do we.
+    return "cp1252" if charset.lower() in {"iso-8859-1", "latin1", "latin-1", "us-ascii"} else charset
+
+
+def strip_session_ids(url: str) -> str:
+    """The URL without `PHPSESSID=` / `sid=` parameters, which change per visit."""
+    parts = urlsplit(url)
+    query = [
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if k.lower() not in SESSION_PARAMS or (k.lower() == "s" and len(v) < 16)
+    ]
+    path = _SESSION_IN_PATH.sub("", parts.path)
+    return urlunsplit((parts.scheme, parts.netloc, path, urlencode(query, safe=".:/,"), parts.fragment))
+
+
+def strip_session_ids_in_html(html: str) -> str:
+    """Remove session ids from links inside a post body, so a body does not look edited
+    just because the page was read on a first visit without a cookie."""
+    if "sid=" not in html.lower() and "phpsessid" not in html.lower():
+        return html
+    return _SID_IN_TEXT.sub("", html).replace("?&amp;", "?").replace("?&", "?")
+
+
+def absolute(base_url: str, href: str) -> str:
+    return strip_session_ids(urljoin(base_url, href))
+
+
+_WS = re.compile(r"\s+")
+
+
+def clean_text(text: str | None) -> str:
+    """Collapse runs of whitespace (including non-breaking spaces) and strip."""
+    return _WS.sub(" ", (text or "").replace("\xa0", " ")).strip()
