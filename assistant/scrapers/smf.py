@@ -1,0 +1,607 @@
+"""SMF topic pages (2.1, 2.0, 2.0 RC3, custom themes) into a `TopicPage` of `Post` records.
+
+Themes rename classes freely (Nostalgia, BlackStorm, the RC3 "core" theme), but every SMF
+theme keeps the ids SMF gives each message: `msgN` (anchor or post div), `subject_N`,
+`msg_N` (the body) and `modified_N` (the edit notice). Posts are found by those ids; a
+post's container is the largest element holding that message's ids and no other's, and
+author, time and edit notice are looked for inside it only, so a broken post raises a
+`LayoutError` instead of borrowing its neighbour's data.
+
+SMF prints times as text in the viewer's time zone (for guests, the forum's), in the
+format the admin chose and the board's language; `parse_forum_time` reads the formats
+SMF's defaults and the fixture forums use. "Today" / "Yesterday" are resolved against
+the clock the page itself shows (SMF 2.1's `<time datetime>` header) when there is one,
+else against the `now` passed in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from urllib.parse import urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from assistant.errors import LayoutError, NotAThreadError
+from assistant.models import EditNote, Post, Quote, TopicPage
+from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
+
+__all__ = ["looks_like_smf", "parse_page", "parse_forum_time"]
+
+# ---------------------------------------------------------------------------------------
+# Detection
+
+_STRONG_SIGNS = (
+    re.compile(r"var\s+smf_(?:scripturl|theme_url|session_id|images_url)\b"),
+    re.compile(r"<a[^>]+(?:simplemachines\.org|action=credits)[^>]*>[^<]*\bSMF\b", re.I),
+)
+_WEAK_SIGNS = (
+    re.compile(r"index\.php(?:\?[^\"'>]*?\btopic=|/topic,)\d+\."),
+    re.compile(r"action=profile;u=\d+"),
+    re.compile(r"""id=["']subject_\d+["']"""),
+    re.compile(r"""id=["']msg_?\d+["']"""),
+    re.compile(r"Simple Machines", re.I),
+)
+
+
+def looks_like_smf(html: str) -> bool:
+    """Whether the page was rendered by SMF: its JS globals or credits, else two of its
+    URL / id habits (custom themes may drop the credits, never all of these)."""
+    if any(p.search(html) for p in _STRONG_SIGNS):
+        return True
+    return sum(1 for p in _WEAK_SIGNS if p.search(html)) >= 2
+
+
+# ---------------------------------------------------------------------------------------
+# Forum times
+
+#: Month names SMF's language files print: English (the default) and Hungarian (a
+#: fixture forum's language). Abbreviations ("Nov", "márc.") match by prefix.
+_MONTH_NAMES = {
+    "en": ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december"),
+    "hu": ("január", "február", "március", "április", "május", "június", "július",
+           "augusztus", "szeptember", "október", "november", "december"),
+}
+_WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur "
+    "thurs fri sat sun hétfő kedd szerda csütörtök péntek szombat vasárnap".split()
+)
+#: Words SMF's language files use for relative days, to how many days back they mean.
+_RELATIVE_DAYS = {"today": 0, "yesterday": 1, "ma": 0, "tegnap": 1}
+_FILLERS = frozenset({"at"})  # "Today at 12:27 AM"; never "on", which parts name and date
+_AMPM = {"am": "am", "pm": "pm", "a.m": "am", "p.m": "pm", "de": "am", "du": "pm"}
+_TIME_OF_DAY = re.compile(r"(?<!\d)(\d{1,2}):(\d{2})(?::(\d{2}))?(?!\d)")
+_TOKEN = re.compile(r"\d+|[^\W\d_]+(?:\.[^\W\d_]+)*|\S")
+
+
+def _month(word: str) -> int | None:
+    """Month number of a full or abbreviated month name ("Nov", "márc.", "October")."""
+    if len(word) < 3:
+        return None
+    hits = {i + 1 for names in _MONTH_NAMES.values() for i, n in enumerate(names)
+            if n.startswith(word)}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def parse_forum_time(text: str, tz: ZoneInfo, now: datetime) -> datetime:
+    """An SMF date as text ("Nov 21, 2026, 12:01 PM", "Today at 12:27 AM",
+    "Fri, 13 October 2017, 21:52:42", "2011-04-24, 22:37:00", "2018. április 25, 10:11:12")
+    read in the forum's time zone `tz`, as aware UTC.
+
+    Strict: every word must be a date word, so "Tom & Jerry's on Nov 21 ..." is refused
+    (quote headers are split by trying this). Raises ValueError.
+    """
+    s = clean_text(text).strip(" «»,")
+    times = list(_TIME_OF_DAY.finditer(s))
+    if len(times) != 1:
+        raise ValueError(f"no single time of day in {text!r}")
+    t = times[0]
+    hour, minute, second = int(t[1]), int(t[2]), int(t[3] or 0)
+    rest = s[: t.start()] + " " + s[t.end():]
+    year: int | None = None
+    month: int | None = None
+    numbers: list[int] = []
+    separators: set[str] = set()
+    year_last = False
+    relative: int | None = None
+    ampm: str | None = None
+    for tok in _TOKEN.findall(rest):
+        low = tok.casefold().rstrip(".")
+        if tok.isdigit():
+            if len(tok) == 4:
+                if year is not None:
+                    raise ValueError(f"two years in {text!r}")
+                year = int(tok)
+                year_last = bool(numbers)
+            elif len(tok) <= 2:
+                numbers.append(int(tok))
+            else:
+                raise ValueError(f"unexpected number {tok!r} in {text!r}")
+        elif low in _AMPM:
+            ampm = _AMPM[low]
+        elif low in _RELATIVE_DAYS:
+            relative = _RELATIVE_DAYS[low]
+        elif low in _FILLERS or low in _WEEKDAYS:
+            continue
+        elif (m := _month(low)) is not None:
+            month = m
+        elif tok in ",.-/":
+            separators.add(tok)
+        else:
+            raise ValueError(f"{tok!r} is not part of a date in {text!r}")
+    if ampm is not None:
+        if not 1 <= hour <= 12:
+            raise ValueError(f"hour {hour} with {ampm.upper()} in {text!r}")
+        hour = hour % 12 + (12 if ampm == "pm" else 0)
+    if relative is not None:
+        if year is not None or month is not None or numbers:
+            raise ValueError(f"both a relative day and a date in {text!r}")
+        day_date = now.astimezone(tz).date() - timedelta(days=relative)
+    else:
+        day_date = _calendar_date(year, month, numbers, year_last, "/" in separators, text)
+    try:
+        local = datetime(day_date.year, day_date.month, day_date.day, hour, minute, second,
+                         tzinfo=tz)
+    except ValueError as e:
+        raise ValueError(f"{e} in {text!r}") from None
+    return local.astimezone(UTC)
+
+
+def _calendar_date(year: int | None, month: int | None, numbers: list[int],
+                   year_last: bool, slashes: bool, text: str) -> date:
+    if year is None:
+        raise ValueError(f"no year in {text!r}")
+    if month is not None:
+        if len(numbers) != 1:
+            raise ValueError(f"no single day of month in {text!r}")
+        day = numbers[0]
+    elif len(numbers) == 2:
+        if not year_last or slashes:  # 2011-04-24, 04/24/2011
+            month, day = numbers
+        else:  # 24.04.2011
+            day, month = numbers
+    else:
+        raise ValueError(f"no month in {text!r}")
+    try:
+        return date(year, month, day)
+    except ValueError as e:
+        raise ValueError(f"{e} in {text!r}") from None
+
+
+def _is_forum_time(text: str) -> bool:
+    try:
+        parse_forum_time(text, ZoneInfo("UTC"), datetime(2000, 1, 1, tzinfo=UTC))
+    except ValueError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------
+# Finding posts
+
+_MARKER_ID = re.compile(r"(msg|msg_|subject_|modified_)(\d+)")
+_PROFILE_ID = re.compile(r"[?;&]u=(\d+)")
+_MSG_IN_HREF = re.compile(r"(?:[?&;]msg=|\.msg|#msg)(\d+)")
+_TOPIC_IN_URL = re.compile(r"topic[=,](\d+)(?:\.(\d+|msg\d+|new))?")
+_PAGE_LINK = re.compile(r"topic[=,](\d+)\.(\d+)(?!\d)")
+_EXPAND_PAGES = re.compile(r"expandPages\([^)]*?,\s*\d+\s*,\s*\d+\s*,\s*(\d+)\s*\)")
+_CREDITS_VERSION = re.compile(r"\bSMF\s+(\d+\.\d+(?:\.\d+)*)")
+_STOP_CLIMB = frozenset({"form", "body", "html"})
+_MARKER_SLOT = {"msg": "anchor", "msg_": "body", "subject_": "subject", "modified_": "modified"}
+
+
+@dataclass
+class _Markers:
+    """The elements SMF tags with one message's id."""
+
+    post_id: int
+    anchor: LexborNode | None = None
+    body: LexborNode | None = None
+    subject: LexborNode | None = None
+    modified: LexborNode | None = None
+
+
+def _collect_markers(tree: LexborHTMLParser) -> list[_Markers]:
+    found: dict[int, _Markers] = {}
+    for node in tree.css("[id]"):
+        m = _MARKER_ID.fullmatch(node.attributes.get("id") or "")
+        if not m:
+            continue
+        pid = int(m[2])
+        marks = found.setdefault(pid, _Markers(pid))
+        if getattr(marks, _MARKER_SLOT[m[1]]) is None:
+            setattr(marks, _MARKER_SLOT[m[1]], node)
+    return list(found.values())  # dicts keep document order of first sight
+
+
+def _marker_kinds(marks: _Markers) -> int:
+    """How many of SMF's per-message ids were found (a board's topic list has one, `msg_N`)."""
+    return sum(n is not None for n in (marks.anchor, marks.body, marks.subject, marks.modified))
+
+
+def _containers(markers: list[_Markers]) -> dict[int, LexborNode]:
+    """Per post, the largest element holding its ids and no other post's."""
+    holds: dict[int, set[int]] = {}
+    for marks in markers:
+        for node in (marks.anchor, marks.body, marks.subject, marks.modified):
+            while node is not None:
+                holds.setdefault(node.mem_id, set()).add(marks.post_id)
+                node = node.parent
+    result: dict[int, LexborNode] = {}
+    for marks in markers:
+        node = marks.body or marks.subject or marks.modified or marks.anchor
+        assert node is not None  # every _Markers was created from a node
+        while True:
+            parent = node.parent
+            if (parent is None or parent.tag in _STOP_CLIMB
+                    or (parent.attributes.get("id") or "") == "forumposts"
+                    or holds.get(parent.mem_id) != {marks.post_id}):
+                break
+            node = parent
+        result[marks.post_id] = node
+    return result
+
+
+def _inside(node: LexborNode, stop: LexborNode, excluded: set[int]) -> bool:
+    """Whether `node` lies in one of the `excluded` subtrees, looking up to `stop`."""
+    while node is not None and node.mem_id != stop.mem_id:
+        if node.mem_id in excluded:
+            return True
+        node = node.parent
+    return False
+
+
+# ---------------------------------------------------------------------------------------
+# One post
+
+
+@dataclass(frozen=True)
+class _PageContext:
+    url: str
+    tz: ZoneInfo
+    now: datetime
+    permalink_base: str
+
+    def error(self, post_id: int, what: str, hint: str) -> LayoutError:
+        return LayoutError(
+            f"{self.url}: post #msg{post_id}: {what}; {hint}. The forum's theme may not be "
+            "one the assistant knows: keep this page and report it.",
+            url=self.url, what=f"post #msg{post_id}: {what}",
+        )
+
+
+def _author(container: LexborNode, post_id: int, ctx: _PageContext) -> tuple[str, int | None]:
+    poster = container.css_first(".poster")
+    if poster is None:
+        poster = container
+    for link in poster.css('a[href*="action=profile"]'):
+        name = clean_text(link.text())
+        m = _PROFILE_ID.search(link.attributes.get("href") or "")
+        if name and m:
+            return name, int(m[1])
+    heading = poster.css_first("h4")
+    name = clean_text(heading.text()) if heading is not None else ""
+    if name:  # a guest: SMF prints the name without a profile link
+        return name, None
+    raise ctx.error(post_id, "no author link found",
+                    "expected a profile link (action=profile;u=N) or a name in the poster's h4")
+
+
+def _time_text_candidates(text: str) -> list[str]:
+    """The whole text, then what follows a label ("« Reply #1 on: DATE »")."""
+    text = clean_text(text).strip(" «»")
+    out = [text]
+    if ": " in text:
+        out.append(text.split(": ", 1)[1])
+    return out
+
+
+def _posted_at(container: LexborNode, marks: _Markers, ctx: _PageContext) -> datetime:
+    excluded = {n.mem_id for n in (marks.body, marks.modified) if n is not None}
+    excluded |= {n.mem_id for n in container.css(".poster, .signature")}
+    for node in container.css("time[datetime]"):  # machine-readable, when a theme gives it
+        if not _inside(node, container, excluded):
+            moment = _aware(node.attributes.get("datetime"))
+            if moment is not None:
+                return moment
+    candidates = container.css(".smalltext") + container.css(".keyinfo *, .postinfo *")
+    for node in candidates:
+        if _inside(node, container, excluded):
+            continue
+        for text in _time_text_candidates(node.text()):
+            try:
+                return parse_forum_time(text, ctx.tz, ctx.now)
+            except ValueError:
+                continue
+    raise ctx.error(marks.post_id, "no post time found",
+                    "expected a date such as 'Nov 21, 2026, 12:01 PM' beside the subject")
+
+
+_EDIT_BY = re.compile(
+    r"^(?P<time>.*?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?\s?[Mm]\.?)?)\s+(?P<by>\S+)\s+(?P<name>.+)$"
+)
+
+
+def _edit_note(marks: _Markers, ctx: _PageContext) -> EditNote | None:
+    """SMF 2.1: "Last Edit: Nov 21, 2026, 12:13 PM by Jd- Reason: typo"; SMF 2.0:
+    "« Last Edit: September 24, 2007, 12:57:14 PM by gregswallow »" (any language)."""
+    node = marks.modified
+    if node is None:
+        return None
+    text = clean_text(node.text()).strip(" «»")
+    if not text:
+        return None
+    reason: str | None = None
+    labels = node.css(".lastedit")
+    if len(labels) >= 2:
+        label = clean_text(labels[1].text())
+        at = text.rfind(label)
+        if label and at > 0:
+            reason = text[at + len(label):].lstrip(" :") or None
+            text = text[:at].strip()
+    if ": " in text:
+        text = text.split(": ", 1)[1]
+    m = _EDIT_BY.match(text)
+    time_text, editor = (m["time"], m["name"].strip()) if m else (text, None)
+    try:
+        at_time = parse_forum_time(time_text, ctx.tz, ctx.now)
+    except ValueError:
+        raise ctx.error(marks.post_id, f"edit notice {clean_text(node.text())!r} not understood",
+                        "expected 'Last Edit: DATE by NAME'") from None
+    return EditNote(at=at_time, by=editor, reason=reason)
+
+
+def _quote_author(header_text: str) -> str | None:
+    """"Quote from: Lady Grey on Nov 21, 2026, 10:42 AM" -> "Lady Grey"; "Quote" -> None.
+    The word between name and date varies by language ("on", "-"), so the split is the
+    first one whose remainder is a date."""
+    text = clean_text(header_text)
+    if ":" not in text:
+        return None
+    rest = text.split(":", 1)[1].strip()
+    if not rest:
+        return None
+    words = rest.split(" ")
+    for i in range(1, len(words) - 1):
+        if _is_forum_time(" ".join(words[i + 1:])):
+            return " ".join(words[:i])
+    return rest
+
+
+def _quote_post_id(header: LexborNode) -> int | None:
+    for link in header.css("a[href]"):
+        m = _MSG_IN_HREF.search(link.attributes.get("href") or "")
+        if m:
+            return int(m[1])
+    return None
+
+
+def _quotes(body: LexborNode) -> tuple[Quote, ...]:
+    """Quote boxes in document order (outer before inner). SMF 2.0 puts a
+    `div.quoteheader` before the blockquote, SMF 2.1 a `<cite>` inside it."""
+    quotes: list[Quote] = []
+    for node in body.css("div.quoteheader, blockquote"):
+        if node.tag == "blockquote":
+            prev = node.prev
+            while prev is not None and not prev.is_element_node:
+                prev = prev.prev
+            if prev is not None and "quoteheader" in (prev.attributes.get("class") or ""):
+                continue  # counted with its header
+            header = node.css_first("cite")
+            if header is None:
+                quotes.append(Quote(None))
+                continue
+        else:
+            header = node
+        quotes.append(Quote(_quote_author(header.text()), _quote_post_id(header)))
+    return tuple(quotes)
+
+
+def _parse_post(marks: _Markers, container: LexborNode, position: int, page: int,
+                ctx: _PageContext) -> Post:
+    if marks.body is None:
+        raise ctx.error(marks.post_id, "no message body found",
+                        f"expected an element with id msg_{marks.post_id}")
+    if _marker_kinds(marks) < 2:
+        raise ctx.error(marks.post_id, "only the message body was found",
+                        f"expected its subject (subject_{marks.post_id}) or anchor "
+                        f"(msg{marks.post_id}) too")
+    author, author_id = _author(container, marks.post_id, ctx)
+    posted_at = _posted_at(container, marks, ctx)
+    body_html = strip_session_ids_in_html((marks.body.inner_html or "").strip())
+    return Post(
+        post_id=marks.post_id,
+        position=position,
+        author=author,
+        author_id=author_id,
+        posted_at=posted_at,
+        body_html=body_html,
+        page=page,
+        edit=_edit_note(marks, ctx),
+        quotes=_quotes(marks.body),
+        url=f"{ctx.permalink_base}?msg={marks.post_id}",
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# The page around the posts
+
+
+@dataclass(frozen=True)
+class _Pagination:
+    page: int
+    page_count: int
+    per_page: int | None
+
+
+def _topic_id(tree: LexborHTMLParser, html: str, url: str) -> int | None:
+    # The page's own links first: a merged or moved topic answers for another id.
+    for source in (_attr(tree.css_first('link[rel="canonical"]'), "href"),
+                   _attr(tree.css_first('meta[property="og:url"]'), "content"), url):
+        m = _TOPIC_IN_URL.search(source or "")
+        if m:
+            return int(m[1])
+    m = re.search(r"iTopicId:\s*(\d+)", html)
+    if m:
+        return int(m[1])
+    counts = Counter(int(m[1]) for m in _PAGE_LINK.finditer(html))
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def _attr(node: LexborNode | None, name: str) -> str | None:
+    return None if node is None else node.attributes.get(name)
+
+
+def _pagination(tree: LexborHTMLParser, html: str, url: str, topic_id: int | None) -> _Pagination:
+    numbered: list[tuple[int, int, LexborNode]] = []
+    for link in tree.css("a[href]"):
+        label = clean_text(link.text())
+        m = _PAGE_LINK.search(link.attributes.get("href") or "")
+        if label.isdigit() and m and (topic_id is None or int(m[1]) == topic_id):
+            numbered.append((int(label), int(m[2]), link))
+    per_page_votes = Counter(
+        off // (n - 1) for n, off, _ in numbered if n > 1 and off % (n - 1) == 0
+    )
+    per_page: int | None = per_page_votes.most_common(1)[0][0] if per_page_votes else None
+    if per_page is None and (m := _EXPAND_PAGES.search(html)):
+        per_page = int(m[1])
+    offset = _offset_in(_attr(tree.css_first('link[rel="canonical"]'), "href"))
+    if offset is None:
+        offset = _offset_in(url)
+    current = _current_page_marker(numbered)
+    if current is None:
+        current = offset // per_page + 1 if offset and per_page else 1
+    if per_page is None and current > 1 and offset:  # last page: links only to earlier ones
+        per_page = offset // (current - 1)
+    page_count = max([current] + [n for n, _, _ in numbered])
+    return _Pagination(current, page_count, per_page)
+
+
+def _current_page_marker(numbered: list[tuple[int, int, LexborNode]]) -> int | None:
+    """The current page as the page links show it: SMF 2.1 `span.current_page`, SMF 2.0
+    `[<strong>3</strong>]`, beside the numbered links."""
+    seen: set[int] = set()
+    for _, _, link in numbered:
+        box = link.parent
+        if box is None or box.mem_id in seen:
+            continue
+        seen.add(box.mem_id)
+        for node in box.css(".current_page, strong, b, span"):
+            text = clean_text(node.text()).strip("[]")
+            if text.isdigit() and node.css_first("a") is None and node.parent.tag != "a":
+                return int(text)
+    return None
+
+
+def _offset_in(url: str | None) -> int | None:
+    m = _TOPIC_IN_URL.search(url or "")
+    return int(m[2]) if m and m[2] and m[2].isdigit() else None
+
+
+def _url_builders(url: str, topic_id: int) -> tuple[str, Callable[[int], str]]:
+    """The script URL for permalinks, and a function offset -> page URL, built from the URL
+    the page was read from (not from the page's links: their host may be another name)."""
+    parts = urlsplit(strip_session_ids(url))
+    path = parts.path
+    queryless = re.search(r"/topic,\d+\.[^/?#]*", path)
+    script_path = path
+    if "index.php" in path:
+        script_path = path[: path.index("index.php") + len("index.php")]
+    script = urlunsplit((parts.scheme, parts.netloc, script_path, "", ""))
+    tid = topic_id
+    if queryless:
+        prefix = urlunsplit((parts.scheme, parts.netloc, path[: queryless.start()], "", ""))
+        return script, lambda offset: f"{prefix}/topic,{tid}.{offset}.html"
+    return script, lambda offset: f"{script}?topic={tid}.{offset}"
+
+
+def _title(tree: LexborHTMLParser, page: int) -> str | None:
+    node = tree.css_first('meta[property="og:title"]')
+    title = clean_text(_attr(node, "content"))
+    if not title and (node := tree.css_first("title")) is not None:
+        title = clean_text(node.text())
+    if page > 1:  # SMF appends " - Page N" in the board's language
+        title = re.sub(rf"\s+-\s+\S+\s+{page}$", "", title)
+    return title or None
+
+
+def _version(tree: LexborHTMLParser, html: str) -> str | None:
+    for link in tree.css('a[href*="simplemachines"], a[href*="action=credits"]'):
+        m = _CREDITS_VERSION.search(clean_text(link.text()))
+        if m:  # "SMF 2.1.5", "SMF 2.0.15.10", "SMF 2.0 RC3": the generation is what differs
+            return ".".join(m[1].split()[0].split(".")[:2])
+    if 'class="current_page"' in html or "data-msgid=" in html:
+        return "2.1"
+    if "quoteheader" in html or "navPages" in html:
+        return "2.0"
+    return None
+
+
+def _aware(text: str | None) -> datetime | None:
+    """An ISO-8601 attribute value as aware UTC; None if absent, malformed or zoneless."""
+    try:
+        moment = datetime.fromisoformat(text or "")
+    except ValueError:
+        return None
+    return moment.astimezone(UTC) if moment.tzinfo is not None else None
+
+
+def _page_clock(tree: LexborHTMLParser, now: datetime) -> datetime:
+    """The server's "now" as SMF 2.1 prints it in the header; "Today" means that day."""
+    for node in tree.css("time[datetime]"):
+        moment = _aware(node.attributes.get("datetime"))
+        if moment is not None:
+            return moment
+    return now
+
+
+def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime) -> TopicPage:
+    """Parse one SMF topic page read from `url`; times are read in the forum's zone `tz`.
+
+    Raises NotAThreadError for an SMF page without posts (a board, the index, a login
+    page) and LayoutError for a topic page whose posts cannot be read completely.
+    """
+    if now.tzinfo is None:
+        raise ValueError("parse_page needs an aware `now` (UTC)")
+    clean_url = strip_session_ids(url)
+    tree = LexborHTMLParser(html)
+    markers = _collect_markers(tree)
+    if not any(_marker_kinds(m) >= 2 for m in markers):
+        raise NotAThreadError(
+            f"{clean_url} is not an SMF topic page: it shows no posts (no msgN ids). "
+            "Give the URL of the thread itself, e.g. .../index.php?topic=1234.0",
+            url=clean_url,
+        )
+    topic_id = _topic_id(tree, html, url)
+    if topic_id is None:
+        raise LayoutError(
+            f"{clean_url}: no topic id found (no topic=N in the URL, the canonical link or the "
+            "page links); keep this page and report it.", url=clean_url, what="the topic id")
+    pages = _pagination(tree, html, url, topic_id)
+    script, page_url = _url_builders(url, topic_id)
+    ctx = _PageContext(clean_url, tz, _page_clock(tree, now), script)
+    containers = _containers(markers)
+    offset = (pages.page - 1) * pages.per_page if pages.per_page else (_offset_in(url) or 0)
+    posts = tuple(
+        _parse_post(marks, containers[marks.post_id], offset + i, pages.page, ctx)
+        for i, marks in enumerate(markers)
+    )
+    per_page = pages.per_page
+    page_urls = tuple(page_url((n - 1) * (per_page or 0)) for n in range(1, pages.page_count + 1))
+    return TopicPage(
+        software="smf",
+        version=_version(tree, html),
+        url=clean_url,
+        topic_id=topic_id,
+        title=_title(tree, pages.page),
+        page=pages.page,
+        page_count=pages.page_count,
+        per_page=per_page,
+        page_urls=page_urls,
+        posts=posts,
+    )
