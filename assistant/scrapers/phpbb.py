@@ -1,0 +1,757 @@
+"""Reads phpBB 3.0-3.3 topic pages into `Post` records.
+
+Styles differ wildly (prosilver, subsilver2 tables, custom themes, pages re-saved by a
+browser or a mirroring tool), so posts are found by what phpBB itself writes whatever the
+style: a post anchor `id="pNNN"` (or subsilver2's `<a name="pNNN">` in a table row), the
+author's `memberlist.php?mode=viewprofile&u=N` link, the `.author` line "by NAME » DATE",
+`div.content` / `div.postbody` for the body, `div.notice` for "Last edited by".
+A post whose author, time or body cannot be found raises LayoutError: a wrong post in
+the store would be worse than a stopped poll.
+
+Text dates are read in the board's time zone (the game's configured `tz`), in English or
+the other languages listed in the tables below; phpBB 3.3 `<time datetime>` wins when present.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from assistant.errors import LayoutError, NotAThreadError
+from assistant.models import EditNote, Post, Quote, TopicPage
+from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
+
+# --- recognising a phpBB page ---------------------------------------------------------
+
+# Each pattern is one sign of phpBB outside any post body; a page needs two.
+_PHPBB_SIGNS = tuple(re.compile(p, re.I) for p in (
+    r"<body[^>]*\bid=[\"']?phpbb\b",
+    r"phpBB style name",
+    r"style_cookie\s*=\s*['\"]phpBB",
+    r"<meta[^>]+content=[\"'][^\"']*phpBB (?:Group|Limited)",
+    r"Powered by\s*<a[^>]+phpbb\.com",
+    r"<div[^>]+\bid=[\"']p\d+[\"'][^>]*class=[\"'][^\"']*\bpost\b",
+    r"<a\s+name=[\"']p\d+[\"']\s*>\s*</a>\s*<b class=[\"']postauthor",
+    r"memberlist[^\"'\s]*\?mode=viewprofile(?:&amp;|&)u=\d+",
+    r"viewtopic[^\"'\s]*\?(?:[^\"'\s]*(?:&amp;|&))?t=\d+",
+    r"class=[\"']postbody[\"']",
+))
+# Signs of SMF, whose pages may quote phpBB links in posts.
+_SMF_SIGNS = tuple(re.compile(p, re.I) for p in (
+    r"smf_scripturl", r"var smf_", r"Simple Machines", r"index\.php\?topic=\d+",
+))
+
+
+def looks_like_phpbb(html: str) -> bool:
+    """True when the page itself shows phpBB's markup (any 3.x version or style)."""
+    phpbb = sum(1 for sign in _PHPBB_SIGNS if sign.search(html))
+    smf = sum(1 for sign in _SMF_SIGNS if sign.search(html))
+    return phpbb >= 2 and phpbb > smf
+
+
+# --- the page --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Block:
+    """The nodes holding one post: a prosilver `div#pNNN`, or subsilver2's table rows."""
+
+    post_id: int
+    nodes: tuple[LexborNode, ...]
+    table: bool
+    """True for subsilver2-like table rows (body in `div.postbody`, author in `b.postauthor`)."""
+
+    @property
+    def name(self) -> str:
+        return f"post #p{self.post_id}"
+
+
+def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> TopicPage:
+    """Parse one phpBB topic page read from `url`; text dates are in the board's `tz`."""
+    tree = LexborHTMLParser(html)
+    clean_url = strip_session_ids(url).split("#", 1)[0]
+    blocks = _find_blocks(tree)
+    if not blocks:
+        _raise_no_posts(tree, clean_url)
+    pages = _pagination(tree, clean_url, len(blocks))
+    topic_id = _topic_id(tree, clean_url)
+    if topic_id is None:
+        raise LayoutError(
+            f"{clean_url}: no topic id (t=N) in the URL or the page's links, so the topic's "
+            "pages cannot be addressed: give the topic URL (viewtopic.php?t=N)", clean_url,
+            what="the topic id")
+    base = _script_base(clean_url)
+    page_urls = tuple(
+        _page_url(base, topic_id, _url_param(clean_url, "f"), (n - 1) * (pages.per_page or 0))
+        for n in range(1, pages.page_count + 1)
+    )
+    posts = tuple(
+        _parse_post(block, clean_url, base, pages.page, pages.start + index, tz, now)
+        for index, block in enumerate(blocks)
+    )
+    return TopicPage(
+        software="phpbb",
+        version=_version(html),
+        url=clean_url,
+        topic_id=topic_id,
+        title=_title(tree),
+        page=pages.page,
+        page_count=pages.page_count,
+        per_page=pages.per_page,
+        page_urls=page_urls,
+        posts=posts,
+    )
+
+
+def _find_blocks(tree: LexborHTMLParser) -> list[_Block]:
+    blocks: list[_Block] = []
+    seen: set[int] = set()
+    for node in tree.css("div[id]"):
+        m = _POST_ANCHOR.match(node.attributes.get("id") or "")
+        if m and int(m.group(1)) not in seen:
+            seen.add(int(m.group(1)))
+            blocks.append(_Block(int(m.group(1)), (node,), table=False))
+    if blocks:
+        return blocks
+    for anchor in tree.css("a[name], a[id]"):  # subsilver2: <tr><td><a name="p24"></a>
+        m = _POST_ANCHOR.match(anchor.attributes.get("name") or anchor.attributes.get("id") or "")
+        row = _ancestor(anchor, "tr")
+        if m and row is not None and int(m.group(1)) not in seen:
+            seen.add(int(m.group(1)))
+            blocks.append(_Block(int(m.group(1)), tuple(_post_rows(row)), table=True))
+    return blocks
+
+
+_POST_ANCHOR = re.compile(r"^p(\d+)$")
+
+
+def _post_rows(first: LexborNode) -> Iterator[LexborNode]:
+    """The header row of a subsilver2 post and the rows after it, up to the spacer."""
+    yield first
+    row = first.next
+    while row is not None:
+        if row.tag == "tr":
+            if row.css_first("td.spacer") is not None or any(
+                _POST_ANCHOR.match(a.attributes.get("name") or "") for a in row.css("a[name]")
+            ):
+                return
+            yield row
+        row = row.next
+
+
+def _raise_no_posts(tree: LexborHTMLParser, url: str) -> None:
+    if tree.css_first("input[type='password']") is not None:  # the caller names the login
+        raise LayoutError(
+            f"{url}: no posts on the page, which shows a login form instead", url,
+            what="the posts (a login form is shown instead)")
+    message = tree.css_first("#message")  # phpBB's "The requested topic does not exist."
+    if message is not None and clean_text(message.text()):
+        raise NotAThreadError(
+            f"{url}: the forum shows no topic but the message {clean_text(message.text())!r}: "
+            "check the thread's address", url)
+    body = tree.body
+    classes = (body.attributes.get("class") or "") if body is not None else ""
+    if "section-viewtopic" in classes:
+        raise LayoutError(
+            f"{url}: a phpBB topic page, but no post (an element with id=\"pNNN\") was found "
+            "in it: the style is not understood", url, what="the posts")
+    raise NotAThreadError(
+        f"{url} is a phpBB page but not a topic (no posts on it): give the address of the "
+        "game thread itself, e.g. https://forum.example.org/viewtopic.php?t=1234", url)
+
+
+# --- pagination ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Pages:
+    page: int
+    page_count: int
+    per_page: int | None
+    start: int
+    """Position in the thread of this page's first post."""
+
+
+_PAGE_OF = re.compile(
+    r"\b(?:page|pagina|página|seite|strona|pagină|sivu|side|sida)\s*(\d+)\s*"
+    r"(?:of|di|de|von|sur|z|din|/|van|af|av)\s*(\d+)", re.I)
+_START = re.compile(r"[?&;](?:amp;)?start=(\d+)")
+
+
+def _pagination(tree: LexborHTMLParser, url: str, post_count: int) -> _Pages:
+    """Where this page sits in its thread, from the pagination boxes every style shows."""
+    boxes = tree.css(".pagination, .paging, td.nav, td.gensmall, .pagination-wrapper")
+    page = count = None
+    numbers: list[int] = []
+    per_page_votes: list[int] = []
+    for box in boxes:
+        text = clean_text(box.text())
+        m = _PAGE_OF.search(text)
+        if m and page is None:
+            page, count = int(m.group(1)), int(m.group(2))
+        active = box.css_first("li.active span, li.active a, li.active strong")
+        if active is not None and clean_text(active.text()).isdigit() and page is None:
+            page = int(clean_text(active.text()))
+        for link in box.css("a[href]"):
+            label = clean_text(link.text())
+            href = link.attributes.get("href") or ""
+            if not label.isdigit() or ("viewtopic" not in href and "start=" not in href):
+                continue
+            numbers.append(int(label))
+            start = _START.search(href)
+            if start and int(label) > 1 and int(start.group(1)) % (int(label) - 1) == 0:
+                per_page_votes.append(int(start.group(1)) // (int(label) - 1))
+        for attr_box in box.css("[data-per-page]"):
+            value = attr_box.attributes.get("data-per-page") or ""
+            if value.isdigit():
+                per_page_votes.append(int(value))
+    page = page or 1
+    count = max([count or 1, page, *numbers])
+    per_page = max(set(per_page_votes), key=per_page_votes.count) if per_page_votes else None
+    start_param = _url_param(url, "start") or _url_param(_canonical(tree) or "", "start")
+    if per_page is None and page > 1 and start_param and start_param.isdigit():
+        per_page = int(start_param) // (page - 1) or None
+    if per_page is None and page < count:
+        per_page = post_count  # a page before the last one is full
+    if per_page is None and count > 1:
+        raise LayoutError(
+            f"{url}: page {page} of {count}, but neither the page's links nor its URL tell how "
+            "many posts a page holds", url, what="the posts per page")
+    if start_param and start_param.isdigit():
+        start = int(start_param)
+    elif page == 1:
+        start = 0
+    else:
+        start = (page - 1) * (per_page or 0)
+    return _Pages(page, count, per_page, start)
+
+
+# --- topic, title, version -------------------------------------------------------------
+
+_TOPIC_IN_HREF = re.compile(
+    r"(?:viewtopic|posting)[^?\"'\s]*\?(?:[^\"'\s#]*?[&;])?(?:amp;)?t=(\d+)")
+
+
+def _topic_id(tree: LexborHTMLParser, url: str) -> int | None:
+    """The topic id: from the URL, else the page's canonical link, title link, forms, buttons."""
+    from_url = _url_param(url, "t")
+    if from_url and from_url.isdigit():
+        return int(from_url)
+    candidates: list[str] = [_canonical(tree) or ""]
+    candidates += [a.attributes.get("href") or "" for a in tree.css("h2 a[href], h1 a[href]")]
+    candidates += [a.attributes.get("href") or "" for a in tree.css(".pagination a[href]")]
+    candidates += [f.attributes.get("action") or "" for f in tree.css("form[action]")]
+    candidates += [a.attributes.get("href") or "" for a in tree.css("a[href*='mode=reply']")]
+    for text in candidates:
+        m = _TOPIC_IN_HREF.search(text)
+        if m:
+            return int(m.group(1))
+    hidden = tree.css_first("input[name='t']")
+    value = hidden.attributes.get("value") if hidden is not None else None
+    return int(value) if value and value.isdigit() else None
+
+
+def _canonical(tree: LexborHTMLParser) -> str | None:
+    link = tree.css_first("link[rel='canonical']")
+    return link.attributes.get("href") if link is not None else None
+
+
+def _title(tree: LexborHTMLParser) -> str | None:
+    for selector in ("h2.topic-title", "#page-body h2", "#pageheader h2", "h2"):
+        node = tree.css_first(selector)
+        if node is not None and clean_text(node.text()):
+            return clean_text(node.text())
+    node = tree.css_first("title")
+    if node is None:
+        return None
+    text = clean_text(node.text())
+    if " - " in text and "View topic" in text:  # phpBB 3.0: "Board • View topic - Title"
+        return text.split(" - ", 1)[1]
+    return text.rsplit(" - ", 1)[0] or None
+
+
+def _version(html: str) -> str:
+    """A guess at the phpBB generation from what each one added to or dropped from its markup."""
+    if "<time datetime=" in html and 'class="author"' in html:
+        return "3.3"
+    if "phpBB Limited" in html or 'class="icon fa-' in html:
+        return "3.2"
+    if any(sign in html for sign in (
+            "phpBB Group", "corners-top", 'class="postauthor"', "style_cookie = 'phpBBstyle'")):
+        return "3.0"
+    return "3.x"
+
+
+# --- URLs --------------------------------------------------------------------------------
+
+def _url_param(url: str, name: str) -> str | None:
+    for key, value in parse_qsl(urlsplit(url).query.replace("&amp;", "&"), keep_blank_values=True):
+        if key == name:
+            return value
+    return None
+
+
+def _script_base(url: str) -> str:
+    """The board's address up to the script name ("http://host/forum/")."""
+    parts = urlsplit(url)
+    directory = parts.path.rsplit("/", 1)[0] + "/" if "/" in parts.path else "/"
+    return urlunsplit((parts.scheme, parts.netloc, directory, "", ""))
+
+
+def _page_url(base: str, topic_id: int, forum_id: str | None, start: int) -> str:
+    query = [("f", forum_id)] if forum_id and forum_id.isdigit() else []
+    query.append(("t", str(topic_id)))
+    if start:
+        query.append(("start", str(start)))
+    return f"{base}viewtopic.php?{urlencode(query)}"
+
+
+# --- one post ----------------------------------------------------------------------------
+
+def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
+                tz: tzinfo, now: datetime) -> Post:
+    body = _body(block)
+    if body is None:
+        raise _missing(url, f"the body of {block.name}",
+                       "div.postbody" if block.table else "div.content")
+    outside = list(_outside(block.nodes, body))
+    author_node = _author_node(block, outside)
+    author = clean_text(author_node.text()) if author_node is not None else ""
+    if not author:
+        raise _missing(url, f"the author of {block.name}",
+                       "b.postauthor" if block.table else "the \"by NAME\" line or profile")
+    posted_at = _posted_at(block, outside, author, tz, now)
+    if posted_at is None:
+        raise _missing(url, f"the time of {block.name}",
+                       "the \"Posted:\" date" if block.table else "the date after \"by NAME »\"")
+    edit = _edit_note(block, body, outside, url, tz, now)
+    quotes = tuple(_quotes(body))
+    for hilit in body.css("span.posthilit"):  # search highlights: not part of the post
+        hilit.unwrap()
+    return Post(
+        post_id=block.post_id,
+        position=position,
+        author=author,
+        author_id=_member_id(author_node, outside, block.table),
+        posted_at=posted_at,
+        body_html=_clean_body_html(body.inner_html or ""),
+        page=page,
+        edit=edit,
+        quotes=quotes,
+        url=f"{base}viewtopic.php?p={block.post_id}#p{block.post_id}",
+    )
+
+
+def _missing(url: str, what: str, looked_for: str) -> LayoutError:
+    return LayoutError(
+        f"{url}: {what} was not found (looked for {looked_for}); the page's style is not "
+        "understood, so nothing from this page was stored", url, what=what)
+
+
+def _body(block: _Block) -> LexborNode | None:
+    if block.table:
+        return _first(block.nodes, "div.postbody")
+    content = _first(block.nodes, "div.content")
+    if content is not None:
+        return content
+    postbody = _first(block.nodes, "div.postbody")  # older div styles: body straight in postbody
+    if postbody is not None and postbody.css_first(".author") is None:
+        return postbody
+    return None
+
+
+_PROFILE_LINK = re.compile(r"memberlist[^?]*\?(?:[^\"'#]*?[&;])?mode=viewprofile")
+_MEMBER_ID = re.compile(r"[?&;](?:amp;)?u=(\d+)")
+_NAME_SELECTOR = ".username, .username-coloured"
+
+
+def _is_profile_link(node: LexborNode) -> bool:
+    return node.tag == "a" and bool(_PROFILE_LINK.search(node.attributes.get("href") or ""))
+
+
+def _author_node(block: _Block, outside: list[LexborNode]) -> LexborNode | None:
+    """The author's name: the "by NAME" line, else the profile column, else subsilver2's bold."""
+    candidates: list[LexborNode] = []
+    for line in (n for n in outside if _has_class(n, "author")):
+        candidates += line.css(_NAME_SELECTOR)
+        candidates += [a for a in line.css("a") if _is_profile_link(a)]
+        candidates += line.css("strong")
+    for profile in (n for n in outside if _has_class(n, "postprofile")):
+        candidates += profile.css(_NAME_SELECTOR)
+        candidates += profile.css(".post-author a")
+        candidates += [a for a in profile.css("a") if _is_profile_link(a)]
+    candidates += [n for n in outside if _has_class(n, "postauthor")]
+    for node in candidates:
+        if clean_text(node.text()):
+            return node
+    return None
+
+
+def _member_id(author_node: LexborNode | None, outside: list[LexborNode],
+               table: bool) -> int | None:
+    links: list[LexborNode] = []
+    if author_node is not None:
+        links += [author_node] if author_node.tag == "a" else author_node.css("a")
+    if not links or table:  # guests and subsilver2: the profile links around the post
+        name = clean_text(author_node.text()) if author_node is not None else ""
+        links += [n for n in outside if _is_profile_link(n)
+                  and (table or clean_text(n.text()) == name)]
+    for link in links:
+        href = link.attributes.get("href") or ""
+        m = _MEMBER_ID.search(href)
+        if _PROFILE_LINK.search(href) and m:
+            return int(m.group(1))
+    return None
+
+
+def _posted_at(block: _Block, outside: list[LexborNode], author: str, tz: tzinfo,
+               now: datetime) -> datetime | None:
+    lines = [n for n in outside if _has_class(n, "author")]
+    for line in lines:
+        stamp = line.css_first("time[datetime]")
+        if stamp is not None:
+            parsed = _parse_iso(stamp.attributes.get("datetime") or "", tz)
+            if parsed is not None:
+                return parsed
+    for node in block.nodes:  # custom styles: <div id="p1" data-date="2020-04-30 11:16:53">
+        parsed = _parse_iso(node.attributes.get("data-date") or "", tz)
+        if parsed is not None:
+            return parsed
+    for line in lines:  # "by NAME » DATE"; styles without the » still print NAME before DATE
+        text = clean_text(line.text())
+        after = text.rsplit("»", 1)[1] if "»" in text else text.split(author, 1)[-1]
+        parsed = parse_forum_time(after, tz, now)
+        if parsed is not None:
+            return parsed
+    if block.table:  # subsilver2: <a href="#p24"><img></a><b>Posted:</b> DATE
+        target = f"#p{block.post_id}"
+        for link in (n for n in outside if n.tag == "a"):
+            if (link.attributes.get("href") or "").endswith(target) and link.parent is not None:
+                parsed = parse_forum_time(_after_label(link.parent), tz, now)
+                if parsed is not None:
+                    return parsed
+    return None
+
+
+def _after_label(node: LexborNode) -> str:
+    """The text of a "Posted: DATE" cell without its bold label."""
+    text = clean_text(node.text())
+    label = node.css_first("b, strong")
+    if label is not None and clean_text(label.text()) and clean_text(label.text()) in text:
+        text = text.split(clean_text(label.text()), 1)[1]
+    return text
+
+
+# The start of phpBB's "Last edited by NAME on DATE, edited N times in total." per language.
+_EDIT_PHRASES = re.compile(
+    r"^\s*(?:Last edited by|Ultima modifica di|Zuletzt geändert von|Dernière édition par|"
+    r"Última edición por|Laatst bewerkt door|Última edição por|Ostatnio edytowany przez)",
+    re.I)
+
+
+# "by NAME on DATE" when the editor's name is not a link.
+_EDITOR_IN_TEXT = re.compile(
+    r"\b(?:by|di|von|par|por|door|przez)\s+(.+?)\s+(?:on|il|am|le|el|em|op|dnia)\s+(.*)$")
+
+
+def _edit_note(block: _Block, body: LexborNode, outside: list[LexborNode], url: str,
+               tz: tzinfo, now: datetime) -> EditNote | None:
+    notices = [n for n in outside if _has_class(n, "notice")
+               and _EDIT_PHRASES.search(clean_text(n.text()))]
+    if not notices:  # subsilver2 and custom styles: the smallest element starting with it
+        holding_body = _ancestor_ids(body)  # whose text would start with the post's own words
+        found = [n for n in outside if n.tag in ("div", "span", "td", "p")
+                 and n.mem_id not in holding_body
+                 and _EDIT_PHRASES.search(clean_text(n.text()))]
+        notices = sorted(found, key=lambda n: len(n.text()))[:1]
+    if not notices:
+        return None
+    notice = notices[0]
+    sentence_html, _, reason_html = (notice.inner_html or "").partition("<br")
+    sentence = clean_text(LexborHTMLParser(sentence_html).text())
+    editor_node = notice.css_first(_NAME_SELECTOR) or next(
+        (a for a in notice.css("a") if _is_profile_link(a)), None)
+    editor = clean_text(editor_node.text()) if editor_node is not None else None
+    if editor and editor in sentence:
+        rest = sentence.split(editor, 1)[1]
+    else:
+        m = _EDITOR_IN_TEXT.search(sentence)
+        editor, rest = (m.group(1), m.group(2)) if m else (None, sentence)
+    when, _, tail = rest.rpartition(",")
+    count = re.search(r"\d+", tail)
+    at = parse_forum_time(when, tz, now)
+    if at is None:
+        raise _missing(url, f"the time of the edit notice of {block.name} ({sentence!r})",
+                       "a date after \"Last edited by NAME on\"")
+    return EditNote(at=at, by=editor, reason=_edit_reason(reason_html),
+                    count=int(count.group()) if count else None)
+
+
+def _edit_reason(html: str) -> str | None:
+    if not html:
+        return None
+    fragment = LexborHTMLParser("<div><br" + html + "</div>")
+    emphasis = fragment.css_first("em")
+    text = clean_text(emphasis.text() if emphasis is not None else fragment.text())
+    if emphasis is None and ":" in text:
+        text = text.split(":", 1)[1].strip()
+    return text or None
+
+
+# --- quotes --------------------------------------------------------------------------
+
+_WROTE = re.compile(
+    r"^(?:by\s+)?(.*?)\s*(?:wrote|ha scritto|schrieb|a écrit|escribió|escreveu|napisał|schreef|"
+    r"skrev|kirjoitti|írta|napsal|yazdı|писал|έγραψε)\w*(?:\(а\))?\s*:", re.I | re.S)
+_QUOTED_POST = re.compile(r"(?:[?&;](?:amp;)?p=|#p)(\d+)")
+
+
+def _quotes(body: LexborNode) -> Iterator[Quote]:
+    """Quote boxes in document order (an outer quote before the ones inside it)."""
+    for box in body.css("blockquote, div.quotetitle"):
+        if box.tag != "blockquote":  # subsilver2: <div class="quotetitle">NAME wrote:</div>
+            m = _WROTE.match(clean_text(box.text()))
+            yield Quote(clean_text(m.group(1)) or None if m else None, None)
+            continue
+        cite = next((c for c in box.css("cite") if _same(_ancestor(c, "blockquote"), box)), None)
+        post_id = _quoted_post_id(box, cite)
+        if cite is None:
+            yield Quote(None, post_id)
+            continue
+        yield Quote(_cited_name(cite), post_id)
+
+
+def _cited_name(cite: LexborNode) -> str | None:
+    named = cite.css_first(".quote-author")
+    scope = named if named is not None else cite
+    for link in scope.css("a"):
+        if _is_profile_link(link) and clean_text(link.text()):
+            return clean_text(link.text())
+    text = clean_text(scope.text())
+    m = _WROTE.match(text)
+    if m:
+        return clean_text(m.group(1)) or None
+    if named is not None:
+        return re.sub(r"^by\s+", "", text) or None
+    return text.rstrip(":").strip() or None
+
+
+def _quoted_post_id(box: LexborNode, cite: LexborNode | None) -> int | None:
+    hrefs = [box.attributes.get("cite") or ""]
+    if cite is not None:
+        hrefs += [f"#p{a.attributes.get('data-post-id')}" for a in cite.css("a[data-post-id]")]
+        hrefs += [a.attributes.get("href") or "" for a in cite.css("a[href*='viewtopic']")]
+    for href in hrefs:
+        m = _QUOTED_POST.search(href)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+# --- body HTML -------------------------------------------------------------------------
+
+_LEFTOVER_SEPARATOR = re.compile(r"(?:&amp;|&|\?)(?=#|$)")
+
+
+_ATTRIBUTE = re.compile(r'(?<==")[^"<>]*(?=")')
+
+
+def _clean_body_html(html: str) -> str:
+    """The body without session ids, so a first-visit page gives the same body as any other."""
+    stripped = strip_session_ids_in_html(html)
+    if stripped is html:
+        return html
+    # strip_session_ids_in_html leaves the separator before a removed sid at the end of a
+    # link ("?p=8&amp;#p8"); drop it where it now stands right before a fragment or quote.
+    return _ATTRIBUTE.sub(lambda m: _LEFTOVER_SEPARATOR.sub("", m.group()), stripped)
+
+
+# --- dates -------------------------------------------------------------------------------
+
+_MONTH_NAMES = {
+    "en": ("january february march april may june july august september october november "
+           "december"),
+    "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre "
+          "novembre dicembre",
+    "de": "januar februar märz april mai juni juli august september oktober november dezember",
+    "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre "
+          "diciembre",
+    "nl": "januari februari maart april mei juni juli augustus september oktober november "
+          "december",
+}
+_MONTH_ABBREVIATIONS = (
+    "jan feb mar apr may jun jul aug sep oct nov dec sept",
+    "gen feb mar apr mag giu lug ago set ott nov dic",
+    "jan feb mär apr mai jun jul aug sep okt nov dez",
+    "janv févr mars avr mai juin juil août sept oct nov déc",
+    "ene feb mar abr may jun jul ago sep oct nov dic",
+)
+_TODAY = {"today", "oggi", "heute", "aujourd'hui", "hoy", "vandaag"}
+_YESTERDAY = {"yesterday", "ieri", "gestern", "hier", "ayer", "gisteren"}
+
+
+def _fold(word: str) -> str:
+    """Lower case without accents, so "Févr" and "fevr" match."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _month_table() -> tuple[dict[str, int], dict[str, int]]:
+    full = {_fold(name): i + 1 for names in _MONTH_NAMES.values()
+            for i, name in enumerate(names.split())}
+    short: dict[str, int] = {}
+    for names in _MONTH_ABBREVIATIONS:
+        words = names.split()
+        for i, name in enumerate(words[:12]):
+            short[_fold(name)] = i + 1
+        for extra in words[12:]:
+            short[_fold(extra)] = 9
+    return full, short
+
+
+_FULL_MONTHS, _SHORT_MONTHS = _month_table()
+_ISO = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?")
+_CLOCK = re.compile(r"\b(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?\s?m\b\.?)?", re.I)
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4})\b")
+_YEAR = re.compile(r"\b(\d{4})\b|'(\d{2})\b")
+_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th|\.|º)?(?!\d)", re.I)
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_MINUTES_AGO = re.compile(
+    r"(\d+)\s*(?:minutes?|minuti|minuto|min)\b.*?\b(?:ago|fa)\b|\bvor\s+(\d+)\s+Minuten?", re.I)
+_JUST_NOW = re.compile(r"less than a minute ago|meno di un minuto fa|vor weniger als", re.I)
+
+
+def _parse_iso(text: str, tz: tzinfo) -> datetime | None:
+    m = _ISO.search(text)
+    if not m:
+        return None
+    year, month, day, hour, minute = (int(m.group(i)) for i in range(1, 6))
+    second = int(m.group(6) or 0)
+    offset = m.group(7)
+    if offset:
+        stamp = datetime.fromisoformat(
+            f"{m.group(1)}-{m.group(2)}-{m.group(3)}T{hour:02d}:{minute:02d}:{second:02d}"
+            + ("+00:00" if offset == "Z" else offset))
+        return stamp.astimezone(UTC)
+    return datetime(year, month, day, hour, minute, second, tzinfo=tz).astimezone(UTC)
+
+
+def parse_forum_time(text: str, tz: tzinfo, now: datetime) -> datetime | None:
+    """A phpBB date as printed ("Sat Nov 21, 2026 12:01 pm", "13 Jul 2013 13:43",
+    "martedì 21 gennaio 2020, 14:24", "Today, 12:01", "5 minutes ago") in the board's `tz`,
+    as aware UTC; None when the text holds no date and time."""
+    text = clean_text(text)
+    if not text:
+        return None
+    iso = _parse_iso(text, tz)
+    if iso is not None:
+        return iso
+    if _JUST_NOW.search(text):
+        return now.astimezone(UTC).replace(second=0, microsecond=0)
+    ago = _MINUTES_AGO.search(text)
+    if ago:
+        minutes = int(ago.group(1) or ago.group(2))
+        return (now.astimezone(UTC) - timedelta(minutes=minutes)).replace(second=0, microsecond=0)
+    clock = _CLOCK.search(_NUMERIC_DATE.sub(" ", text))
+    if not clock:
+        return None
+    hour, minute, second = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
+    if clock.group(4):
+        hour = hour % 12 + (12 if clock.group(4).lower() == "p" else 0)
+    rest = _CLOCK.sub(" ", text)
+    day_of = _calendar_day(rest, tz, now)
+    if day_of is None or hour > 23 or minute > 59:
+        return None
+    local = datetime(day_of.year, day_of.month, day_of.day, hour, minute, second, tzinfo=tz)
+    return local.astimezone(UTC)
+
+
+def _calendar_day(text: str, tz: tzinfo, now: datetime) -> date | None:
+    words = [_fold(w) for w in _WORD.findall(text)]
+    today = now.astimezone(tz).date()
+    if any(w in _TODAY for w in words):
+        return today
+    if any(w in _YESTERDAY for w in words):
+        return today - timedelta(days=1)
+    numeric = _NUMERIC_DATE.search(text)
+    if numeric:
+        first, second, year = (int(g) for g in numeric.groups())
+        day, month = (second, first) if first <= 12 < second and "/" in numeric.group() else (
+            first, second)
+        return _date_or_none(year, month, day)
+    month = next((_FULL_MONTHS[w] for w in words if w in _FULL_MONTHS), None)
+    if month is None:  # "mar 03 mar 2020": the day's abbreviation comes before the month's
+        shorts = [_SHORT_MONTHS[w] for w in words if w in _SHORT_MONTHS]
+        month = shorts[-1] if shorts else None
+    if month is None:
+        return None
+    year_match = _YEAR.search(text)
+    year = None
+    if year_match:
+        year = int(year_match.group(1) or 2000 + int(year_match.group(2)))
+    without_year = _YEAR.sub(" ", text)
+    day_match = _DAY.search(without_year)
+    if day_match is None:
+        return None
+    day = int(day_match.group(1))
+    if year is None:  # a board format without the year: the latest such day not in the future
+        year = today.year if (month, day) <= (today.month, today.day) else today.year - 1
+    return _date_or_none(year, month, day)
+
+
+def _date_or_none(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+# --- small tree helpers ------------------------------------------------------------------
+
+def _outside(nodes: Iterable[LexborNode], skip: LexborNode) -> Iterator[LexborNode]:
+    """Every element under `nodes` (themselves included) except `skip` and what it holds."""
+    stack = list(reversed(list(nodes)))
+    while stack:
+        node = stack.pop()
+        if node.mem_id == skip.mem_id:
+            continue
+        yield node
+        stack.extend(reversed(list(node.iter())))
+
+
+def _first(nodes: Iterable[LexborNode], selector: str) -> LexborNode | None:
+    for node in nodes:
+        match = node.css_first(selector)
+        if match is not None:
+            return match
+    return None
+
+
+def _has_class(node: LexborNode, name: str) -> bool:
+    return name in (node.attributes.get("class") or "").split()
+
+
+def _ancestor(node: LexborNode, tag: str) -> LexborNode | None:
+    current = node.parent
+    while current is not None and current.tag != tag:
+        current = current.parent
+    return current
+
+
+def _ancestor_ids(node: LexborNode) -> set[int]:
+    ids: set[int] = set()
+    current = node.parent
+    while current is not None:
+        ids.add(current.mem_id)
+        current = current.parent
+    return ids
+
+
+def _same(a: LexborNode | None, b: LexborNode | None) -> bool:
+    return a is not None and b is not None and a.mem_id == b.mem_id
