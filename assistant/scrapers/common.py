@@ -9,7 +9,7 @@ _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]
 # Session ids forums put in links for visitors without cookies.
 SESSION_PARAMS = frozenset({"phpsessid", "sid", "s"})
 _SESSION_IN_PATH = re.compile(r"(?:[?&;]|\b)PHPSESSID=[0-9A-Za-z,-]+", re.I)
-_SID_IN_TEXT = re.compile(r"(?<=[?&;])(?:amp;)?(?:sid|PHPSESSID)=[0-9A-Za-z,-]{16,}(?:&amp;|&|;)?", re.I)
+_SID_IN_TEXT = re.compile(r"(&amp;|[?&;])(?:sid|PHPSESSID)=[0-9A-Za-z,-]{16,}(&amp;|&|;)?", re.I)
 
 
 def decode_html(data: bytes | str, header_charset: str | None = None) -> str:
@@ -56,7 +56,15 @@ def strip_session_ids_in_html(html: str) -> str:
     just because the page was read on a first visit without a cookie."""
     if "sid=" not in html.lower() and "phpsessid" not in html.lower():
         return html
-    return _SID_IN_TEXT.sub("", html).replace("?&amp;", "?").replace("?&", "?")
+    return _SID_IN_TEXT.sub(_drop_sid, html)
+
+
+def _drop_sid(m: re.Match[str]) -> str:
+    """Keep exactly one separator: `?sid=X&amp;t=2` -> `?t=2`, `p=8&amp;sid=X#p8` -> `p=8#p8`."""
+    lead, trail = m.group(1), m.group(2)
+    if lead == "?":
+        return "?" if trail else ""
+    return lead if trail else ""
 
 
 def absolute(base_url: str, href: str) -> str:
