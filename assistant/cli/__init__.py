@@ -84,7 +84,12 @@ def cli() -> None:
     """Moderate a forum Mafia / Werewolf game alongside its GM."""
 
 
-# Each area adds its commands to `cli` when imported.
+@cli.group()
+def draft() -> None:
+    """Drafts ready to paste: tally posts (issue 3), dawn posts and PMs (issue 5)."""
+
+
+# Each area adds its commands to `cli` (or to `draft`) when imported.
 from assistant.cli import fetch_cmds  # noqa: E402,F401  issue 2: fetch, posts
 from assistant.cli import count_cmds  # noqa: E402,F401  issue 3: game, count, draft, replay, vote
 from assistant.cli import daemon_cmds  # noqa: E402,F401  issue 4: run, phase, kill, alerts

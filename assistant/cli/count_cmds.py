@@ -1,1 +1,413 @@
-"""Commands of this area (being written)."""
+"""Commands of issue 3: `game new`, `game modifier`, `count`, `draft tally`, `replay`, `vote`."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import click
+
+from assistant.cli import app, cli, common_options, draft
+from assistant.errors import ConfigError, StoreError, VoteError
+from assistant.game import Game, load_game
+from assistant.models import Post, to_iso
+from assistant.names import parse_players_file
+from assistant.outcome import TallyRules
+from assistant.rulesets import find_ruleset
+from assistant.tally import Tally, count
+from assistant.tally_draft import render_tally
+from assistant.votes import VoteRules
+
+# ---- shared helpers ---------------------------------------------------------------------
+
+
+def parse_time(text: str, tz: str) -> datetime:
+    """ISO-8601 (or a Unix timestamp); a time without a zone is in the game's time zone."""
+    text = text.strip()
+    try:
+        if text.isdigit():
+            return datetime.fromtimestamp(int(text), UTC)
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ConfigError(
+            f"{text!r} is not a time: write it as 2026-11-22T11:05 (ISO-8601), "
+            f"in the game's time zone ({tz}) unless it ends with +HH:MM or Z"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_zone(tz))
+    return moment.astimezone(UTC)
+
+
+def _zone(tz: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"unknown time zone {tz!r}: use an IANA name such as America/New_York or Europe/Berlin"
+        ) from None
+
+
+def _posts_of(store: Any, at: datetime | None) -> list[Post]:
+    """The posts as the assistant had them: latest versions, or as seen at `at`."""
+    out = []
+    for sp in store.posts():
+        if at is None:
+            if sp.vanished_at is None:
+                out.append(sp.latest)
+        elif sp.vanished_at is None or sp.vanished_at > at:
+            # The version seen by then; a post fetched only later (a backfill) as first seen.
+            version = sp.as_of(at) or sp.versions[0].post
+            if version.posted_at <= at:
+                out.append(version)
+    return out
+
+
+def _text(tally: Tally, why: str | None) -> str:
+    lines = [f"Day {tally.day}" if tally.day is not None else "Count", ""]
+    for w in tally.wagons:
+        shown = (
+            f"{w.displayed}"
+            if w.displayed == w.effective
+            else f"{w.displayed}, counts {w.effective}"
+        )
+        lines.append(f"{w.target} ({shown}): {', '.join(w.voters)}")
+    lines.append(f"Not voting ({len(tally.not_voting)}): {', '.join(tally.not_voting) or 'none'}")
+    if tally.abstaining:
+        lines.append(f"Abstaining ({len(tally.abstaining)}): {', '.join(tally.abstaining)}")
+    lines.append(f"With {len(tally.alive)} alive, it takes {tally.majority} to lynch.")
+    lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+    at = f" (post {tally.outcome.at_post})" if tally.outcome.at_post is not None else ""
+    lines.append(f"Outcome: {lynched}{at}: {tally.outcome.reason}")
+    if why:
+        votes = tally.votes if why == "*" else tally.votes_of(why)
+        lines.append("")
+        lines.append(f"Votes{'' if why == '*' else ' of ' + why} ({len(votes)}):")
+        for v in votes:
+            where = f"post {v.post_id}" if v.post_id is not None else "PM"
+            link = f" {v.url}" if v.url else ""
+            lines.append(f"  {where}{link} [{v.markup}] {v.voter}: {v.text!r} -> {v.reason}")
+    return "\n".join(lines)
+
+
+def _why_name(game: Game, why: str | None) -> str | None:
+    if why in (None, "*"):
+        return why
+    m = game.matcher().match(why)
+    if m.ok:
+        return m.slot
+    return why  # a non-player's name: show what they wrote
+
+
+def _game_tally(
+    ctx: click.Context, game_id: str, at_post: int | None, at_text: str | None, day: int | None
+) -> tuple[Game, Any, Tally]:
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        game = load_game(store)
+        ruleset = find_ruleset(game.ruleset)
+        at = parse_time(at_text, game.tz) if at_text else None
+        posts = _posts_of(store, at)
+    now = at or a.clock.now()
+    return game, ruleset, count(posts, game, ruleset, at_post=at_post, at=at, day=day, now=now)
+
+
+_why_option = click.option(
+    "--why",
+    is_flag=False,
+    flag_value="*",
+    default=None,
+    metavar="[PLAYER]",
+    help="Explain every vote (or one player's): post, markup, counted or not, and why.",
+)
+_at_options = [
+    click.option(
+        "--at-post", type=int, help="The count as it stood after this post (forum post id)."
+    ),
+    click.option(
+        "--at", "at_text", metavar="TIME", help="The count as it stood at TIME (ISO-8601)."
+    ),
+    click.option("--day", type=int, help="Count this day instead of the current one."),
+]
+
+
+def at_options(func: Any) -> Any:
+    for option in reversed(_at_options):
+        func = option(func)
+    return func
+
+
+# ---- game ---------------------------------------------------------------------------------
+
+
+@cli.group()
+def game() -> None:
+    """Create a game and record its setup."""
+
+
+@game.command("new")
+@click.argument("game_id")
+@click.option("--thread", "thread_url", required=True, help="The game thread's URL.")
+@click.option("--ruleset", "ruleset_name", required=True, help="A bundled ruleset or a .toml path.")
+@click.option(
+    "--players",
+    "players_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="One player a line; aliases and replaced players after `|`.",
+)
+@click.option("--gm", "gms", multiple=True, help="A GM's forum name (repeat for co-GMs).")
+@click.option("--tz", default="UTC", show_default=True, help="The game's time zone (IANA name).")
+@common_options
+@click.pass_context
+def game_new(
+    ctx: click.Context,
+    game_id: str,
+    thread_url: str,
+    ruleset_name: str,
+    players_file: Path,
+    gms: tuple[str, ...],
+    tz: str,
+) -> None:
+    """Create GAME: its thread, ruleset, players, GMs and time zone."""
+    a = app(ctx)
+    ruleset = find_ruleset(ruleset_name)
+    VoteRules.from_ruleset(ruleset), TallyRules.from_ruleset(ruleset)  # refuse a broken file now
+    _zone(tz)
+    slots = parse_players_file(players_file.read_text(encoding="utf-8"), source=str(players_file))
+    with a.open_game(game_id, create=True) as store:
+        if store.config():
+            raise StoreError(
+                f"game {game_id!r} already exists in {a.data_dir}; pick another name "
+                "or change its players with a new players file"
+            )
+        with store.batch():
+            store.update_config(
+                thread_url=thread_url,
+                ruleset=str(ruleset.path) if Path(ruleset_name).suffix == ".toml" else ruleset.name,
+                tz=tz,
+                gms=list(gms),
+            )
+            store.add_input("players", {"players": [list(s.names) for s in slots]}, a.clock.now())
+    a.emit(
+        {
+            "game": game_id,
+            "thread_url": thread_url,
+            "ruleset": ruleset.name,
+            "tz": tz,
+            "gms": list(gms),
+            "players": [list(s.names) for s in slots],
+        },
+        f"Created {game_id}: {len(slots)} players, ruleset {ruleset.name}, GMs: "
+        f"{', '.join(gms) or 'none'}, time zone {tz}.",
+    )
+
+
+@game.command("modifier")
+@click.argument("game_id")
+@click.argument("player")
+@click.option(
+    "--weight",
+    "vote_weight",
+    type=int,
+    default=1,
+    show_default=True,
+    help="How many votes the player's vote is worth (doublevoter, Enchanter: 2).",
+)
+@click.option("--powerless", is_flag=True, help="The vote is shown but does not count (a hex).")
+@click.option("--lover-of", help="The player's lover (lovers voting together get a bonus).")
+@click.option("--day", type=int, help="Only on this day (default: the whole game).")
+@common_options
+@click.pass_context
+def game_modifier(
+    ctx: click.Context,
+    game_id: str,
+    player: str,
+    vote_weight: int,
+    powerless: bool,
+    lover_of: str | None,
+    day: int | None,
+) -> None:
+    """Record how PLAYER's vote counts (from their role): weight, powerless, lover."""
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        g = load_game(store)
+        names = [player] + ([lover_of] if lover_of else [])
+        for name in names:
+            m = g.matcher().match(name, strict=True)
+            if not m.ok:
+                raise VoteError(f"{m.describe()}; players: {', '.join(g.players)}")
+        data = {
+            "player": g.matcher().match(player, strict=True).slot,
+            "vote_weight": vote_weight,
+            "powerless": powerless,
+            "lover_of": g.matcher().match(lover_of, strict=True).slot if lover_of else None,
+            "day": day,
+        }
+        store.add_input("modifier", data, a.clock.now())
+    a.emit(
+        data,
+        f"Recorded for {data['player']}: weight {vote_weight}"
+        f"{', powerless' if powerless else ''}"
+        f"{', lover of ' + str(data['lover_of']) if lover_of else ''}"
+        f"{' on day ' + str(day) if day else ''}.",
+    )
+
+
+# ---- count / draft / vote -------------------------------------------------------------------
+
+
+@cli.command("count")
+@click.argument("game_id")
+@at_options
+@_why_option
+@common_options
+@click.pass_context
+def count_cmd(
+    ctx: click.Context,
+    game_id: str,
+    at_post: int | None,
+    at_text: str | None,
+    day: int | None,
+    why: str | None,
+) -> None:
+    """The current vote count of GAME, as its ruleset counts it."""
+    g, _ruleset, tally = _game_tally(ctx, game_id, at_post, at_text, day)
+    who = _why_name(g, why)
+    app(ctx).emit(
+        tally.to_json(why=True if who == "*" else (who or False)), lambda: _text(tally, who)
+    )
+
+
+@draft.command("tally")
+@click.argument("game_id")
+@at_options
+@common_options
+@click.pass_context
+def draft_tally(
+    ctx: click.Context, game_id: str, at_post: int | None, at_text: str | None, day: int | None
+) -> None:
+    """The BBCode vote-count post for GAME, ready to paste."""
+    g, ruleset, tally = _game_tally(ctx, game_id, at_post, at_text, day)
+    now = parse_time(at_text, g.tz) if at_text else app(ctx).clock.now()
+    urls = {v.post_id: v.url for v in tally.votes if v.post_id is not None and v.url}
+    text = render_tally(tally, TallyRules.from_ruleset(ruleset), tz=g.tz, now=now, post_urls=urls)
+    app(ctx).emit({**tally.to_json(), "bbcode": text}, text)
+
+
+@cli.command("vote")
+@click.argument("game_id")
+@click.argument("voter")
+@click.argument("target", required=False)
+@click.option("--unvote", is_flag=True, help="Remove VOTER's vote instead.")
+@click.option("--at", "at_text", metavar="TIME", help="When the PM was sent (default: now).")
+@common_options
+@click.pass_context
+def vote_cmd(
+    ctx: click.Context,
+    game_id: str,
+    voter: str,
+    target: str | None,
+    unvote: bool,
+    at_text: str | None,
+) -> None:
+    """Enter a vote VOTER sent to the GM by PM (004); counted like any other."""
+    a = app(ctx)
+    if bool(target) == unvote:
+        raise VoteError(
+            "give either a TARGET or --unvote: `assistant vote GAME Conia Jd-` or "
+            "`assistant vote GAME Conia --unvote`"
+        )
+    with a.open_game(game_id) as store:
+        g = load_game(store)
+        vrules = VoteRules.from_ruleset(find_ruleset(g.ruleset))
+        at = parse_time(at_text, g.tz) if at_text else a.clock.now()
+        who = g.matcher(vrules.close_spelling).match(voter)
+        if not who.ok:
+            raise VoteError(f"the voter {who.describe()}; players: {', '.join(g.players)}")
+        resolved = None
+        if target:
+            if vrules.is_no_lynch(target) or vrules.is_abstain(target):
+                resolved = target
+            else:
+                m = g.matcher(vrules.close_spelling).match(target)
+                if not m.ok:
+                    raise VoteError(f"the target {m.describe()}; players: {', '.join(g.players)}")
+                resolved = m.slot
+        data = {"voter": who.slot, "target": resolved, "at": to_iso(at)}
+        store.add_input("vote", data, a.clock.now())
+    a.emit(
+        data,
+        f"Recorded: {who.slot} {'votes ' + str(resolved) if resolved else 'unvotes'} "
+        f"at {to_iso(at)}.",
+    )
+
+
+# ---- replay -----------------------------------------------------------------------------------
+
+
+def read_posts_jsonl(path: Path, tz: str) -> list[Post]:
+    """Posts from JSON lines of {number, user, content (body HTML), time}."""
+    posts = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            number, user, content, time = row["number"], row["user"], row["content"], row["time"]
+        except (json.JSONDecodeError, KeyError, TypeError) as e:
+            raise ConfigError(
+                f"{path}, line {lineno}: not a post line ({e}); each line must be a "
+                'JSON object {"number", "user", "content", "time"}'
+            ) from None
+        posts.append(
+            Post(
+                int(number), len(posts), str(user), None, parse_time(str(time), tz), str(content), 1
+            )
+        )
+    if not posts:
+        raise ConfigError(f"{path} holds no posts")
+    return posts
+
+
+@cli.command("replay")
+@click.argument("posts_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--ruleset", "ruleset_name", required=True)
+@click.option(
+    "--players",
+    "players_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+)
+@click.option("--gm", "gms", multiple=True, help="A GM's name: their posts are not votes.")
+@click.option("--from-post", type=int, help="Count from this post number on (the day's start).")
+@click.option("--to-post", type=int, help="Count up to this post number.")
+@click.option("--tz", default="UTC", show_default=True, help="Time zone of times without one.")
+@_why_option
+@common_options
+@click.pass_context
+def replay(
+    ctx: click.Context,
+    posts_file: Path,
+    ruleset_name: str,
+    players_file: Path,
+    gms: tuple[str, ...],
+    from_post: int | None,
+    to_post: int | None,
+    tz: str,
+    why: str | None,
+) -> None:
+    """Count an archived thread from a file of posts (JSON lines)."""
+    ruleset = find_ruleset(ruleset_name)
+    slots = parse_players_file(players_file.read_text(encoding="utf-8"), source=str(players_file))
+    posts = [
+        p for p in read_posts_jsonl(posts_file, tz) if from_post is None or p.post_id >= from_post
+    ]
+    g = Game.from_parts(f"replay-{posts_file.stem}", slots, gms=gms, ruleset=ruleset.name, tz=tz)
+    tally = count(posts, g, ruleset, at_post=to_post)
+    who = _why_name(g, why)
+    app(ctx).emit(
+        tally.to_json(why=True if who == "*" else (who or False)), lambda: _text(tally, who)
+    )

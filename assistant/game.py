@@ -1,0 +1,306 @@
+"""A game's setup as facts: players, GMs, deaths, phases, PM votes, vote modifiers.
+
+Everything here comes from the store (the game's config and the GM's inputs) or, for a
+replay, from files; nothing is derived from posts. The input kinds read:
+
+- "players"  {"players": [[name, alias, ...], ...]}  (the last one entered wins)
+- "death"    {"player", "at_post": int|None, "at": iso|None, "how", "replacement": str|None}
+             how = "replaced" is not a death: `replacement` joins the player's slot.
+- "phase"    {"kind": "day"|"night", "number", "starts_at": iso, "ends_at": iso|None,
+              "start_post": int|None}
+- "vote"     {"voter", "target": str|None (None = unvote), "at": iso}   (004: votes by PM)
+- "modifier" {"player", "vote_weight": int (default 1), "powerless": bool, "lover_of": str|None,
+              "day": int|None (None = every day)}
+             vote facts the GM knows from the roles: a doublevoter or Enchanter has
+             vote_weight 2; a hexed (002 Hex of Powerlessness) or Imaginary-Friend vote is
+             powerless (shown, not counted); lovers voting together get the ruleset's bonus.
+- "lynches"  {"day": int, "available": int}   (003: lynches available that day, 1..3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from assistant.errors import ConfigError
+from assistant.models import Post, from_iso
+from assistant.names import NameMatcher, Slot
+
+
+@dataclass(frozen=True)
+class Death:
+    player: str
+    """The slot's shown name."""
+    at_post: int | None = None
+    """The post (forum id) after which the player is dead; None with `at` None = before this day."""
+    at: datetime | None = None
+    how: str = "other"
+    """"lynch", "nightkill", "modkill", "other"."""
+
+
+@dataclass(frozen=True)
+class Phase:
+    kind: str
+    """"day" or "night"."""
+    number: int
+    starts_at: datetime
+    ends_at: datetime | None = None
+    """The deadline; None while the GM has not set one."""
+    start_post: int | None = None
+    """The first post (forum id) of the phase, usually the GM's day-start post."""
+
+
+@dataclass(frozen=True)
+class PmVote:
+    """A vote the GM received by PM and entered (004)."""
+
+    voter: str
+    target: str | None
+    """None = an unvote."""
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A fact about how a player's vote counts (from the player's role, entered by the GM)."""
+
+    player: str
+    vote_weight: int = 1
+    powerless: bool = False
+    lover_of: str | None = None
+    day: int | None = None
+    """Only on this day (a hex lasts one day); None = for the whole game."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """The facts a count needs. Build with `load_game(store)` or `Game.from_parts(...)`."""
+
+    game_id: str
+    slots: tuple[Slot, ...]
+    gms: tuple[str, ...] = ()
+    ruleset: str = "permissive"
+    tz: str = "UTC"
+    deaths: tuple[Death, ...] = ()
+    phases: tuple[Phase, ...] = ()
+    pm_votes: tuple[PmVote, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
+    lynches: tuple[tuple[int, int], ...] = ()
+    """(day number, lynches available) pairs (003 multi-lynch)."""
+    thread_url: str | None = None
+    _matcher: dict[float, NameMatcher] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_matcher", {})  # a cache, rebuilt by dataclasses.replace
+
+    # ---- construction -------------------------------------------------------------
+
+    @classmethod
+    def from_parts(
+        cls,
+        game_id: str,
+        players: list[list[str]] | list[Slot],
+        *,
+        gms: tuple[str, ...] | list[str] = (),
+        ruleset: str = "permissive",
+        tz: str = "UTC",
+        inputs: list[dict[str, Any]] = (),  # type: ignore[assignment]
+        thread_url: str | None = None,
+    ) -> Game:
+        """A game from a players list and GM inputs shaped as the store keeps them
+        ({"kind", "data"}): how `replay` and tests build one without a store."""
+        slots = [p if isinstance(p, Slot) else Slot(p[0], tuple(p[1:])) for p in players]
+        deaths: list[Death] = []
+        phases: list[Phase] = []
+        pm_votes: list[PmVote] = []
+        modifiers: list[Modifier] = []
+        lynches: list[tuple[int, int]] = []
+        for doc in inputs:
+            kind, data = doc["kind"], doc["data"]
+            if kind == "players":
+                slots = [Slot(p[0], tuple(p[1:])) for p in data["players"]]
+            elif kind == "death" and data.get("how") == "replaced":
+                slots = _add_replacement(slots, data)
+            elif kind == "death":
+                deaths.append(
+                    Death(
+                        data["player"],
+                        data.get("at_post"),
+                        from_iso(data.get("at")),
+                        data.get("how") or "other",
+                    )
+                )
+            elif kind == "phase":
+                phases.append(
+                    Phase(
+                        data["kind"],
+                        int(data["number"]),
+                        _time(data, "starts_at"),
+                        from_iso(data.get("ends_at")),
+                        data.get("start_post"),
+                    )
+                )
+            elif kind == "vote":
+                pm_votes.append(PmVote(data["voter"], data.get("target"), _time(data, "at")))
+            elif kind == "modifier":
+                modifiers.append(
+                    Modifier(
+                        data["player"],
+                        int(data.get("vote_weight", 1)),
+                        bool(data.get("powerless")),
+                        data.get("lover_of"),
+                        data.get("day"),
+                    )
+                )
+            elif kind == "lynches":
+                lynches.append((int(data["day"]), int(data["available"])))
+        game = cls(
+            game_id,
+            tuple(slots),
+            tuple(gms),
+            ruleset,
+            tz,
+            (),
+            tuple(phases),
+            tuple(pm_votes),
+            (),
+            tuple(lynches),
+            thread_url,
+        )
+        # Names in deaths and modifiers may be aliases: store them by shown name.
+        return _with_resolved(game, deaths, modifiers)
+
+    # ---- questions a count asks -------------------------------------------------------
+
+    def matcher(self, close_spelling: float = 0.8) -> NameMatcher:
+        m = self._matcher.get(close_spelling)
+        if m is None:
+            m = self._matcher[close_spelling] = NameMatcher(
+                self.slots, close_spelling=close_spelling
+            )
+        return m
+
+    def slot_of_author(self, author: str) -> str | None:
+        """The slot a post's author plays, by exact or case/accent-blind name or alias."""
+        m = self.matcher().match(author, strict=True)
+        return m.slot
+
+    def is_gm(self, author: str) -> bool:
+        return author in self.gms or any(author.casefold() == g.casefold() for g in self.gms)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.slots)
+
+    def death_of(self, slot: str) -> Death | None:
+        for d in self.deaths:
+            if d.player == slot:
+                return d
+        return None
+
+    def is_alive(
+        self, slot: str, *, post_id: int | None = None, at: datetime | None = None
+    ) -> bool:
+        """Alive at a post / moment; a death with neither post nor time happened before it all."""
+        death = self.death_of(slot)
+        if death is None:
+            return True
+        if death.at_post is not None and post_id is not None:
+            return post_id <= death.at_post
+        if death.at is not None and at is not None:
+            return at <= death.at
+        return False
+
+    def day(self, number: int | None = None) -> Phase | None:
+        """Day `number`, or the current (last entered) day; None if no day was entered."""
+        days = [p for p in self.phases if p.kind == "day"]
+        if number is not None:
+            days = [p for p in days if p.number == number]
+        return days[-1] if days else None
+
+    def modifiers_for(self, slot: str, day: int | None) -> list[Modifier]:
+        return [
+            m
+            for m in self.modifiers
+            if m.player == slot and (m.day is None or day is None or m.day == day)
+        ]
+
+    def lynches_available(self, day: int | None) -> int:
+        found = [n for d, n in self.lynches if d == day]
+        return found[-1] if found else 1
+
+    def in_day(self, post: Post, phase: Phase | None) -> bool:
+        """Whether a post belongs to `phase` (from its start post / start time on)."""
+        if phase is None:
+            return True
+        if phase.start_post is not None:
+            return post.post_id >= phase.start_post
+        return post.posted_at >= phase.starts_at
+
+
+def _time(data: dict[str, Any], key: str) -> datetime:
+    value = from_iso(data.get(key))
+    if value is None:
+        raise ConfigError(f"a GM input is missing its time {key!r}: {data}")
+    return value
+
+
+def _add_replacement(slots: list[Slot], data: dict[str, Any]) -> list[Slot]:
+    old, new = data["player"], data.get("replacement")
+    if not new:
+        raise ConfigError(f"the replacement of {old} names no replacement player")
+    matcher = NameMatcher(slots)
+    m = matcher.match(old, strict=True)
+    if not m.ok:
+        raise ConfigError(f"{old!r} (replaced by {new}) is not a player: {m.describe()}")
+    return [Slot(s.name, (*s.aliases, new)) if s.name == m.slot else s for s in slots]
+
+
+def _with_resolved(game: Game, deaths: list[Death], modifiers: list[Modifier]) -> Game:
+    matcher = game.matcher()
+
+    def resolve(name: str, what: str) -> str:
+        m = matcher.match(name, strict=True)
+        if not m.ok:
+            raise ConfigError(
+                f"the {what} names {m.describe()}; players: {', '.join(game.players)}"
+            )
+        return m.slot  # type: ignore[return-value]
+
+    from dataclasses import replace
+
+    return replace(
+        game,
+        deaths=tuple(replace(d, player=resolve(d.player, "death")) for d in deaths),
+        modifiers=tuple(
+            replace(
+                m,
+                player=resolve(m.player, "modifier"),
+                lover_of=resolve(m.lover_of, "lover") if m.lover_of else None,
+            )
+            for m in modifiers
+        ),
+        pm_votes=tuple(replace(v, voter=resolve(v.voter, "PM vote")) for v in game.pm_votes),
+    )
+
+
+def load_game(store: Any) -> Game:
+    """The game a store holds: its config (`game new`) and the GM's inputs in order."""
+    config = store.config()
+    inputs = store.inputs()
+    players = [i for i in inputs if i["kind"] == "players"]
+    if not players:
+        raise ConfigError(
+            f"game {store.game_id!r} has no players yet: run `assistant game new {store.game_id} "
+            "--players FILE ...` (one player a line, aliases after `|`)"
+        )
+    return Game.from_parts(
+        store.game_id,
+        [],
+        gms=tuple(config.get("gms", ())),
+        ruleset=config.get("ruleset", "permissive"),
+        tz=config.get("tz", "UTC"),
+        inputs=inputs,
+        thread_url=config.get("thread_url"),
+    )

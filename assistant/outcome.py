@@ -1,0 +1,236 @@
+"""Who is lynched: the ruleset's `[tally]` decision rules applied to the wagons.
+
+Plurality with a tie rule (no lynch, decided by someone such as the sheriff, or a random
+draw), a day with no votes, No Lynch leading, up to three lynches with share thresholds
+(003), and majority ending the day (the hammer). A random draw is reproducible: it is
+seeded with the game, the day and the tied names, and the seed is written in the reason,
+so re-running a count draws the same player and anyone can check it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.errors import RulesetError
+
+NO_LYNCH = "No Lynch"
+
+_CHOICES = {
+    "decision": ("plurality", "majority"),
+    "at_deadline": ("plurality", "no_lynch"),
+    "tie": ("no_lynch", "random", "decided"),
+    "no_votes": ("no_lynch", "all_tied"),
+    "template": ("classic", "chat", "pm"),
+}
+
+
+@dataclass(frozen=True)
+class TallyRules:
+    """The `[tally]` section of a ruleset."""
+
+    decision: str = "plurality"
+    """"plurality": the most votes at the deadline; "majority": a wagon reaching majority
+    ends the day at once (the hammer)."""
+    at_deadline: str = "plurality"
+    """Under "majority", what the deadline without a majority gives."""
+    tie: str = "no_lynch"
+    """"no_lynch" (000), "random" (002, 003), "decided" by `tie_decider` (001: the sheriff)."""
+    tie_decider: str = "the GM"
+    no_votes: str = "no_lynch"
+    """A day without votes: "no_lynch", or "all_tied" (002: every living player is tied at 0)."""
+    reveal_on_no_votes: bool = True
+    max_lynches: int = 1
+    """003: up to 3 lynches a day, as many as the GM says are available (input "lynches")."""
+    thresholds: tuple[float, ...] = ()
+    """Share of the available votes the 2nd, 3rd leaders must exceed (003: 0.34, 0.10)."""
+    single_lynch_day_one: bool = True
+    lovers_bonus: int = 0
+    """Extra effective votes when both lovers vote for the same player (002: 1)."""
+    show_weights: bool = False
+    """Displayed counts include vote weights (False: a doublevoter shows as one vote)."""
+    template: str = "classic"
+    """Which templates/tally_*.j2 drafts the tally post."""
+
+    @classmethod
+    def from_ruleset(cls, ruleset: Any) -> TallyRules:
+        section: Mapping[str, Any] = (
+            ruleset.section("tally") if hasattr(ruleset, "section") else ruleset
+        )
+        where = getattr(ruleset, "path", "ruleset")
+        known = set(cls.__dataclass_fields__)
+        unknown = set(section) - known
+        if unknown:
+            raise RulesetError(
+                f"{where}: [tally] has unknown keys {sorted(unknown)}; known: {sorted(known)}"
+            )
+        values = dict(section)
+        for key, allowed in _CHOICES.items():
+            if key in values and values[key] not in allowed:
+                raise RulesetError(
+                    f"{where}: [tally] {key} = {values[key]!r}; use one of {list(allowed)}"
+                )
+        if "thresholds" in values:
+            values["thresholds"] = tuple(float(x) for x in values["thresholds"])
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    lynched: tuple[str, ...]
+    reason: str
+    at_post: int | None
+    """The post that decided it (the hammer), else the last post counted."""
+    final: bool = False
+    """The day is over (majority reached or deadline passed); otherwise "if it ended now"."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"lynched": list(self.lynched), "reason": self.reason, "at_post": self.at_post}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What the outcome is decided from: one wagon's totals."""
+
+    target: str
+    effective: int
+    displayed: int
+
+
+def seeded_order(candidates: Sequence[str], seed: str) -> list[str]:
+    """A reproducible random order: the same seed and names always give the same order."""
+    names = sorted(candidates)
+    return random.Random(seed).sample(names, len(names))
+
+
+def draw(candidates: Sequence[str], seed: str) -> str:
+    """A reproducible random pick (the first of `seeded_order`)."""
+    return seeded_order(candidates, seed)[0]
+
+
+def _ranked(counted: Sequence[Standing], seed: str) -> list[Standing]:
+    """Most votes first; players tied below the top are put in a seeded random order too."""
+    by_count: dict[int, list[Standing]] = {}
+    for s in counted:
+        by_count.setdefault(s.effective, []).append(s)
+    out: list[Standing] = []
+    for i, count in enumerate(sorted(by_count, reverse=True)):
+        group = {s.target: s for s in by_count[count]}
+        order = seeded_order(list(group), seed if i == 0 else f"{seed}/{count}")
+        out.extend(group[name] for name in order)
+    return out
+
+
+def decide(
+    standings: Sequence[Standing],
+    *,
+    alive: Sequence[str],
+    majority: int,
+    rules: TallyRules,
+    seed: str,
+    day: int | None,
+    lynches_available: int,
+    hammer: tuple[str, int] | None,
+    last_post: int | None,
+    final: bool,
+) -> Outcome:
+    """The outcome of a day, or of the day so far ("if the day ended now")."""
+    prefix = "" if final else "if the day ended now: "
+    if hammer is not None:
+        target, post = hammer
+        if target == NO_LYNCH:
+            return Outcome(
+                (), f"majority ({majority}) for No Lynch: the day ends with no lynch", post, True
+            )
+        return Outcome(
+            (target,), f"majority reached: {majority} votes on {target} ends the day", post, True
+        )
+    if rules.decision == "majority" and rules.at_deadline == "no_lynch":
+        return Outcome(
+            (), prefix + f"no one has a majority ({majority}): no lynch", last_post, final
+        )
+
+    counted = [s for s in standings if s.effective > 0]
+    if not counted:
+        if rules.no_votes == "all_tied" and alive:
+            picked = draw(alive, seed)
+            reveal = "" if rules.reveal_on_no_votes else "; the role is not revealed"
+            return Outcome(
+                (picked,),
+                prefix + f"no votes: all {len(alive)} living players are tied at 0; "
+                f"drawn at random: {picked} (seed {seed!r}){reveal}",
+                last_post,
+                final,
+            )
+        return Outcome((), prefix + "no votes: no lynch", last_post, final)
+
+    ordered = _ranked(counted, seed)
+    top = ordered[0].effective
+    leaders = [s.target for s in ordered if s.effective == top]
+    if len(leaders) == 1 and leaders[0] == NO_LYNCH:
+        return Outcome(
+            (), prefix + f"No Lynch leads with {top}: no one is lynched", last_post, final
+        )
+    if len(leaders) > 1:
+        names = " and ".join(sorted(leaders))
+        if rules.tie == "no_lynch":
+            return Outcome(
+                (), prefix + f"tie between {names} ({top} each): no lynch", last_post, final
+            )
+        if rules.tie == "decided":
+            return Outcome(
+                (),
+                prefix + f"tie between {names} ({top} each): {rules.tie_decider} "
+                "decides who is lynched",
+                last_post,
+                final,
+            )
+        first = ordered[0].target  # == draw(leaders, seed)
+        if first == NO_LYNCH:
+            return Outcome(
+                (),
+                prefix + f"tie between {names} ({top} each): drawn at random: "
+                f"No Lynch (seed {seed!r})",
+                last_post,
+                final,
+            )
+        tie_note = f"tie between {names} ({top} each): drawn at random: {first} (seed {seed!r})"
+    else:
+        first = leaders[0]
+        tie_note = f"{first} leads with {top}"
+
+    lynched = [first]
+    notes = [tie_note]
+    available = min(rules.max_lynches, lynches_available)
+    if day == 1 and rules.single_lynch_day_one:
+        available = 1
+    voters = len(alive)
+    for place, threshold in enumerate(rules.thresholds[: max(available - 1, 0)], start=2):
+        if len(ordered) < place or len(lynched) < place - 1:
+            break
+        cand = ordered[place - 1]
+        share = cand.effective / voters if voters else 0.0
+        if cand.target == NO_LYNCH:
+            notes.append(f"No Lynch is {_ordinal(place)}: no further lynch")
+            break
+        if share > threshold:
+            lynched.append(cand.target)
+            notes.append(
+                f"{cand.target} is {_ordinal(place)} with {cand.effective} of {voters} "
+                f"({share:.0%} > {threshold:.0%}): also lynched"
+            )
+        else:
+            notes.append(
+                f"{cand.target} is {_ordinal(place)} with {cand.effective} of {voters} "
+                f"({share:.0%}, not over {threshold:.0%}): not lynched"
+            )
+            break
+    if available > 1:
+        notes.append(f"{available} lynches available today")
+    return Outcome(tuple(lynched), prefix + "; ".join(notes), last_post, final)
+
+
+def _ordinal(n: int) -> str:
+    return {2: "second", 3: "third"}.get(n, f"#{n}")

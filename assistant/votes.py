@@ -1,0 +1,685 @@
+"""Vote-like marks in a post body, and whether the ruleset's markup makes them votes.
+
+`extract_votes(post, rules)` reads a post's body HTML and returns every mark that looks like
+a vote, unvote or a mention of voting, each with `usable` and a human reason: counted
+markup ("red vote"), or why not ("inside a quote of post 40", "in bold, but this ruleset
+counts votes in red", "host's example"). Which player a mark names, and whether the vote
+stands (dead players, replaced votes, deadlines), is for `tally.py` to decide.
+
+Reading happens in two steps so that other HTML parsers can be plugged in (the benchmark
+compares BeautifulSoup): `chunks_lexbor()` turns the body into text chunks that carry their
+context (hidden by a quote / spoiler / code / strike-through; inside which bold or coloured
+run), and `marks_from_chunks()` finds the marks in that text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from assistant.errors import RulesetError
+from assistant.models import Post
+from assistant.names import fold
+
+# ---- colours ---------------------------------------------------------------------------
+
+#: CSS colour names forum colour pickers offer (SMF, phpBB), plus the basic CSS set.
+COLOR_NAMES = {
+    "black": "#000000",
+    "white": "#ffffff",
+    "red": "#ff0000",
+    "green": "#008000",
+    "blue": "#0000ff",
+    "purple": "#800080",
+    "orange": "#ffa500",
+    "yellow": "#ffff00",
+    "pink": "#ffc0cb",
+    "brown": "#a52a2a",
+    "gray": "#808080",
+    "grey": "#808080",
+    "darkred": "#8b0000",
+    "darkblue": "#00008b",
+    "darkgreen": "#006400",
+    "navy": "#000080",
+    "maroon": "#800000",
+    "teal": "#008080",
+    "lime": "#00ff00",
+    "aqua": "#00ffff",
+    "cyan": "#00ffff",
+    "fuchsia": "#ff00ff",
+    "magenta": "#ff00ff",
+    "olive": "#808000",
+    "silver": "#c0c0c0",
+    "beige": "#f5f5dc",
+    "crimson": "#dc143c",
+    "indigo": "#4b0082",
+    "violet": "#ee82ee",
+    "gold": "#ffd700",
+    "limegreen": "#32cd32",
+    "royalblue": "#4169e1",
+    "skyblue": "#87ceeb",
+    "orangered": "#ff4500",
+    "deeppink": "#ff1493",
+    "sienna": "#a0522d",
+    "chocolate": "#d2691e",
+    "darkorange": "#ff8c00",
+    "darkviolet": "#9400d3",
+}
+_HEX_NAMES = {}
+for _name, _hex in COLOR_NAMES.items():
+    _HEX_NAMES.setdefault(_hex, _name)
+_RGB = re.compile(r"rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})")
+
+
+def normalize_color(value: str) -> str | None:
+    """`red`, `#f00`, `#FF0000`, `rgb(255, 0, 0)` -> "#ff0000"; None if not a colour."""
+    v = value.strip().lower().rstrip(";").strip()
+    if v in COLOR_NAMES:
+        return COLOR_NAMES[v]
+    if re.fullmatch(r"#[0-9a-f]{3}", v):
+        return "#" + "".join(c * 2 for c in v[1:])
+    if re.fullmatch(r"#[0-9a-f]{6}", v):
+        return v
+    m = _RGB.match(v)
+    if m:
+        return "#" + "".join(f"{min(int(x), 255):02x}" for x in m.groups())
+    return None
+
+
+def color_name(hex_value: str) -> str:
+    """ "#ff0000" -> "red"; unnamed colours stay as hex."""
+    return _HEX_NAMES.get(hex_value, hex_value)
+
+
+# ---- the ruleset's vote markup -------------------------------------------------------------
+
+FORMS = ("tag", "bold", "color", "plain", "pm")
+
+
+@dataclass(frozen=True)
+class VoteRules:
+    """The `[votes]` section of a ruleset: which markup is a vote and which votes stand."""
+
+    forms: tuple[str, ...] = ("tag", "bold", "color", "plain")
+    """Markup that carries a vote: "tag" ([Vote: X], [Unvote], phpBB [vote]X[/vote]),
+    "bold", "color", "plain" (a line starting "vote X"), "pm" (entered by the GM)."""
+    vote_colors: tuple[str, ...] = ()
+    """For "color": colours of a vote ("#rrggbb"); empty = any colour."""
+    unvote_colors: tuple[str, ...] = ()
+    no_lynch_colors: tuple[str, ...] = ()
+    name_only: bool = False
+    """A bold or coloured player name without the word "vote" is a vote."""
+    replace: bool = True
+    """A new vote replaces the old one (002); False: it counts only after an unvote (003)."""
+    self_vote: bool = True
+    no_lynch: bool = True
+    no_lynch_words: tuple[str, ...] = ("No Lynch", "nolynch", "No Lynching", "No Elimination")
+    abstain: bool = False
+    """Abstaining is allowed (004): an abstainer is not listed as not voting."""
+    abstain_words: tuple[str, ...] = ("Abstain", "No Vote")
+    after_deadline: bool = False
+    """Votes posted after the day's deadline count (they never do in the bundled rulesets)."""
+    close_spelling: float = 0.8
+    """Minimum similarity (0-1) for a misspelt full name to count; 0 turns it off."""
+
+    @classmethod
+    def from_ruleset(cls, ruleset: Any) -> VoteRules:
+        section: Mapping[str, Any] = (
+            ruleset.section("votes") if hasattr(ruleset, "section") else ruleset
+        )
+        where = getattr(ruleset, "path", "ruleset")
+        known = set(cls.__dataclass_fields__)
+        unknown = set(section) - known
+        if unknown:
+            raise RulesetError(
+                f"{where}: [votes] has unknown keys {sorted(unknown)}; known: {sorted(known)}"
+            )
+        values: dict[str, Any] = {}
+        for key, value in section.items():
+            if key == "forms":
+                bad = [f for f in value if f not in FORMS]
+                if bad:
+                    raise RulesetError(f"{where}: [votes] forms {bad} unknown; use {list(FORMS)}")
+                values[key] = tuple(value)
+            elif key.endswith("_colors"):
+                colors = []
+                for c in value:
+                    hexed = normalize_color(c)
+                    if hexed is None:
+                        raise RulesetError(f"{where}: [votes] {key}: {c!r} is not a colour")
+                    colors.append(hexed)
+                values[key] = tuple(colors)
+            elif key.endswith("_words"):
+                values[key] = tuple(value)
+            else:
+                values[key] = value
+        return cls(**values)
+
+    @cached_property
+    def _no_lynch_keys(self) -> frozenset[str]:
+        return frozenset(fold(w) for w in self.no_lynch_words)
+
+    @cached_property
+    def _abstain_keys(self) -> frozenset[str]:
+        return frozenset(fold(w) for w in self.abstain_words)
+
+    def is_no_lynch(self, text: str | None) -> bool:
+        return text is not None and fold(text) in self._no_lynch_keys
+
+    def is_abstain(self, text: str | None) -> bool:
+        return text is not None and fold(text) in self._abstain_keys
+
+    def describe(self) -> str:
+        """What this ruleset accepts, for reasons: "votes in red", "[Vote: name] tags"..."""
+        parts = []
+        if "color" in self.forms:
+            if self.vote_colors:
+                text = "votes in " + "/".join(color_name(c) for c in self.vote_colors)
+                if self.unvote_colors and self.unvote_colors != self.vote_colors:
+                    text += ", unvotes in " + "/".join(color_name(c) for c in self.unvote_colors)
+                if (
+                    self.no_lynch
+                    and self.no_lynch_colors
+                    and self.no_lynch_colors != self.vote_colors
+                ):
+                    text += ", No Lynch in " + "/".join(color_name(c) for c in self.no_lynch_colors)
+                parts.append(text)
+            else:
+                parts.append("coloured votes")
+        if "bold" in self.forms:
+            parts.append("votes in bold")
+        if "tag" in self.forms:
+            parts.append("[Vote: name] / [Unvote] tags")
+        if "plain" in self.forms:
+            parts.append("plain 'vote name' lines")
+        if "pm" in self.forms:
+            parts.append("votes sent to the GM by PM")
+        return "; ".join(parts) or "no markup"
+
+
+# ---- reading the body -------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """A bold / coloured / vote-tag element: its text is read as one unit."""
+
+    bold: bool = False
+    color: str | None = None
+    tag: bool = False
+    start: int = 0
+    end: int = 0
+
+
+@dataclass
+class Chunks:
+    """A body as text, with what hides each piece and which run it belongs to."""
+
+    parts: list[tuple[str, str | None, int | None]] = field(default_factory=list)
+    """(text, hidden reason or None, run index or None)."""
+    runs: list[Run] = field(default_factory=list)
+
+    def emit(self, text: str, hidden: str | None, run: int | None) -> None:
+        if text:
+            self.parts.append((text, hidden, run))
+
+
+_BLOCK = frozenset(
+    {
+        "div",
+        "p",
+        "li",
+        "ul",
+        "ol",
+        "blockquote",
+        "table",
+        "tr",
+        "td",
+        "th",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "pre",
+        "dl",
+        "dt",
+        "dd",
+        "hr",
+        "details",
+    }
+)
+_SKIP = frozenset({"script", "style", "cite", "img", "-comment", "button", "summary"})
+_STRIKE = frozenset({"s", "del", "strike"})
+_STYLE_COLOR = re.compile(r"(?:^|;)\s*color\s*:\s*([^;]+)", re.I)
+_STYLE_BOLD = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)
+_QUOTE_MSG = re.compile(r"[?&;](?:msg|p)=(\d+)")
+_QUOTE_FROM = re.compile(r"Quote from:\s*(.+?)\s+on\s", re.I)
+
+
+def quote_reason(
+    attrs: Mapping[str, str | None], cite_href: str | None, cite_author: str | None
+) -> str:
+    """ "inside a quote of post 8 (Lady Grey)" from a quote box's link and header."""
+    post = None
+    for src in (attrs.get("cite"), cite_href):
+        m = _QUOTE_MSG.search(src or "")
+        if m:
+            post = m.group(1)
+            break
+    who = f" ({cite_author})" if cite_author else ""
+    return f"inside a quote of post {post}{who}" if post else f"inside a quote{who}"
+
+
+def element_hiding(tag: str, attrs: Mapping[str, str | None]) -> str | None:
+    """Why an element's content is not a vote, or None (quotes are handled by the caller)."""
+    classes = (attrs.get("class") or "").lower()
+    if (
+        tag in ("code", "pre")
+        or "codebox" in classes
+        or "codeheader" in classes
+        or "bbc_code" in classes
+    ):
+        return "inside a code block"
+    if "spoiler" in classes or tag == "details" or "sp-wrap" in classes:
+        return "inside a spoiler"
+    style = (attrs.get("style") or "").lower()
+    if tag in _STRIKE or "line-through" in style or "bbc_s" in classes.split():
+        return "struck through"
+    return None
+
+
+def element_style(tag: str, attrs: Mapping[str, str | None]) -> tuple[bool, str | None, bool]:
+    """(bold, colour, vote tag) of one element."""
+    style = attrs.get("style") or ""
+    bold = tag in ("b", "strong") or bool(_STYLE_BOLD.search(style))
+    color = None
+    m = _STYLE_COLOR.search(style)
+    if m:
+        color = normalize_color(m.group(1))
+    elif tag == "font" and attrs.get("color"):
+        color = normalize_color(attrs.get("color") or "")
+    is_tag = "bbvote" in (attrs.get("class") or "")
+    return bold, color, is_tag
+
+
+def chunks_lexbor(body_html: str) -> Chunks:
+    """A body read with selectolax's lexbor parser (fast)."""
+    tree = LexborHTMLParser(body_html)
+    out = Chunks()
+    root = tree.body
+    if root is not None:
+        _walk_lexbor(root, out, None, None)
+    return out
+
+
+def _walk_lexbor(node: LexborNode, out: Chunks, hidden: str | None, run: int | None) -> None:
+    for child in node.iter(include_text=True):
+        tag = child.tag
+        if tag == "-text":
+            out.emit(child.text_content or "", hidden, run)
+            continue
+        if tag == "br":
+            out.emit("\n", hidden, run)
+            continue
+        if tag in _SKIP:
+            continue
+        attrs = child.attributes
+        block = tag in _BLOCK
+        if block:
+            out.emit("\n", hidden, run)
+        if tag == "blockquote":
+            cite = child.css_first("cite")
+            href = author = None
+            if cite is not None:
+                link = cite.css_first("a")
+                href = link.attributes.get("href") if link is not None else None
+                ctext = cite.text() or ""
+                m = _QUOTE_FROM.search(ctext)
+                if m:
+                    author = m.group(1)
+                elif link is not None and "wrote" in ctext:
+                    author = link.text().strip() or None
+            _walk_lexbor(child, out, hidden or quote_reason(attrs, href, author), None)
+        else:
+            why = element_hiding(tag, attrs)
+            child_run = run
+            if why is None:
+                bold, color, is_tag = element_style(tag, attrs)
+                if bold or color or is_tag:
+                    child_run = _merge_run(out, run, bold, color, is_tag)
+            _walk_lexbor(child, out, hidden or why, None if why else child_run)
+        if block:
+            out.emit("\n", hidden, run)
+
+
+def _merge_run(out: Chunks, run: int | None, bold: bool, color: str | None, is_tag: bool) -> int:
+    if run is None:
+        out.runs.append(Run(bold, color, is_tag))
+        return len(out.runs) - 1
+    r = out.runs[run]
+    r.bold = r.bold or bold
+    r.color = color or r.color  # the innermost colour is the one shown
+    r.tag = r.tag or is_tag
+    return run
+
+
+# ---- finding marks in the text ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A vote-like piece of a post, before the ruleset judges it."""
+
+    action: str
+    """"vote", "unvote", "name" (a bold/coloured name without "vote"), "mention"."""
+    target_text: str | None
+    text: str
+    """The mark as written: "[Vote: Slayer]", "vote Conia"."""
+    forms: tuple[str, ...]
+    """Markup it carries: "tag", "bold", "color", "plain"."""
+    color: str | None
+    hidden: str | None
+    offset: int
+
+
+_LITERAL_HIDE = re.compile(
+    r"\[(spoiler|code|quote|s|strike|hide|noparse)(?:[= ][^\]]*)?\](.*?)\[/\1\]", re.I | re.S
+)
+_LITERAL_WHY = {
+    "spoiler": "inside a spoiler",
+    "hide": "inside a spoiler",
+    "code": "inside a code block",
+    "noparse": "inside a code block",
+    "quote": "inside a quote",
+    "s": "struck through",
+    "strike": "struck through",
+}
+_TAG_VOTE = re.compile(
+    r"\[(?P<un2>un)?vote\]\s*(?P<t2>[^\[\n]*?)\s*\[/(?:un)?vote\]"
+    r"|\[\s*(?P<un1>un)?vote\s*(?::\s*(?P<t1>[^\]\n]*?))?\s*\]",
+    re.I,
+)
+_RUN_VOTE = re.compile(r"^\W*(un)?vote\b\s*[:\-]?\s*(.*?)\s*$", re.I | re.S)
+_PLAIN_VOTE = re.compile(
+    r"(?:^|(?<=[.!?])[ \t]+)[ \t]*(un)?vote\b[ \t]*:?[ \t]*([^\n]*)", re.I | re.M
+)
+_MENTION = re.compile(r"\b(?:un)?vot(?:e|es|ed|ing)\b", re.I)
+
+
+def marks_from_chunks(chunks: Chunks) -> list[Mark]:
+    """Every vote-like mark in reading order."""
+    text_parts, hidden_at, run_at = [], [], []
+    pos = 0
+    spans: list[tuple[int, int, str | None, int | None]] = []
+    for text, hidden, run in chunks.parts:
+        spans.append((pos, pos + len(text), hidden, run))
+        text_parts.append(text)
+        pos += len(text)
+    text = "".join(text_parts)
+    del hidden_at, run_at
+
+    literal = (
+        [
+            (m.start(), m.end(), _LITERAL_WHY[m.group(1).lower()])
+            for m in _LITERAL_HIDE.finditer(text)
+        ]
+        if "[" in text
+        else []
+    )
+
+    def hidden(offset: int) -> str | None:
+        for start, end, why in literal:
+            if start <= offset < end:
+                return why
+        for start, end, why, _run in spans:
+            if start <= offset < end:
+                return why
+        return None
+
+    runs: dict[int, list[int]] = {}
+    for start, end, _why, run in spans:
+        if run is not None:
+            r = runs.setdefault(run, [start, end])
+            r[1] = end
+    covered: list[tuple[int, int]] = []
+    marks: list[Mark] = []
+
+    def run_at(offset: int) -> int | None:
+        for idx, (start, end) in runs.items():
+            if start <= offset < end:
+                return idx
+        return None
+
+    if "vote" in text.lower():
+        for m in _TAG_VOTE.finditer(text):
+            un = m.group("un1") or m.group("un2")
+            target = m.group("t1") if m.group("t1") is not None else m.group("t2")
+            run = run_at(m.start())
+            style = chunks.runs[run] if run is not None else None
+            forms = ("tag",) + _run_forms(style, tag_too=False)
+            marks.append(
+                Mark(
+                    "unvote" if un else "vote",
+                    (target or "").strip() or None,
+                    m.group(0),
+                    forms,
+                    style.color if style else None,
+                    hidden(m.start()),
+                    m.start(),
+                )
+            )
+            covered.append((m.start(), m.end()))
+
+    for idx, (start, end) in sorted(runs.items(), key=lambda kv: kv[1][0]):
+        style = chunks.runs[idx]
+        if any(s < end and start < e for s, e in covered):
+            continue
+        offset = start
+        for line in text[start:end].split("\n"):
+            stripped = line.strip()
+            line_start = offset + (len(line) - len(line.lstrip()))
+            offset += len(line) + 1
+            if not stripped:
+                continue
+            forms = _run_forms(style, tag_too=True)
+            m = _RUN_VOTE.match(stripped)
+            if m:
+                marks.append(
+                    Mark(
+                        "unvote" if m.group(1) else "vote",
+                        m.group(2) or None,
+                        stripped,
+                        forms,
+                        style.color,
+                        hidden(line_start),
+                        line_start,
+                    )
+                )
+            elif len(stripped) <= 40 and len(stripped.split()) <= 5:
+                marks.append(
+                    Mark(
+                        "name",
+                        stripped,
+                        stripped,
+                        forms,
+                        style.color,
+                        hidden(line_start),
+                        line_start,
+                    )
+                )
+        covered.append((start, end))
+
+    if "vot" in text.lower():
+        for m in _PLAIN_VOTE.finditer(text):
+            at = m.start(1) if m.group(1) else m.group(0).lower().find("vote") + m.start()
+            if any(s <= at < e for s, e in covered):
+                continue
+            target = (m.group(2) or "").strip() or None
+            written = text[at : m.end()].strip()
+            marks.append(
+                Mark(
+                    "unvote" if m.group(1) else "vote",
+                    target,
+                    written,
+                    ("plain",),
+                    None,
+                    hidden(at),
+                    at,
+                )
+            )
+            covered.append((at, m.end()))
+        for m in _MENTION.finditer(text):
+            if any(s <= m.start() < e for s, e in covered):
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            line_end = text.find("\n", m.end())
+            context = text[line_start : line_end if line_end >= 0 else len(text)].strip()
+            marks.append(
+                Mark("mention", None, context[:120], ("plain",), None, hidden(m.start()), m.start())
+            )
+    marks.sort(key=lambda mk: mk.offset)
+    return marks
+
+
+def _run_forms(style: Run | None, *, tag_too: bool) -> tuple[str, ...]:
+    if style is None:
+        return ()
+    forms = []
+    if style.tag and tag_too:
+        forms.append("tag")
+    if style.bold:
+        forms.append("bold")
+    if style.color:
+        forms.append("color")
+    return tuple(forms)
+
+
+# ---- judging marks against the ruleset ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VoteMark:
+    """A mark as this ruleset sees it: `usable` markup or not, and why."""
+
+    post_id: int
+    index: int
+    """Order within the post (0-based)."""
+    action: str
+    target_text: str | None
+    text: str
+    forms: tuple[str, ...]
+    color: str | None
+    hidden: str | None
+    usable: bool
+    reason: str
+
+    @property
+    def markup(self) -> str:
+        """How it was written, for people: "red", "bold", "[Vote: X] tag", "plain text"."""
+        parts = []
+        if "tag" in self.forms:
+            parts.append("tag")
+        if "color" in self.forms and self.color:
+            parts.append(color_name(self.color))
+        if "bold" in self.forms:
+            parts.append("bold")
+        if "pm" in self.forms:
+            parts.append("PM")
+        return " ".join(parts) or "plain text"
+
+
+def judge(mark: Mark, rules: VoteRules) -> tuple[bool, str]:
+    """Whether a mark's markup makes it a vote under `rules`, and the reason."""
+    if mark.action == "mention":
+        return False, "not counted: a mention of voting, not a vote"
+    if mark.hidden:
+        return False, f"not counted: {mark.hidden}"
+    accepted = [f for f in mark.forms if f in rules.forms]
+    if "color" in accepted and mark.color:
+        wanted = _colors_for(mark, rules)
+        if wanted and mark.color not in wanted:
+            accepted.remove("color")
+            if not accepted:
+                what = _what(mark, rules)
+                return False, (
+                    f"not counted: {what} in {color_name(mark.color)}; "
+                    f"this ruleset counts {rules.describe()}"
+                )
+    if not accepted:
+        written = {
+            "plain": "plain text",
+            "bold": "in bold",
+            "color": f"in {color_name(mark.color or '')}",
+            "tag": "a [Vote: ...] tag",
+        }
+        how = " and ".join(written[f] for f in mark.forms if f in written) or "plain text"
+        return False, f"not counted: {how}; this ruleset counts {rules.describe()}"
+    if mark.action == "name" and not rules.name_only:
+        return False, "not counted: a name in bold or colour without the word 'vote'"
+    label = {
+        "tag": "tag",
+        "bold": "bold",
+        "plain": "plain-text",
+        "color": color_name(mark.color or ""),
+    }
+    kind = {"vote": "vote", "unvote": "unvote", "name": "name vote"}[mark.action]
+    if rules.is_no_lynch(mark.target_text) and mark.action == "vote":
+        kind = "No Lynch vote"
+    return True, f"counted: {' '.join(label[f] for f in accepted)} {kind}"
+
+
+def _colors_for(mark: Mark, rules: VoteRules) -> tuple[str, ...]:
+    if mark.action == "unvote":
+        return rules.unvote_colors or rules.vote_colors
+    if rules.is_no_lynch(mark.target_text) and rules.no_lynch_colors:
+        return rules.no_lynch_colors
+    return rules.vote_colors
+
+
+def _what(mark: Mark, rules: VoteRules) -> str:
+    if mark.action == "unvote":
+        return "an unvote"
+    if rules.is_no_lynch(mark.target_text):
+        return "a No Lynch vote"
+    return "a vote"
+
+
+def extract_votes(
+    post: Post, rules: VoteRules, *, gms: Iterable[str] = (), chunker: Any = chunks_lexbor
+) -> list[VoteMark]:
+    """Every vote-like mark in `post`, judged by `rules`; a GM's marks are host's examples."""
+    body = post.body_html
+    if not rules.name_only and "vot" not in body.lower():
+        return []  # the common case, and the fast path of a full recount
+    marks = marks_from_chunks(chunker(body))
+    by_gm = post.author in set(gms)
+    out = []
+    for i, mark in enumerate(marks):
+        if by_gm and mark.action == "name":
+            continue  # bold names in a GM's post are announcements, not examples
+        if by_gm and mark.action != "mention":
+            usable, reason = False, "not counted: host's example (posted by the GM)"
+        else:
+            usable, reason = judge(mark, rules)
+        out.append(
+            VoteMark(
+                post.post_id,
+                i,
+                mark.action,
+                mark.target_text,
+                mark.text,
+                mark.forms,
+                mark.color,
+                mark.hidden,
+                usable,
+                reason,
+            )
+        )
+    return out

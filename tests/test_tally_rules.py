@@ -1,0 +1,409 @@
+"""Every vote rule of the issue, each on posts written in the markup SMF 2.1 and phpBB 3.3
+really produce (copied from the fixture pages: `<span style="color: red;" class="bbc_color">`,
+`<b>`, `<strong class="text-strong">`, `[Vote: X]` as literal text)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from assistant.game import Game
+from assistant.models import Post
+from assistant.outcome import TallyRules, decide, draw
+from assistant.rulesets import find_ruleset
+from assistant.tally import count
+
+T0 = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+FIVE = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+
+
+def smf_color(color: str, text: str) -> str:
+    return f'<span style="color: {color};" class="bbc_color">{text}</span>'
+
+
+def phpbb_color(color: str, text: str) -> str:
+    return f'<span style="color:{color}">{text}</span>'
+
+
+def smf_bold(text: str) -> str:
+    return f"<b>{text}</b>"
+
+
+def phpbb_bold(text: str) -> str:
+    return f'<strong class="text-strong">{text}</strong>'
+
+
+def tag(text: str) -> str:
+    return f"Some thoughts first.<br><br>[{text}]"
+
+
+def thread(*entries: tuple[str, str], start: int = 100) -> list[Post]:
+    """Posts (author, body) one minute apart, ids from `start`."""
+    return [
+        Post(start + i, i, author, None, T0 + timedelta(minutes=i), body, 1)
+        for i, (author, body) in enumerate(entries)
+    ]
+
+
+def game(players: list[str] = FIVE, inputs: list[dict[str, Any]] = (), **kw: Any) -> Game:  # type: ignore[assignment]
+    return Game.from_parts("g", [[p] for p in players], gms=["Host"], inputs=list(inputs), **kw)
+
+
+def phase(number: int = 1, ends_in_minutes: int | None = None) -> dict[str, Any]:
+    return {
+        "kind": "phase",
+        "data": {
+            "kind": "day",
+            "number": number,
+            "starts_at": T0.isoformat(),
+            "ends_at": (T0 + timedelta(minutes=ends_in_minutes)).isoformat()
+            if ends_in_minutes
+            else None,
+            "start_post": None,
+        },
+    }
+
+
+def as_sets(tally) -> dict[str, set[str]]:
+    return {w.target: set(w.voters) for w in tally.wagons}
+
+
+# ---- markup ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("red", ["red", "#f00", "#FF0000", "rgb(255, 0, 0)"])
+def test_red_in_every_spelling_counts_under_paranormal(red: str) -> None:
+    posts = thread(("Ann", smf_color(red, "vote Bob")), ("Bob", phpbb_color(red, "vote Ann")))
+    tally = count(posts, game(), find_ruleset("paranormal"))
+    assert as_sets(tally) == {"Bob": {"Ann"}, "Ann": {"Bob"}}
+    assert tally.votes[0].reason == "counted: red vote"
+
+
+def test_bold_in_every_form_counts_under_mafiascum() -> None:
+    posts = thread(
+        ("Ann", smf_bold("vote: Bob")),
+        ("Bob", phpbb_bold("VOTE: Cat")),
+        ("Cat", '<span style="font-weight: bold">vote Dan</span>'),
+        ("Dan", "[vote]Eve[/vote]"),
+    )
+    assert as_sets(count(posts, game(), find_ruleset("mafiascum"))) == {
+        "Bob": {"Ann"},
+        "Cat": {"Bob"},
+        "Dan": {"Cat"},
+        "Eve": {"Dan"},
+    }
+
+
+def test_quote_spoiler_code_strike_and_mentions_never_count() -> None:
+    posts = thread(
+        (
+            "Ann",
+            '<blockquote class="bbc_standard_quote"><cite><a href="http://f/index.php?msg=40">'
+            "Quote from: Bob on Nov 21, 2026</a></cite><b>vote: Cat</b></blockquote>so?",
+        ),
+        ("Bob", '<div class="codebox"><p>Code: </p><pre><code>[Vote: Dan]</code></pre></div>'),
+        ("Cat", "[spoiler]<b>vote: Eve</b>[/spoiler] hidden"),
+        ("Dan", "<s><b>vote: Ann</b></s> changed my mind"),
+        ("Eve", "I am not voting yet, my vote comes later."),
+    )
+    tally = count(posts, game(), find_ruleset("permissive"))
+    assert tally.wagons == ()
+    reasons = [v.reason for v in tally.votes]
+    assert reasons == [
+        "not counted: inside a quote of post 40 (Bob)",
+        "not counted: inside a code block",
+        "not counted: inside a spoiler",
+        "not counted: struck through",
+    ]
+
+
+def test_host_examples_are_reported_not_counted() -> None:
+    posts = thread(("Host", "Vote like this: " + smf_bold("vote: Name") + " or [Vote: Name]"))
+    tally = count(posts, game(), find_ruleset("permissive"))
+    assert tally.wagons == () and len(tally.votes) == 2
+    assert {v.reason for v in tally.votes} == {"not counted: host's example (posted by the GM)"}
+
+
+def test_the_last_vote_in_a_post_wins() -> None:
+    posts = thread(("Ann", "[Vote: Bob] hmm, no. [Vote: Cat]"))
+    tally = count(posts, game(), find_ruleset("chat-mafia"))
+    assert as_sets(tally) == {"Cat": {"Ann"}}
+    assert tally.votes[0].reason.startswith("replaced by the later vote in the same post")
+
+
+# ---- vote rules ----------------------------------------------------------------------------
+
+
+def test_replace_002_versus_unvote_first_003() -> None:
+    tags = thread(
+        ("Ann", tag("Vote: Bob")),
+        ("Ann", tag("Vote: Cat")),
+        ("Bob", tag("Vote: Ann")),
+        ("Bob", tag("Unvote")),
+    )
+    t002 = count(tags, game(), find_ruleset("chat-mafia"))
+    assert as_sets(t002) == {"Cat": {"Ann"}} and t002.not_voting == ("Bob", "Cat", "Dan", "Eve")
+    assert t002.votes[0].reason == "replaced by post 101 (counted: tag vote)"
+
+    blue = lambda t: smf_color("blue", t)  # noqa: E731
+    red = lambda t: smf_color("red", t)  # noqa: E731
+    posts = thread(
+        ("Ann", blue("vote Bob")),
+        ("Ann", blue("vote Cat")),
+        ("Ann", red("unvote Bob")),
+        ("Ann", blue("vote Cat")),
+    )
+    t003 = count(posts, game(), find_ruleset("three-factions"), at_post=101)
+    assert as_sets(t003) == {"Bob": {"Ann"}}
+    assert t003.votes[1].reason.endswith("only after an unvote")
+    assert as_sets(count(posts, game(), find_ruleset("three-factions"))) == {"Cat": {"Ann"}}
+
+
+def test_self_votes_forbidden_in_001_allowed_elsewhere() -> None:
+    posts = thread(("Ann", smf_bold("vote: Ann")))
+    t001 = count(posts, game(), find_ruleset("millers-hollow"))
+    assert t001.wagons == ()
+    assert t001.votes[0].reason == "not counted: self-votes are not allowed under this ruleset"
+    assert as_sets(count(posts, game(), find_ruleset("mafiascum"))) == {"Ann": {"Ann"}}
+
+
+def test_no_lynch_allowed_or_not() -> None:
+    posts = thread(("Ann", smf_color("purple", "vote No Lynch")), ("Bob", "[Vote: No Lynch]"))
+    t003 = count(posts, game(), find_ruleset("three-factions"))
+    assert as_sets(t003) == {"No Lynch": {"Ann"}}
+    t002 = count(posts, game(), find_ruleset("chat-mafia"))
+    assert t002.wagons == ()
+    assert t002.votes[1].reason == "not counted: No Lynch is not allowed under this ruleset"
+
+
+def test_abstaining_allowed_in_004_not_in_001() -> None:
+    g = game(
+        inputs=[
+            {"kind": "vote", "data": {"voter": "Ann", "target": "Abstain", "at": T0.isoformat()}}
+        ]
+    )
+    t004 = count([], g, find_ruleset("dctp-mini"))
+    assert t004.abstaining == ("Ann",) and "Ann" not in t004.not_voting
+    t001 = count(thread(("Ann", smf_bold("vote: abstain"))), game(), find_ruleset("millers-hollow"))
+    assert t001.votes[0].reason == "not counted: abstaining is not allowed under this ruleset"
+    assert "Ann" in t001.not_voting
+
+
+def test_dead_voters_and_dead_targets() -> None:
+    deaths = [
+        {
+            "kind": "death",
+            "data": {
+                "player": "Eve",
+                "at_post": 101,
+                "at": None,
+                "how": "modkill",
+                "replacement": None,
+            },
+        }
+    ]
+    posts = thread(
+        ("Ann", "[Vote: Eve]"),
+        ("Eve", "[Vote: Bob]"),
+        ("Eve", "[Vote: Cat]"),
+        ("Bob", "[Vote: Eve]"),
+    )
+    tally = count(posts, game(inputs=deaths), find_ruleset("chat-mafia"))
+    # Eve is alive up to post 101 (her vote there counts while she lives), dead after it.
+    reasons = [v.reason for v in tally.votes]
+    assert reasons[2] == "not counted: Eve is dead (modkill)"
+    assert reasons[3] == "not counted: Eve is dead (modkill)"
+    assert tally.alive == ("Ann", "Bob", "Cat", "Dan")
+    # Ann's vote on Eve (cast before the death) and Eve's own vote drop out: votes by and
+    # for the dead are removed, so Ann is back among those not voting.
+    assert tally.wagons == ()
+    assert tally.not_voting == ("Ann", "Bob", "Cat", "Dan")
+    assert count(posts, game(inputs=deaths), find_ruleset("chat-mafia"), at_post=101).wagon(
+        "Bob"
+    ).voters == ("Eve",)
+
+
+def test_votes_after_the_deadline_do_not_count() -> None:
+    posts = thread(("Ann", "[Vote: Bob]"), ("Bob", "[Vote: Ann]"), ("Cat", "[Vote: Bob]"))
+    tally = count(
+        posts,
+        game(inputs=[phase(1, ends_in_minutes=1)]),
+        find_ruleset("chat-mafia"),
+        now=T0 + timedelta(hours=1),
+    )
+    assert as_sets(tally) == {"Bob": {"Ann"}, "Ann": {"Bob"}}
+    assert tally.votes[2].reason.startswith("not counted: cast after the deadline")
+    assert tally.outcome.final
+
+
+def test_replaced_players_vote_and_are_voted_as_one_slot() -> None:
+    g = game(
+        inputs=[
+            {
+                "kind": "death",
+                "data": {
+                    "player": "Eve",
+                    "how": "replaced",
+                    "replacement": "Zed",
+                    "at_post": None,
+                    "at": None,
+                },
+            }
+        ]
+    )
+    posts = thread(("Eve", "[Vote: Ann]"), ("Zed", "[Vote: Bob]"), ("Ann", "[Vote: Zed]"))
+    tally = count(posts, g, find_ruleset("chat-mafia"))
+    assert as_sets(tally) == {"Bob": {"Eve"}, "Eve": {"Ann"}}
+    assert "Eve" in tally.alive and "Zed" not in tally.alive
+
+
+# ---- weights -------------------------------------------------------------------------------
+
+
+def modifier(player: str, **data: Any) -> dict[str, Any]:
+    return {"kind": "modifier", "data": {"player": player, **data}}
+
+
+def test_doublevoter_and_enchanter_count_twice_but_show_once() -> None:
+    posts = thread(
+        ("Ann", smf_color("red", "vote Cat")),
+        ("Bob", smf_color("red", "vote Dan")),
+        ("Eve", smf_color("red", "vote Dan")),
+    )
+    g = game(inputs=[modifier("Ann", vote_weight=2)])  # 000 Enchanter: "His votes count double"
+    tally = count(posts, g, find_ruleset("paranormal"))
+    cat, dan = tally.wagon("Cat"), tally.wagon("Dan")
+    assert (cat.displayed, cat.effective) == (1, 2) and (dan.displayed, dan.effective) == (2, 2)
+    assert tally.outcome.lynched == () and "tie" in tally.outcome.reason  # 2-2: no lynch in 000
+    assert tally.votes[0].weight == 2 and tally.votes[0].reason.endswith("(counts 2)")
+
+
+def test_lovers_voting_together_count_three_002() -> None:
+    posts = thread(
+        ("Ann", "[Vote: Cat]"),
+        ("Bob", "[Vote: Cat]"),
+        ("Dan", "[Vote: Eve]"),
+        ("Eve", "[Vote: Dan]"),
+        ("Cat", "[Vote: Eve]"),
+    )
+    g = game(inputs=[modifier("Ann", lover_of="Bob"), modifier("Bob", lover_of="Ann")])
+    tally = count(posts, g, find_ruleset("chat-mafia"))
+    assert (tally.wagon("Cat").displayed, tally.wagon("Cat").effective) == (2, 3)
+    assert tally.wagon("Eve").effective == 2
+
+
+def test_hexed_vote_shows_but_does_not_count_002() -> None:
+    posts = thread(("Ann", "[Vote: Cat]"), ("Bob", "[Vote: Dan]"))
+    g = game(inputs=[phase(2), modifier("Ann", powerless=True, day=2)])
+    tally = count(posts, g, find_ruleset("chat-mafia"))
+    cat = tally.wagon("Cat")
+    assert (cat.displayed, cat.effective) == (1, 0)
+    assert tally.outcome.lynched == ("Dan",)
+    assert tally.votes[0].weight == 0 and "powerless" in tally.votes[0].reason
+    # the hex lasts one day: on day 3 Ann's vote counts again
+    g3 = game(inputs=[phase(3), modifier("Ann", powerless=True, day=2)])
+    assert count(posts, g3, find_ruleset("chat-mafia")).wagon("Cat").effective == 1
+
+
+# ---- outcomes ------------------------------------------------------------------------------
+
+
+def test_ties_per_ruleset() -> None:
+    posts = thread(
+        ("Ann", smf_bold("vote: Cat") + " " + smf_color("red", "vote Cat") + " [Vote: Cat]"),
+        ("Bob", smf_bold("vote: Dan") + " " + smf_color("red", "vote Dan") + " [Vote: Dan]"),
+    )
+    t000 = count(posts, game(), find_ruleset("paranormal"))
+    assert t000.outcome.lynched == () and "no lynch" in t000.outcome.reason
+    t001 = count(posts, game(), find_ruleset("millers-hollow"))
+    assert t001.outcome.lynched == () and "the sheriff decides" in t001.outcome.reason
+    t002 = count(posts, game(), find_ruleset("chat-mafia"))
+    assert len(t002.outcome.lynched) == 1 and t002.outcome.lynched[0] in ("Cat", "Dan")
+    assert f"drawn at random: {t002.outcome.lynched[0]} (seed 'g/day 1')" in t002.outcome.reason
+    # reproducible: the recorded seed gives the same draw, in this and any later run
+    assert draw(["Dan", "Cat"], "g/day 1") == t002.outcome.lynched[0]
+    assert count(posts, game(), find_ruleset("chat-mafia")).outcome == t002.outcome
+
+
+def test_no_votes_at_all_002_everyone_tied() -> None:
+    tally = count(thread(("Ann", "hello")), game(), find_ruleset("chat-mafia"))
+    assert len(tally.outcome.lynched) == 1 and tally.outcome.lynched[0] in FIVE
+    assert "no votes: all 5 living players are tied at 0" in tally.outcome.reason
+    assert "the role is not revealed" in tally.outcome.reason
+    assert count(thread(("Ann", "hello")), game(), find_ruleset("paranormal")).outcome.lynched == ()
+
+
+def test_no_lynch_leading_003() -> None:
+    purple = lambda t: smf_color("purple", t)  # noqa: E731
+    posts = thread(
+        ("Ann", purple("vote No Lynch")),
+        ("Bob", purple("vote No Lynch")),
+        ("Cat", smf_color("blue", "vote Dan")),
+    )
+    tally = count(posts, game(), find_ruleset("three-factions"))
+    assert tally.outcome.lynched == () and "No Lynch leads with 2" in tally.outcome.reason
+
+
+TEN = [f"P{i}" for i in range(10)]
+
+
+def test_multi_lynch_thresholds_003() -> None:
+    blue = lambda t: smf_color("blue", t)  # noqa: E731
+    # 10 alive: P0 gets 5, P1 gets 4 (40 % > 34 %), P2 gets 1 (10 %, not over 10 %).
+    votes = ["P0"] * 5 + ["P1"] * 4 + ["P2"]
+    posts = thread(*[(f"P{i}", blue(f"vote {t}")) for i, t in zip(range(10), votes, strict=True)])
+    rules = find_ruleset("three-factions")
+    lynch3 = [{"kind": "lynches", "data": {"day": 2, "available": 3}}]
+    tally = count(posts, game(TEN, inputs=[phase(2), *lynch3]), rules)
+    assert tally.outcome.lynched == ("P0", "P1")
+    assert "P2 is third with 1 of 10 (10%, not over 10%): not lynched" in tally.outcome.reason
+    # With P2 at 2 (20 %), the third lynch happens too.
+    votes = ["P0"] * 4 + ["P1"] * 4 + ["P2"] * 2
+    posts = thread(*[(f"P{i}", blue(f"vote {t}")) for i, t in zip(range(10), votes, strict=True)])
+    tally = count(posts, game(TEN, inputs=[phase(2), *lynch3]), rules)
+    assert (
+        set(tally.outcome.lynched) == {"P0", "P1", "P2"}
+        and "drawn at random" in tally.outcome.reason
+    )
+    # Only one lynch available (the default), or Day 1: one lynch.
+    assert len(count(posts, game(TEN, inputs=[phase(2)]), rules).outcome.lynched) == 1
+    day1 = [phase(1), {"kind": "lynches", "data": {"day": 1, "available": 3}}]
+    assert len(count(posts, game(TEN, inputs=day1), rules).outcome.lynched) == 1
+
+
+def test_majority_ends_the_day_mafiascum() -> None:
+    posts = thread(
+        ("Ann", phpbb_bold("VOTE: Eve")),
+        ("Bob", phpbb_bold("VOTE: Eve")),
+        ("Cat", phpbb_bold("VOTE: Eve")),
+        ("Dan", phpbb_bold("VOTE: Ann")),
+        ("Ann", phpbb_bold("UNVOTE:")),
+    )
+    tally = count(posts, game(), find_ruleset("mafiascum"))
+    assert tally.majority == 3
+    assert (
+        tally.outcome.lynched == ("Eve",) and tally.outcome.at_post == 102 and tally.outcome.final
+    )
+    assert tally.votes[3].reason == "not counted: the day ended at post 102 (majority on Eve)"
+    assert as_sets(tally) == {"Eve": {"Ann", "Bob", "Cat"}}
+    # Under plurality (002) the same votes do not end the day: Ann's unvote counts.
+    assert count(posts, game(), find_ruleset("mafiascum"), at_post=101).outcome.final is False
+
+
+def test_decide_directly_with_thresholds_and_no_votes() -> None:
+    rules = TallyRules(tie="random")
+    out = decide(
+        [],
+        alive=["A", "B"],
+        majority=2,
+        rules=rules,
+        seed="s",
+        day=1,
+        lynches_available=1,
+        hammer=None,
+        last_post=None,
+        final=True,
+    )
+    assert out.lynched == () and out.reason == "no votes: no lynch"
