@@ -11,6 +11,7 @@
     │   ├── UnsupportedForumError  the page is neither SMF nor phpBB
     │   └── LayoutError        a topic page whose layout was not understood
     ├── VoteError              a vote the GM entered cannot be used
+    ├── PhaseError             a phase, deadline or extension the GM entered cannot be used
     └── OrderError             a night order the GM entered cannot be used
         ├── MalformedOrderError   the text is not an order
         ├── IllegalOrderError     the ruleset forbids it
@@ -48,7 +49,11 @@ class ForumError(AssistantError):
 
 
 class FetchError(ForumError):
-    pass
+    """`status` is the HTTP status the forum answered with, None for a network failure."""
+
+    def __init__(self, message: str, url: str | None = None, status: int | None = None) -> None:
+        super().__init__(message, url)
+        self.status = status
 
 
 class LoginError(ForumError):
@@ -92,3 +97,7 @@ class IllegalOrderError(OrderError):
 
 class AmbiguousOrderError(OrderError):
     pass
+
+
+class PhaseError(AssistantError):
+    """A phase, deadline, extension or shortening the GM entered cannot be used."""

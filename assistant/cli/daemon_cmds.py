@@ -1,1 +1,322 @@
-"""Commands of this area (being written)."""
+"""Commands of issue 4: `run` (the daemon), `phase`, `kill`, `alerts`."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from datetime import timedelta
+
+import click
+import httpx
+
+from assistant.alerts import AlertLog, feed_path, write_feed
+from assistant.cli import app, cli, common_options
+from assistant.daemon import Daemon, DaemonSettings, run_forever
+from assistant.errors import ConfigError, PhaseError
+from assistant.game import load_game
+from assistant.models import to_iso
+from assistant.monitor import describe, load_view
+from assistant.phases import (
+    PHASE_KINDS,
+    check_extension,
+    check_shortening,
+    game_zone,
+    local_text,
+    parse_duration,
+    parse_when,
+    phase_input,
+    phase_label,
+    phase_rules,
+    start_phase,
+)
+from assistant.rulesets import find_ruleset
+from assistant.scrapers.http import Fetcher, FetchSettings
+
+
+@cli.command("run")
+@click.option(
+    "--interval",
+    type=float,
+    default=300.0,
+    show_default=True,
+    help="Seconds between polls of each game (a game's poll_interval setting wins).",
+)
+@click.option(
+    "--jitter",
+    type=float,
+    default=30.0,
+    show_default=True,
+    help="Up to this many seconds added at random to each poll.",
+)
+@click.option(
+    "--delay",
+    type=float,
+    default=None,
+    help="Seconds between two requests to a forum (default: the polite 1.5).",
+)
+@click.option("--once", is_flag=True, help="One cycle for every game, then exit (for cron).")
+@common_options
+@click.pass_context
+def run(
+    ctx: click.Context, interval: float, jitter: float, delay: float | None, once: bool
+) -> None:
+    """The daemon: poll every game, raise alerts, draft tallies, until Ctrl-C or SIGTERM."""
+    a = app(ctx)
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
+    )
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # one line per event: ours
+    settings = FetchSettings() if delay is None else FetchSettings(delay=delay)
+    daemon = Daemon(
+        a.data_dir,
+        a.clock,
+        lambda: Fetcher(httpx.Client(), settings, clock=a.clock),
+        DaemonSettings(poll_interval=interval, jitter=jitter),
+    )
+    if not daemon.games():
+        raise ConfigError(
+            f"no game in {a.data_dir} has a thread to watch; add one with "
+            "`assistant fetch URL --game NAME`"
+        )
+    if once:
+        for game_id in daemon.games():
+            daemon.tick(game_id)
+        return
+    run_forever(daemon)
+
+
+@cli.command("phase")
+@click.argument("game_id", metavar="GAME")
+@click.argument("kind", required=False, type=click.Choice(PHASE_KINDS))
+@click.argument("number", required=False, type=int)
+@click.option("--starts", help="When it started (default: now). Same forms as --ends.")
+@click.option(
+    "--ends",
+    help='The deadline: "Sunday 15:00", "15:00", "+72h" or ISO; game time zone. '
+    "Default: the ruleset's length or fixed schedule.",
+)
+@click.option("--start-post", type=int, help="The forum id of the post that opened the phase.")
+@click.option("--extend", help="Extend the running day by this much (002: 5m or 10m).")
+@click.option("--shorten-to", help="End the running phase earlier, at this time.")
+@click.option("--move-to", help="Move the running phase's deadline (the GM's call).")
+@click.option("--supporters", type=int, help="With --shorten-to under 000: players who asked.")
+@click.option("--living", type=int, help="With --shorten-to under 000: living players.")
+@common_options
+@click.pass_context
+def phase(
+    ctx: click.Context,
+    game_id: str,
+    kind: str | None,
+    number: int | None,
+    starts: str | None,
+    ends: str | None,
+    start_post: int | None,
+    extend: str | None,
+    shorten_to: str | None,
+    move_to: str | None,
+    supporters: int | None,
+    living: int | None,
+) -> None:
+    """Start a phase (`phase GAME day 2 --ends "Sunday 15:00"`), change the running one
+    (--extend, --shorten-to, --move-to), or show it (`phase GAME`)."""
+    a = app(ctx)
+    now = a.clock.now()
+    with a.open_game(game_id) as store:
+        game = load_game(store)
+        zone = game_zone(game.tz)
+        prules = phase_rules(find_ruleset(game.ruleset))
+        if kind is not None:
+            if number is None:
+                raise PhaseError(f"give the {kind}'s number: `assistant phase {game_id} {kind} 2`")
+            begin = parse_when(starts, now=now, zone=zone) if starts else now
+            end = parse_when(ends, now=begin, zone=zone) if ends else None
+            new = start_phase(prules, kind, number, begin, end, start_post)
+            store.add_input("phase", phase_input(new), now)
+        elif extend or shorten_to or move_to:
+            view = load_view(store, now)
+            if view.phase is None or view.deadline is None:
+                raise PhaseError(
+                    f"game {game_id!r} has no running phase; start one with "
+                    f"`assistant phase {game_id} day 1`"
+                )
+            data = {"kind": view.phase.kind, "number": view.phase.number}
+            if extend:
+                by = parse_duration(extend, where="--extend")
+                check_extension(view.deadline, prules, by, view.phase)
+                data["extend_s"] = by.total_seconds()
+            else:
+                moment = parse_when(shorten_to or move_to, now=now, zone=zone)  # type: ignore[arg-type]
+                if shorten_to:
+                    if view.deadline.at is not None and moment >= view.deadline.at:
+                        raise PhaseError(
+                            f"{local_text(moment, zone)} is not before the deadline "
+                            f"{local_text(view.deadline.at, zone)}; use --move-to"
+                        )
+                    check_shortening(prules, view.phase, supporters, living)
+                data.update(ends_at=to_iso(moment), supporters=supporters, living=living)
+            store.add_input("phase_adjust", data, now)
+        view = load_view(store, now)
+    info = describe(view)
+    a.emit(info, lambda: _phase_text(view, zone))
+
+
+def _phase_text(view, zone) -> str:  # noqa: ANN001 - a GameView and a ZoneInfo
+    if view.phase is None:
+        return "No phase yet: start one with `assistant phase GAME day 1`."
+    dl = view.deadline
+    lines = [f"{phase_label(view.phase)} started {local_text(view.phase.starts_at, zone)}"]
+    if dl is None or dl.at is None:
+        lines.append(dl.why if dl else "no deadline")
+    else:
+        left = dl.at - view.now
+        when = f"in {_short(left)}" if left > timedelta(0) else "ended"
+        lines.append(f"Deadline: {local_text(dl.at, zone)} ({when}); {dl.why}")
+        if dl.extensions_open:
+            lines.append("An extension is still possible.")
+    return "\n".join(lines)
+
+
+def _short(delta: timedelta) -> str:
+    from assistant.phases import format_duration
+
+    return format_duration(timedelta(seconds=int(delta.total_seconds())))
+
+
+@cli.command("kill")
+@click.argument("game_id", metavar="GAME")
+@click.argument("player")
+@click.option(
+    "--at-post", type=int, help="The forum id of the post after which the player is dead."
+)
+@click.option(
+    "--at", "at_text", help="When (default: now unless --at-post is given). Game time zone."
+)
+@click.option(
+    "--how",
+    type=click.Choice(["lynch", "nightkill", "modkill", "replaced", "other"]),
+    default="other",
+    show_default=True,
+)
+@click.option("--replacement", help="With --how replaced: who takes the slot.")
+@common_options
+@click.pass_context
+def kill(
+    ctx: click.Context,
+    game_id: str,
+    player: str,
+    at_post: int | None,
+    at_text: str | None,
+    how: str,
+    replacement: str | None,
+) -> None:
+    """Record a death, modkill or replacement."""
+    a = app(ctx)
+    now = a.clock.now()
+    if (how == "replaced") != bool(replacement):
+        raise ConfigError("a replacement needs --how replaced and --replacement NAME together")
+    with a.open_game(game_id) as store:
+        game = load_game(store)
+        match = game.matcher().match(player, strict=True)
+        if not match.ok:
+            raise ConfigError(f"{match.describe()}; players: {', '.join(game.players)}")
+        if game.death_of(match.slot) is not None and how != "replaced":  # type: ignore[arg-type]
+            raise ConfigError(f"{match.slot} is already recorded as dead")
+        at = (
+            parse_when(at_text, now=now, zone=game_zone(game.tz))
+            if at_text
+            else (None if at_post is not None else now)
+        )
+        data = {
+            "player": match.slot,
+            "at_post": at_post,
+            "at": to_iso(at),
+            "how": how,
+            "replacement": replacement,
+        }
+        with store.batch():  # stored only if the game still loads (a bad replacement raises)
+            store.add_input("death", data, now)
+            load_game(store)
+    what = (
+        f"{match.slot} replaced by {replacement}" if replacement else f"{match.slot} dead ({how})"
+    )
+    where = f" after post {at_post}" if at_post is not None else f" at {to_iso(at)}"
+    a.emit(data, f"Recorded: {what}{where}.")
+
+
+@cli.command("alerts")
+@click.argument("game_id", metavar="GAME")
+@click.option("--all", "show_all", is_flag=True, help="Include acknowledged alerts.")
+@click.option(
+    "--ack", "ack_ids", multiple=True, metavar="ID", help="Acknowledge an alert (repeatable)."
+)
+@click.option("--note", help="With --ack: what was done.")
+@click.option("--check", is_flag=True, help="Run the checks now on what is stored (no polling).")
+@click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A house rule for this game over the ruleset's [posting], e.g. pm_copy=violation.",
+)
+@common_options
+@click.pass_context
+def alerts(
+    ctx: click.Context,
+    game_id: str,
+    show_all: bool,
+    ack_ids: tuple[str, ...],
+    note: str | None,
+    check: bool,
+    rules: tuple[str, ...],
+) -> None:
+    """The alert feed: list, acknowledge, and write the Atom file beside the game."""
+    from assistant.monitor import run_checks
+
+    a = app(ctx)
+    now = a.clock.now()
+    with a.open_game(game_id) as store:
+        if rules:
+            house = dict(store.config().get("posting") or {})
+            for item in rules:
+                key, sep, value = item.partition("=")
+                if not sep:
+                    raise ConfigError(f"--rule {item!r}: write KEY=VALUE, e.g. pm_copy=violation")
+                house[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
+            from assistant.checks import posting_rules
+
+            posting_rules(find_ruleset(load_game(store).ruleset), house)  # validate first
+            store.update_config(posting=house)
+        log = AlertLog(store)
+        if check or rules:
+            log.record(run_checks(load_view(store, now), store), now)
+        for alert_id in ack_ids:
+            log.ack(alert_id, now, note)
+        shown = log.all(include_acked=show_all)
+        config = store.config()
+        path = write_feed(
+            log.all(),
+            feed_path(store),
+            game_id=game_id,
+            title=config.get("title") or game_id,
+            link=config.get("thread_url"),
+            now=now,
+        )
+    a.emit(
+        {"feed": str(path), "alerts": [s.to_json() for s in reversed(shown)]},
+        lambda: _alerts_text(shown, path, show_all),
+    )
+
+
+def _alerts_text(shown, path, show_all: bool) -> str:  # noqa: ANN001
+    if not shown:
+        return f"No {'' if show_all else 'open '}alerts. Feed: {path}"
+    lines = []
+    for s in reversed(shown):  # newest first, as in the feed
+        a = s.alert
+        ack = " [acked]" if s.acked_at else ""
+        lines.append(f"{s.id}  {a.severity:<9} {a.kind}{ack}")
+        lines.append(f"    {a.message}")
+        if a.post_url:
+            lines.append(f"    {a.post_url}")
+    lines.append(f"Feed: {path}")
+    return "\n".join(lines)

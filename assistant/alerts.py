@@ -1,0 +1,237 @@
+"""Alerts: what the checks found, stored once, acknowledged by the GM, and fed as Atom.
+
+An alert is derived from facts, so the same fact always gives the same alert and the
+same id: the id is a hash of (kind, post, player, detail key). Re-running the checks
+after a restart, or on every poll, therefore never repeats an alert, and a GM's
+acknowledgement sticks. The store keeps the alert as first seen plus the ack.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import StoreError
+from assistant.models import from_iso, to_iso
+from assistant.store import GameStore
+
+SEVERITIES = ("info", "warning", "violation")
+"""In increasing order; a ruleset's "none" means the check raises no alert."""
+ALERT_SCHEMA_VERSION = 1
+
+
+def severity_rank(severity: str) -> int:
+    return SEVERITIES.index(severity)
+
+
+@dataclass(frozen=True)
+class Alert:
+    """One thing the GM should look at."""
+
+    kind: str
+    """What was found: "silent_edit", "dead_player_post", "role_pm_copy", "unknown_vote_target"."""
+    severity: str
+    """info, warning or violation, as the ruleset's [posting] section says."""
+    message: str
+    """One line for the GM, naming the player and the post."""
+    player: str | None = None
+    """The player (or poster) concerned."""
+    post_id: int | None = None
+    post_url: str | None = None
+    """A link to the post, for the feed and the GM."""
+    evidence: str = ""
+    """What shows it: a before/after diff, the copied text, the vote markup."""
+    occurred_at: datetime | None = None
+    """When the fact happened (the post or edit time), aware UTC."""
+    detail_key: str = ""
+    """Tells apart several alerts of one kind on one post (a version hash, a phase)."""
+
+    @property
+    def id(self) -> str:
+        """Stable across runs: the same fact always yields the same id."""
+        raw = "\x1f".join((self.kind, str(self.post_id), self.player or "", self.detail_key))
+        return hashlib.sha1(raw.encode("utf-8")).hexdigest()[:10]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["occurred_at"] = to_iso(self.occurred_at)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Alert:
+        fields = {
+            k: d.get(k)
+            for k in (
+                "kind",
+                "severity",
+                "message",
+                "player",
+                "post_id",
+                "post_url",
+                "evidence",
+                "detail_key",
+            )
+        }
+        fields["evidence"] = fields["evidence"] or ""
+        fields["detail_key"] = fields["detail_key"] or ""
+        return cls(**fields, occurred_at=from_iso(d.get("occurred_at")))
+
+
+@dataclass(frozen=True)
+class StoredAlert:
+    """An alert as the store holds it: when it was first raised and whether the GM acked it."""
+
+    alert: Alert
+    first_seen: datetime
+    acked_at: datetime | None = None
+    ack_note: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.alert.id
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            **self.alert.to_dict(),
+            "first_seen": to_iso(self.first_seen),
+            "acked_at": to_iso(self.acked_at),
+            "ack_note": self.ack_note,
+        }
+
+
+class AlertLog:
+    """The game store's "alerts" table: one document per alert id."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.table = store.table("alerts")
+
+    def record(self, alerts: Iterable[Alert], now: datetime) -> list[StoredAlert]:
+        """Store the alerts not seen before; returns only those new ones, in the given order."""
+        known = {doc["id"] for doc in self.table.all()}
+        fresh: list[StoredAlert] = []
+        for alert in alerts:
+            if alert.id in known:
+                continue
+            known.add(alert.id)
+            fresh.append(StoredAlert(alert, now))
+        if fresh:
+            with self.store.batch():
+                self.table.insert_multiple(
+                    {
+                        "schema_version": ALERT_SCHEMA_VERSION,
+                        "id": s.id,
+                        "alert": s.alert.to_dict(),
+                        "first_seen": to_iso(s.first_seen),
+                        "acked_at": None,
+                        "ack_note": None,
+                    }
+                    for s in fresh
+                )
+        return fresh
+
+    def all(self, *, include_acked: bool = True) -> list[StoredAlert]:
+        """Every alert, oldest first (by first seen, then by when it happened)."""
+        out = [self._load(doc) for doc in self.table.all()]
+        if not include_acked:
+            out = [a for a in out if a.acked_at is None]
+        return sorted(out, key=_order)
+
+    def get(self, alert_id: str) -> StoredAlert:
+        matches = [doc for doc in self.table.all() if doc["id"].startswith(alert_id.lower())]
+        if not matches:
+            raise StoreError(
+                f"no alert {alert_id!r} in game {self.store.game_id!r}; "
+                f"list them with `assistant alerts {self.store.game_id} --all`"
+            )
+        if len(matches) > 1:
+            raise StoreError(f"{alert_id!r} matches {len(matches)} alerts; give more of the id")
+        return self._load(matches[0])
+
+    def ack(self, alert_id: str, now: datetime, note: str | None = None) -> StoredAlert:
+        """Mark an alert as handled; acknowledging twice keeps the first time."""
+        current = self.get(alert_id)
+        if current.acked_at is not None:
+            return current
+        self.table.update(
+            {"acked_at": to_iso(now), "ack_note": note}, lambda doc: doc["id"] == current.id
+        )
+        return replace(current, acked_at=now, ack_note=note)
+
+    def _load(self, doc: dict[str, Any]) -> StoredAlert:
+        if doc.get("schema_version") != ALERT_SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.store.path}: alert {doc.get('id')} has schema_version "
+                f"{doc.get('schema_version')!r}; this assistant reads {ALERT_SCHEMA_VERSION}"
+            )
+        return StoredAlert(
+            alert=Alert.from_dict(doc["alert"]),
+            first_seen=from_iso(doc["first_seen"]),  # type: ignore[arg-type]
+            acked_at=from_iso(doc.get("acked_at")),
+            ack_note=doc.get("ack_note"),
+        )
+
+
+def _order(s: StoredAlert) -> tuple:
+    happened = s.alert.occurred_at or s.first_seen
+    return (s.first_seen, happened, s.alert.post_id or 0, s.id)
+
+
+def write_feed(
+    alerts: Iterable[StoredAlert],
+    path: Path,
+    *,
+    game_id: str,
+    title: str,
+    link: str | None,
+    now: datetime,
+) -> Path:
+    """Write the alerts as an Atom feed, newest first, each entry linking to its post.
+
+    Written to a temp file and renamed, so a feed reader never sees half a file.
+    """
+    from feedgen.feed import FeedGenerator  # imported here: only feed writing needs it
+
+    fg = FeedGenerator()
+    fg.id(f"urn:assistant:{game_id}:alerts")
+    fg.title(f"{title}: alerts")
+    fg.author({"name": "assistant"})
+    fg.link(href=link or f"urn:assistant:{game_id}", rel="alternate")
+    fg.subtitle(f"What the assistant found in game {game_id} that the GM should look at.")
+    fg.language("en")
+    fg.updated(now)
+    # feedgen prepends each new entry: add oldest first so the newest comes first.
+    for s in sorted(alerts, key=_order):
+        a = s.alert
+        fe = fg.add_entry()
+        fe.id(f"urn:assistant:{game_id}:alert:{s.id}")
+        player = f" — {a.player}" if a.player else ""
+        fe.title(f"[{a.severity}] {a.kind.replace('_', ' ')}{player}")
+        if a.post_url:
+            fe.link(href=a.post_url, rel="alternate")
+        fe.published(a.occurred_at or s.first_seen)
+        fe.updated(s.acked_at or s.first_seen)
+        fe.category(term=a.kind)
+        fe.category(term=a.severity)
+        body = a.message + (f"\n\n{a.evidence}" if a.evidence else "")
+        if s.acked_at is not None:
+            body += f"\n\nAcknowledged {to_iso(s.acked_at)}" + (
+                f": {s.ack_note}" if s.ack_note else ""
+            )
+        fe.content(body, type="text")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    fg.atom_file(str(tmp), pretty=True)
+    tmp.replace(path)
+    return path
+
+
+def feed_path(store: GameStore) -> Path:
+    """Where a game's feed lives: beside its store file, `games/GAME.alerts.atom`."""
+    return store.path.with_name(f"{store.game_id}.alerts.atom")

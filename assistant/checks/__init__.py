@@ -1,0 +1,100 @@
+"""Checks: pure functions from facts (posts, the game's setup, phases, votes) to alerts.
+
+Each module checks one kind of rule and returns a list of `Alert` (never raises at the
+first problem): `edits`, `pm_copy`, `posting` (dead players, non-players, night posts),
+`inactivity`, `invalid_votes`. How serious each finding is comes from the ruleset's
+`[posting]` section, which a game may override with house rules (config key `posting`,
+e.g. a GM's opening post forbidding role-PM copies under a ruleset that allows them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from assistant.alerts import SEVERITIES
+from assistant.errors import ConfigError, RulesetError
+from assistant.rulesets import Ruleset
+
+_SEVERITY_KEYS = (
+    "edit",
+    "vote_edit",
+    "moderator_edit",
+    "dead_post",
+    "non_player_post",
+    "quote_gm_pm",
+    "pm_copy",
+    "night_post",
+    "inactive_day",
+    "inactive_cycle",
+    "not_voted",
+    "vote_late",
+    "invalid_vote",
+)
+_ACTIONS = ("modkill", "replace", "warn")
+
+
+@dataclass(frozen=True)
+class PostingRules:
+    """The `[posting]` section: a severity per finding ("none" = no alert) and a few numbers."""
+
+    edit: str = "info"
+    """An author's edit that changed no vote."""
+    vote_edit: str = "warning"
+    """An edit that changed a vote."""
+    moderator_edit: str = "info"
+    dead_post: str = "violation"
+    dead_posts_allowed: int = 0
+    """000: the dead may post once after death; 001: not at all."""
+    non_player_post: str = "warning"
+    quote_gm_pm: str = "violation"
+    """A quote box citing a GM whose source is not a post of the thread."""
+    pm_copy: str = "warning"
+    """Text copied from a PM the GM sent (role or result PM), with or without quote tags."""
+    night_post: str = "none"
+    """002: players may speak only during the day."""
+    min_posts_per_day: int = 0
+    inactive_day: str = "none"
+    inactive_day_action: str = "modkill"
+    inactive_cycle: str = "none"
+    """003: a full day-night cycle without a post."""
+    inactive_cycle_action: str = "replace"
+    modkill_from_day: int | None = None
+    """003: from this day on, the inactive are modkilled instead of replaced."""
+    voting_mandatory: bool = False
+    not_voted: str = "warning"
+    vote_late: str = "warning"
+    invalid_vote: str = "warning"
+
+
+def posting_rules(ruleset: Ruleset, overrides: Mapping[str, Any] | None = None) -> PostingRules:
+    """The ruleset's `[posting]` with a game's house rules on top, every value checked."""
+    where = f"{ruleset.path} [posting]"
+    values = dict(ruleset.section("posting"))
+    rules = _build(values, where)
+    if overrides:
+        rules = _build({**values, **dict(overrides)}, "the game's posting house rules")
+    return rules
+
+
+def _build(values: Mapping[str, Any], where: str) -> PostingRules:
+    known = {f.name for f in fields(PostingRules)}
+    unknown = sorted(set(values) - known)
+    err = RulesetError if "[posting]" in where else ConfigError
+    if unknown:
+        raise err(
+            f"{where}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
+    rules = replace(PostingRules(), **values)
+    for key in _SEVERITY_KEYS:
+        value = getattr(rules, key)
+        if value != "none" and value not in SEVERITIES:
+            raise err(f"{where} {key} = {value!r}: use none, {', '.join(SEVERITIES)}")
+    for key in ("inactive_day_action", "inactive_cycle_action"):
+        if getattr(rules, key) not in _ACTIONS:
+            raise err(f"{where} {key} = {getattr(rules, key)!r}: use one of {', '.join(_ACTIONS)}")
+    for key in ("dead_posts_allowed", "min_posts_per_day"):
+        if not isinstance(getattr(rules, key), int) or getattr(rules, key) < 0:
+            raise err(f"{where} {key} must be a whole number, 0 or more")
+    return rules

@@ -1,0 +1,170 @@
+"""Edited posts: marked by the forum, or found as a silent change between two polls.
+
+Each change between two stored versions of a post is one edit, reported with a
+before/after diff and whether the usable votes in the post changed. A post seen only
+after it was edited (the forum's "Last edit" notice, no earlier version) is reported
+with what the notice says; whether that edit changed a vote cannot be known.
+
+Kinds: "moderator_edit" (someone other than the author edited), "silent_edit" (the
+body changed and the forum shows no new notice: SMF within 90 s, phpBB on the last
+post), "vote_changed_by_edit" (a marked edit that changed a vote), "edit" (the rest).
+The GM's own posts are not checked.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+
+from assistant.alerts import Alert
+from assistant.checks import PostingRules
+from assistant.checks.text import post_text
+from assistant.game import Game
+from assistant.models import Post, to_iso
+from assistant.names import fold
+from assistant.store import PostVersion, StoredPost
+from assistant.votes import VoteRules, extract_votes
+
+VotesOf = Callable[[Post], tuple[str, ...]]
+"""The usable votes of a post as short texts ("vote Slayer", "unvote"), in order."""
+
+
+def check_edits(
+    posts: Iterable[StoredPost],
+    game: Game,
+    rules: PostingRules,
+    votes_of: VotesOf,
+) -> list[Alert]:
+    alerts: list[Alert] = []
+    for sp in posts:
+        author = sp.latest.author
+        if game.is_gm(author):
+            continue
+        if len(sp.versions) == 1:
+            if sp.latest.edit is not None:
+                alert = _seen_edited(sp.versions[0], rules, votes_of)
+                if alert is not None:
+                    alerts.append(alert)
+            continue
+        for before, after in zip(sp.versions, sp.versions[1:], strict=False):
+            alert = _edit(before, after, rules, votes_of)
+            if alert is not None:
+                alerts.append(alert)
+    return alerts
+
+
+def _editor_is_author(post: Post) -> bool:
+    by = post.edit.by if post.edit is not None else None
+    return by is None or fold(by) == fold(post.author)
+
+
+def _edit(
+    before: PostVersion, after: PostVersion, rules: PostingRules, votes_of: VotesOf
+) -> Alert | None:
+    old, new = before.post, after.post
+    marked = new.edit is not None and new.edit != old.edit
+    old_votes, new_votes = votes_of(old), votes_of(new)
+    vote_changed = old_votes != new_votes
+    if marked and not _editor_is_author(new):
+        kind, severity = "moderator_edit", rules.moderator_edit
+        who = f"{new.edit.by} (not the author)"  # type: ignore[union-attr]
+    else:
+        kind = "silent_edit" if not marked else ("vote_changed_by_edit" if vote_changed else "edit")
+        severity = rules.vote_edit if vote_changed else rules.edit
+        who = new.author
+    if severity == "none":
+        return None
+    when = new.edit.at if marked and new.edit is not None else None
+    window = (
+        f"between {to_iso(before.seen_at)} and {to_iso(after.seen_at)}"
+        if when is None
+        else f"at {to_iso(when)}"
+    )
+    how = {
+        "silent_edit": "silently edited (no edit notice)",
+        "moderator_edit": "edited by a moderator",
+        "vote_changed_by_edit": "edited, changing a vote",
+        "edit": "edited",
+    }[kind]
+    message = f"{new.author}'s post #{new.post_id} was {how} {window}; edited by {who}"
+    if new.edit is not None and new.edit.reason:
+        message += f" (reason: {new.edit.reason})"
+    if vote_changed:
+        message += f"; votes {_votes(old_votes)} -> {_votes(new_votes)}"
+    elif kind == "moderator_edit":
+        message += "; the votes in it are unchanged"
+    return Alert(
+        kind=kind,
+        severity=severity,
+        message=message,
+        player=new.author,
+        post_id=new.post_id,
+        post_url=new.url,
+        evidence=diff(old, new),
+        occurred_at=when or after.seen_at,
+        detail_key=after.hash,
+    )
+
+
+def _seen_edited(version: PostVersion, rules: PostingRules, votes_of: VotesOf) -> Alert | None:
+    post = version.post
+    assert post.edit is not None
+    by_author = _editor_is_author(post)
+    kind = "edit" if by_author else "moderator_edit"
+    votes = votes_of(post)
+    severity = rules.moderator_edit if not by_author else (rules.vote_edit if votes else rules.edit)
+    if severity == "none":
+        return None
+    when = f" at {to_iso(post.edit.at)}" if post.edit.at else ""
+    message = (
+        f"{post.author}'s post #{post.post_id} was edited{when} by {post.edit.by or post.author}"
+    )
+    if post.edit.reason:
+        message += f" (reason: {post.edit.reason})"
+    if votes:
+        message += (
+            f"; it carries {_votes(votes)}: the first version was not seen, so whether "
+            "the edit changed a vote is unknown"
+        )
+    return Alert(
+        kind=kind,
+        severity=severity,
+        message=message,
+        player=post.author,
+        post_id=post.post_id,
+        post_url=post.url,
+        evidence="(first version not seen)\n" + post_text(post.body_html),
+        occurred_at=post.edit.at or version.seen_at,
+        detail_key=f"notice:{to_iso(post.edit.at)}",
+    )
+
+
+def diff(old: Post, new: Post) -> str:
+    """A unified diff of the two versions' visible text."""
+    lines = difflib.unified_diff(
+        post_text(old.body_html).splitlines(),
+        post_text(new.body_html).splitlines(),
+        fromfile="before",
+        tofile="after",
+        lineterm="",
+        n=1,
+    )
+    return "\n".join(lines)
+
+
+def _votes(votes: tuple[str, ...]) -> str:
+    return "[" + ", ".join(votes) + "]" if votes else "[no vote]"
+
+
+def usable_votes(vote_rules: VoteRules, gms: Iterable[str] = ()) -> VotesOf:
+    """`VotesOf` from the ruleset's vote markup: the marks `extract_votes` calls usable."""
+    gm_names = tuple(gms)
+
+    def votes_of(post: Post) -> tuple[str, ...]:
+        return tuple(
+            f"{m.action} {m.target_text}".strip() if m.target_text else m.action
+            for m in extract_votes(post, vote_rules, gms=gm_names)
+            if m.usable
+        )
+
+    return votes_of

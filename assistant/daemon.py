@@ -1,0 +1,381 @@
+"""The daemon: polls every configured game, keeps its clock, raises alerts, drafts posts.
+
+One `tick(game)` is the whole cycle: poll the thread, look at the game as of now
+(`monitor.load_view`), store the new alerts and rewrite the Atom feed, then handle every
+clock event that is due and not yet handled: interval tallies (002: every 5 minutes),
+deadline warnings, and at the deadline the final count, locked and drafted with its
+outcome. Events are keyed by phase and kind and marked handled in the store's "daemon"
+table, so a restart neither repeats nor loses one: a deadline missed while the daemon
+was down is handled once when it starts again (interval tallies missed then are not
+drafted late, except the latest).
+
+APScheduler (3.x) only decides *when* to tick: one interval job per game (with jitter)
+and one date job at the game's next clock event. Everything else takes the injected
+clock, so tests call `tick` with a fake clock and never sleep.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from assistant.alerts import AlertLog, feed_path, write_feed
+from assistant.clock import Clock
+from assistant.errors import AssistantError
+from assistant.models import Post, to_iso
+from assistant.monitor import GameView, load_view, run_checks
+from assistant.outcome import TallyRules
+from assistant.phases import (
+    format_duration,
+    game_zone,
+    local_text,
+    phase_label,
+    tally_times,
+    warning_times,
+)
+from assistant.poller import Poller, PollSettings
+from assistant.scrapers.http import Fetcher
+from assistant.store import GameStore, list_games
+from assistant.tally import count
+from assistant.tally_draft import render_tally
+
+log = logging.getLogger("assistant.daemon")
+MARKERS = "daemon"
+
+
+@dataclass(frozen=True)
+class DaemonSettings:
+    poll_interval: float = 300.0
+    """Seconds between polls of a game (a game's config key `poll_interval` overrides)."""
+    jitter: float = 30.0
+    """Up to this many seconds added at random to each poll, so polls do not align."""
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """Something due at a moment of a phase."""
+
+    key: str
+    """Stable: "day2:tally:2026-11-22T11:07:07+00:00", "day2:warn:3600", "day2:deadline"."""
+    kind: str
+    """"tally", "warning" or "deadline"."""
+    at: datetime
+    before: timedelta | None = None
+    """For a warning: how long before the deadline."""
+
+
+def clock_events(view: GameView) -> list[ClockEvent]:
+    """Every clock event of the running phase, in time order (due or not)."""
+    phase, dl = view.phase, view.deadline
+    if phase is None or dl is None or dl.at is None:
+        return []
+    tag = f"{phase.kind}{phase.number}"
+    events = [
+        ClockEvent(f"{tag}:tally:{to_iso(t)}", "tally", t)
+        for t in tally_times(phase, dl.at, view.phase_rules)
+    ]
+    events += [
+        ClockEvent(f"{tag}:warn:{int(w.total_seconds())}", "warning", t, w)
+        for w, t in warning_times(dl.at, phase.starts_at, view.phase_rules)
+    ]
+    events.append(ClockEvent(f"{tag}:deadline", "deadline", dl.at))
+    return sorted(events, key=lambda e: (e.at, e.kind != "deadline"))
+
+
+class Daemon:
+    """Runs the cycle for every game in `data_dir` that has a thread URL."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        clock: Clock,
+        fetcher_factory: Callable[[], Fetcher],
+        settings: DaemonSettings | None = None,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.clock = clock
+        self.fetcher_factory = fetcher_factory
+        self.settings = settings or DaemonSettings()
+        self._fetchers: dict[str, Fetcher] = {}
+
+    def games(self) -> list[str]:
+        out = []
+        for game_id in list_games(self.data_dir):
+            with GameStore.open(self.data_dir, game_id, create=False) as store:
+                config = store.config()
+            if config.get("thread_url") and not config.get("paused"):
+                out.append(game_id)
+        return out
+
+    def drafts_dir(self, game_id: str) -> Path:
+        return self.data_dir / "drafts" / game_id
+
+    # ---- the cycle ----------------------------------------------------------------------
+
+    def tick(self, game_id: str) -> datetime | None:
+        """Poll, review, handle due events; returns the next clock event's time (or None).
+        A failing poll is logged and the review still runs on what is stored."""
+        try:
+            self.poll(game_id)
+        except AssistantError as e:
+            log.warning("poll %s failed: %s", game_id, e)
+        return self.review(game_id)
+
+    def poll(self, game_id: str) -> None:
+        fetcher = self._fetchers.get(game_id) or self._fetchers.setdefault(
+            game_id, self.fetcher_factory()
+        )
+        with GameStore.open(self.data_dir, game_id, create=False) as store:
+            config = store.config()
+            since = _day_start(store)
+            settings = PollSettings(
+                progress=False,
+                **{k: config[k] for k in ("recheck_every_polls",) if config.get(k) is not None},
+            )
+            poller = Poller(
+                store,
+                fetcher,
+                self.clock,
+                game_zone(config.get("tz")),
+                settings,
+                thread_url=config["thread_url"],
+            )
+            result = poller.poll(recheck_since=since)
+        log.info(
+            "poll %s: %d new, %d changed, %d vanished, %d request(s)",
+            game_id,
+            len(result.new),
+            len(result.changed),
+            len(result.vanished),
+            result.requests,
+        )
+
+    def review(self, game_id: str) -> datetime | None:
+        now = self.clock.now()
+        with GameStore.open(self.data_dir, game_id, create=False) as store:
+            view = load_view(store, now)
+            alerts = AlertLog(store)
+            for s in alerts.record(run_checks(view, store), now):
+                a = s.alert
+                log.info(
+                    "alert %s %s: %s %s post %s (%s)",
+                    game_id,
+                    s.id,
+                    a.severity,
+                    a.kind,
+                    a.post_id,
+                    a.player,
+                )
+            config = store.config()
+            write_feed(
+                alerts.all(),
+                feed_path(store),
+                game_id=game_id,
+                title=config.get("title") or game_id,
+                link=config.get("thread_url"),
+                now=now,
+            )
+            events = clock_events(view)
+            due = [e for e in events if e.at <= now]
+            done = {d["key"] for d in store.table(MARKERS).all()}
+            for event in due:
+                if event.key in done:
+                    continue
+                status, path = self._handle(store, view, event, due)
+                store.table(MARKERS).insert(
+                    {
+                        "key": event.key,
+                        "kind": event.kind,
+                        "at": to_iso(event.at),
+                        "handled_at": to_iso(now),
+                        "status": status,
+                        "file": str(path) if path else None,
+                    }
+                )
+            upcoming = [e.at for e in events if e.at > now]
+        return min(upcoming) if upcoming else None
+
+    # ---- events -----------------------------------------------------------------------
+
+    def _handle(
+        self, store: GameStore, view: GameView, event: ClockEvent, due: list[ClockEvent]
+    ) -> tuple[str, Path | None]:
+        game_id, phase, now = store.game_id, view.phase, view.now
+        assert phase is not None and view.deadline is not None
+        label = phase_label(phase)
+        if event.kind == "tally":
+            later = [e for e in due if e.kind in ("tally", "deadline") and e.at > event.at]
+            if later:
+                log.info(
+                    "tally %s %s at %s: skipped (a later count is due)",
+                    game_id,
+                    label,
+                    to_iso(event.at),
+                )
+                return "skipped", None
+            tally = count(
+                _as_of(store, event.at), view.game, view.ruleset, at=event.at, now=event.at
+            )
+            text = render_tally(
+                tally,
+                TallyRules.from_ruleset(view.ruleset),
+                tz=view.game.tz,
+                now=event.at,
+                post_urls=_urls(view.posts),
+            )
+            path = self._write(
+                game_id, f"{phase.kind}{phase.number}-tally-{event.at:%Y%m%dT%H%M%S}.txt", text
+            )
+            log.info("tally %s %s as of %s -> %s", game_id, label, to_iso(event.at), path)
+            return "drafted", path
+        if event.kind == "warning":
+            if view.deadline.at is not None and now >= view.deadline.at:
+                return "skipped", None
+            zone = game_zone(view.game.tz)
+            text = (
+                f"{label} ends in {format_duration(event.before or timedelta(0))}: at "
+                f"{local_text(view.deadline.at, zone)} ({view.deadline.why}).\n"
+            )  # type: ignore[arg-type]
+            path = self._write(
+                game_id,
+                f"{phase.kind}{phase.number}-warning-{int(event.before.total_seconds())}s.txt",
+                text,
+            )  # type: ignore[union-attr]
+            log.info(
+                "warning %s %s ends in %s -> %s",
+                game_id,
+                label,
+                format_duration(event.before or timedelta(0)),
+                path,
+            )
+            return "drafted", path
+        # The deadline: the count as of the effective deadline, locked in the store.
+        tally = count(list(view.posts), view.game, view.ruleset, now=max(now, event.at))
+        text = render_tally(
+            tally,
+            TallyRules.from_ruleset(view.ruleset),
+            tz=view.game.tz,
+            now=event.at,
+            post_urls=_urls(view.posts),
+        )
+        path = self._write(game_id, f"{phase.kind}{phase.number}-final.txt", text)
+        store.table("final_counts").insert(
+            {
+                "phase": label,
+                "deadline": to_iso(event.at),
+                "locked_at": to_iso(now),
+                "tally": tally.to_json(),
+            }
+        )
+        lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+        log.info(
+            "deadline %s %s at %s: final count locked, %s -> %s",
+            game_id,
+            label,
+            to_iso(event.at),
+            lynched,
+            path,
+        )
+        return "locked", path
+
+    def _write(self, game_id: str, name: str, text: str) -> Path:
+        folder = self.drafts_dir(game_id)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        tmp = folder / f".{name}.tmp"
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+        return path
+
+    # ---- scheduling ---------------------------------------------------------------------
+
+    def schedule(self, scheduler: Any) -> None:
+        """One poll job per game (interval with jitter), first run now; each tick books a
+        date job at the game's next clock event."""
+        from apscheduler.triggers.interval import IntervalTrigger
+
+        for game_id in self.games():
+            with GameStore.open(self.data_dir, game_id, create=False) as store:
+                interval = float(store.config().get("poll_interval") or self.settings.poll_interval)
+            scheduler.add_job(
+                self._job,
+                IntervalTrigger(seconds=interval, jitter=self.settings.jitter),
+                args=[scheduler, game_id],
+                id=f"poll:{game_id}",
+                replace_existing=True,
+                max_instances=1,
+                coalesce=True,
+                next_run_time=datetime.now().astimezone(),
+            )
+            log.info(
+                "watching %s: a poll every %s (jitter up to %s s)",
+                game_id,
+                format_duration(timedelta(seconds=interval)),
+                int(self.settings.jitter),
+            )
+
+    def _job(self, scheduler: Any, game_id: str) -> None:
+        try:
+            upcoming = self.tick(game_id)
+        except AssistantError as e:
+            log.error("%s: %s", game_id, e)
+            return
+        if upcoming is not None:
+            delay = upcoming - self.clock.now()
+            scheduler.add_job(
+                self._job,
+                "date",
+                run_date=datetime.now().astimezone() + delay,
+                args=[scheduler, game_id],
+                id=f"event:{game_id}",
+                replace_existing=True,
+                misfire_grace_time=None,
+            )
+
+
+def run_forever(daemon: Daemon) -> None:
+    """Block until Ctrl-C or SIGTERM; both stop the scheduler cleanly between jobs."""
+    from apscheduler.schedulers.blocking import BlockingScheduler
+
+    scheduler = BlockingScheduler()
+    daemon.schedule(scheduler)
+
+    def stop(signum: int, _frame: Any) -> None:
+        log.info("stopping (%s)", signal.Signals(signum).name)
+        scheduler.shutdown(wait=False)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    log.info("started: %d game(s)", len(daemon.games()))
+    scheduler.start()
+    log.info("stopped")
+
+
+def _day_start(store: GameStore) -> datetime | None:
+    phases = [d["data"] for d in store.inputs("phase")]
+    from assistant.models import from_iso
+
+    return from_iso(phases[-1]["starts_at"]) if phases else None
+
+
+def _as_of(store: GameStore, moment: datetime) -> list[Post]:
+    """The posts as they stood at `moment` (an interval tally's time): each post in the
+    version seen then, or, for a post first seen later but posted before, its first version."""
+    out = []
+    for sp in store.posts():
+        if sp.vanished_at is not None and sp.vanished_at <= moment:
+            continue
+        version = sp.as_of(moment) or sp.versions[0].post
+        if version.posted_at <= moment:
+            out.append(version)
+    return out
+
+
+def _urls(posts: tuple[Post, ...]) -> dict[int, str]:
+    return {p.post_id: p.url for p in posts if p.url}

@@ -1,0 +1,188 @@
+"""One game as the assistant sees it at a moment: the running phase and its effective
+deadline, the count, and every check's alerts. The daemon and the CLI both ask here.
+
+The effective deadline needs the count (002: when everyone has voted the clock drops to
+5 minutes; 000: the day ends), and the count needs the deadline (votes after it do not
+count): the count is made with the phase's own deadline first, the early-end events are
+read from it, and the final count uses the effective deadline.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from assistant.alerts import Alert
+from assistant.checks import PostingRules, posting_rules
+from assistant.checks.edits import check_edits, usable_votes
+from assistant.checks.inactivity import check_inactivity
+from assistant.checks.invalid_votes import check_invalid_votes
+from assistant.checks.pm_copy import check_pm_copies, check_quoted_gm_pms, pms_from_inputs
+from assistant.checks.posting import check_posting
+from assistant.game import Game, Phase, load_game
+from assistant.models import Post
+from assistant.outcome import TallyRules
+from assistant.phases import (
+    Deadline,
+    PhaseRules,
+    adjustments_from_inputs,
+    deadline,
+    phase_end,
+    phase_rules,
+)
+from assistant.rulesets import Ruleset, find_ruleset
+from assistant.store import GameStore, StoredPost
+from assistant.tally import Tally, count
+from assistant.votes import VoteRules
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What a game looks like at `now`."""
+
+    game: Game
+    """The game's facts, its phases carrying their effective deadlines."""
+    ruleset: Ruleset
+    phase_rules: PhaseRules
+    posting: PostingRules
+    phase: Phase | None
+    """The running (last started) phase."""
+    deadline: Deadline | None
+    tally: Tally | None
+    """The count of the current day (None at night or before the first day)."""
+    posts: tuple[Post, ...]
+    stored: tuple[StoredPost, ...]
+    now: datetime
+
+
+def current_posts(stored: list[StoredPost]) -> list[Post]:
+    return [sp.latest for sp in stored if sp.vanished_at is None]
+
+
+def load_view(store: GameStore, now: datetime) -> GameView:
+    game = load_game(store)
+    ruleset = find_ruleset(game.ruleset)
+    prules = phase_rules(ruleset)
+    posting = posting_rules(ruleset, store.config().get("posting"))
+    stored = store.posts()
+    posts = current_posts(stored)
+    inputs = store.inputs()
+    phase = game.phases[-1] if game.phases else None
+    dl = None
+    tally = None
+    if phase is not None:
+        adjustments = adjustments_from_inputs(inputs, phase)
+        all_voted = majority = None
+        if phase.kind == "day":
+            tally = count(posts, game, ruleset, now=now)
+            all_voted, majority = early_end_moments(posts, game, ruleset, tally, now)
+        dl = deadline(
+            phase, prules, adjustments=adjustments, all_voted_at=all_voted, majority_at=majority
+        )
+        if dl.at != phase.ends_at:
+            effective = dataclasses.replace(phase, ends_at=dl.at)
+            game = dataclasses.replace(game, phases=(*game.phases[:-1], effective))
+            phase = effective
+            if tally is not None:
+                tally = count(posts, game, ruleset, now=now)
+    return GameView(
+        game, ruleset, prules, posting, phase, dl, tally, tuple(posts), tuple(stored), now
+    )
+
+
+def early_end_moments(
+    posts: list[Post],
+    game: Game,
+    ruleset: Ruleset,
+    tally: Tally,
+    now: datetime,
+) -> tuple[datetime | None, datetime | None]:
+    """When every living player first had a vote, and when a majority first ended the day."""
+    majority = None
+    if (
+        TallyRules.from_ruleset(ruleset).decision == "majority"
+        and tally.outcome.final
+        and tally.outcome.at_post is not None
+    ):
+        at = next((p.posted_at for p in posts if p.post_id == tally.outcome.at_post), None)
+        if at is not None and (tally.deadline is None or at < tally.deadline):
+            majority = at
+    counted = sorted({v.post_id for v in tally.votes if v.accepted and v.post_id is not None})
+    by_id = {p.post_id: p for p in posts}
+    for post_id in counted:
+        partial = count(posts, game, ruleset, at_post=post_id, now=now)
+        if partial.alive and not partial.not_voting:
+            return by_id[post_id].posted_at, majority
+    return None, majority
+
+
+def spans(game: Game, current: Deadline | None) -> list[tuple[Phase, datetime | None]]:
+    """Every phase with when it ended: the next phase's start, or the effective deadline."""
+    out = []
+    for p in game.phases:
+        last = p is game.phases[-1]
+        out.append((p, phase_end(game.phases, p, current.at if last and current else None)))
+    return out
+
+
+def run_checks(view: GameView, store: GameStore) -> list[Alert]:
+    """Every check on the game's facts as of `view.now`."""
+    game, rules = view.game, view.posting
+    votes_of = usable_votes(VoteRules.from_ruleset(view.ruleset), game.gms)
+    posts = list(view.posts)
+    alerts: list[Alert] = []
+    alerts += check_edits(view.stored, game, rules, votes_of)
+    alerts += check_pm_copies(posts, game, rules, pms_from_inputs(store.inputs()))
+    alerts += check_quoted_gm_pms(posts, game, rules, {sp.post_id for sp in view.stored})
+    alerts += check_posting(posts, game, rules, game.phases)
+    alerts += check_inactivity(
+        posts, game, rules, spans(game, view.deadline), view.now, voted=_voted_at_day_ends(view)
+    )
+    alerts += _vote_checks(view)
+    return alerts
+
+
+def _vote_checks(view: GameView) -> list[Alert]:
+    """Invalid votes of every version of every post seen: a vote fixed by an edit was still
+    cast (thread B: [Vote: Slayr] before the silent edit)."""
+    if view.tally is None:
+        return []
+    found = {a.id: a for a in check_invalid_votes(view.tally.votes, view.posting)}
+    earlier = [v.post for sp in view.stored for v in sp.versions[:-1]]
+    if earlier:
+        for post in earlier:
+            others = [p for p in view.posts if p.post_id != post.post_id]
+            tally = count([*others, post], view.game, view.ruleset, now=view.now)
+            for a in check_invalid_votes(
+                [v for v in tally.votes if v.post_id == post.post_id], view.posting
+            ):
+                found.setdefault(a.id, a)
+    return list(found.values())
+
+
+def _voted_at_day_ends(view: GameView) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for phase, end in spans(view.game, view.deadline):
+        if phase.kind == "day" and end is not None and end <= view.now:
+            t = count(
+                list(view.posts), view.game, view.ruleset, day=phase.number, at=end, now=view.now
+            )
+            out[phase.number] = [v for w in t.wagons for v in w.voters]
+    return out
+
+
+def describe(view: GameView) -> dict[str, Any]:
+    """A JSON-able summary for `assistant phase GAME` and the daemon's log."""
+    from assistant.models import to_iso
+    from assistant.phases import phase_label
+
+    return {
+        "phase": phase_label(view.phase) if view.phase else None,
+        "starts_at": to_iso(view.phase.starts_at) if view.phase else None,
+        "deadline": to_iso(view.deadline.at) if view.deadline else None,
+        "why": view.deadline.why if view.deadline else None,
+        "extensions_used": view.deadline.extensions_used if view.deadline else 0,
+        "extensions_open": view.deadline.extensions_open if view.deadline else False,
+    }

@@ -1,0 +1,554 @@
+"""The phase clock: how long days and nights last, when they end early, and deadlines.
+
+Everything here is a pure function of the ruleset's `[phases]` section, the phase the
+GM started, and what happened since (extensions, everyone having voted, a majority,
+all night orders in). Deadlines are aware UTC datetimes; a game's time zone is used
+only to read the GM's "Sunday 15:00" and to print deadlines, through `zoneinfo`, so a
+72 h day crossing a DST change is still 72 real hours and a fixed "3:00 PM Eastern"
+deadline stays at 3:00 PM on the wall clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from assistant.errors import PhaseError, RulesetError
+from assistant.game import Phase
+from assistant.models import from_iso, to_iso
+from assistant.rulesets import Ruleset
+
+PHASE_KINDS = ("day", "night")
+ALL_VOTED_ACTIONS = ("none", "end", "drop")
+SHORTEN_RULES = ("never", "majority", "gm")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)", re.I)
+_UNIT = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def parse_duration(text: str, *, where: str = "duration") -> timedelta:
+    """ "72h", "20m", "1h30m", "5d" -> timedelta; anything else is refused with the text."""
+    cleaned = text.strip().lower().replace(" ", "")
+    parts = _DURATION_PART.findall(cleaned)
+    if not cleaned or "".join(n + u for n, u in parts) != cleaned:
+        raise PhaseError(f"{where}: {text!r} is not a duration; write e.g. 72h, 20m, 1h30m or 5d")
+    return timedelta(seconds=sum(float(n) * _UNIT[u.lower()] for n, u in parts))
+
+
+def format_duration(delta: timedelta) -> str:
+    """A short human text: "2 d 3 h", "4 min 30 s"."""
+    seconds = int(round(delta.total_seconds()))
+    sign, seconds = ("-" if seconds < 0 else ""), abs(seconds)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    bits = [f"{v} {u}" for v, u in ((days, "d"), (hours, "h"), (minutes, "min")) if v]
+    if secs and not days and not hours:
+        bits.append(f"{secs} s")
+    return sign + (" ".join(bits) or "0 s")
+
+
+def game_zone(name: str | None) -> ZoneInfo:
+    """The game's time zone (an IANA name such as "America/New_York"); UTC if unset."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        raise PhaseError(
+            f"{name!r} is not a time zone name; use an IANA name such as America/New_York "
+            "or Europe/Berlin"
+        ) from None
+
+
+@dataclass(frozen=True)
+class WeeklyTime:
+    """A wall-clock moment in the week ("Sunday 15:00") in a time zone."""
+
+    weekday: int
+    """0 = Monday ... 6 = Sunday."""
+    at: time
+
+    @classmethod
+    def parse(cls, text: str, *, where: str) -> WeeklyTime:
+        m = re.fullmatch(r"\s*([A-Za-z]+)\s+(\d{1,2}):(\d{2})\s*", text)
+        day = m and _weekday(m.group(1))
+        if m is None or day is None:
+            raise RulesetError(f'{where}: {text!r} is not a weekly time; write e.g. "Sunday 15:00"')
+        return cls(day, time(int(m.group(2)), int(m.group(3))))
+
+    def next_after(self, moment: datetime, zone: ZoneInfo) -> datetime:
+        """The first occurrence strictly after `moment`, aware UTC (wall time kept across DST)."""
+        local = moment.astimezone(zone)
+        days_ahead = (self.weekday - local.weekday()) % 7
+        for extra in (0, 7):
+            day = local.date() + timedelta(days=days_ahead + extra)
+            candidate = datetime.combine(day, self.at, tzinfo=zone).astimezone(UTC)
+            if candidate > moment:
+                return candidate
+        raise AssertionError("unreachable: a week always holds the next occurrence")
+
+
+def _weekday(text: str) -> int | None:
+    t = text.lower()
+    for i, name in enumerate(WEEKDAYS):
+        if len(t) >= 3 and name.startswith(t):
+            return i
+    return None
+
+
+@dataclass(frozen=True)
+class WeeklySchedule:
+    """Fixed deadlines (003: days from Tuesday 3:00 PM to Sunday 3:00 PM Eastern)."""
+
+    zone: ZoneInfo
+    day_starts: WeeklyTime
+    day_ends: WeeklyTime
+
+    def end_of(self, kind: str, starts_at: datetime) -> datetime:
+        # A phase that starts exactly on its own boundary ends at the next other boundary.
+        target = self.day_ends if kind == "day" else self.day_starts
+        return target.next_after(starts_at, self.zone)
+
+
+@dataclass(frozen=True)
+class PhaseRules:
+    """The `[phases]` section of a ruleset."""
+
+    day_length: timedelta | None = None
+    """Default day length; None when the GM sets each deadline (no default in the rules)."""
+    night_length: timedelta | None = None
+    schedule: WeeklySchedule | None = None
+    """Fixed weekly deadlines; when set they give the default ends instead of the lengths."""
+    extensions: tuple[timedelta, ...] = ()
+    """Extensions the GM may grant a day (002: 5 or 10 minutes)."""
+    max_extensions: int = 0
+    all_voted: str = "none"
+    """What happens when every living player has a vote: none, end (000), drop (002)."""
+    all_voted_remaining: timedelta | None = None
+    """With "drop": the time left after everyone has voted (002: 5 minutes, or less if less)."""
+    all_voted_disables_extensions: bool = False
+    majority_ends_day: bool = False
+    """The hammer: the day ends the moment one player has a majority."""
+    shorten: str = "gm"
+    """Who may end a day early: never (003), majority of the living (000), or the GM."""
+    night_ends_when_orders_in: bool = False
+    """000: a night ends early once every night role has sent orders."""
+    tally_interval: timedelta | None = None
+    """002: a vote tally every 5 minutes, counted from the start of the day."""
+    warnings: tuple[timedelta, ...] = (timedelta(hours=24), timedelta(hours=1))
+    """How long before a deadline the GM is warned."""
+
+    def length(self, kind: str) -> timedelta | None:
+        return self.day_length if kind == "day" else self.night_length
+
+
+def phase_rules(ruleset: Ruleset) -> PhaseRules:
+    """Read `[phases]` into `PhaseRules`, naming the file and key of anything wrong."""
+    sec: Mapping[str, Any] = ruleset.section("phases")
+    where = f"{ruleset.path} [phases]"
+
+    def dur(key: str) -> timedelta | None:
+        value = sec.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise RulesetError(f'{where} {key}: write a duration as text, e.g. "72h"')
+        try:
+            return parse_duration(value, where=f"{where} {key}")
+        except PhaseError as e:
+            raise RulesetError(str(e)) from None
+
+    def choice(key: str, allowed: tuple[str, ...], default: str) -> str:
+        value = sec.get(key, default)
+        if value not in allowed:
+            raise RulesetError(f"{where} {key} = {value!r}: use one of {', '.join(allowed)}")
+        return value
+
+    schedule = None
+    if "schedule" in sec:
+        s = sec["schedule"]
+        schedule = WeeklySchedule(
+            zone=_ruleset_zone(s.get("tz"), where),
+            day_starts=WeeklyTime.parse(
+                str(s.get("day_starts", "")), where=f"{where} schedule.day_starts"
+            ),
+            day_ends=WeeklyTime.parse(
+                str(s.get("day_ends", "")), where=f"{where} schedule.day_ends"
+            ),
+        )
+    extensions = tuple(
+        parse_duration(str(v), where=f"{where} extensions") for v in sec.get("extensions", ())
+    )
+    warnings = sec.get("warnings")
+    return PhaseRules(
+        day_length=dur("day_length"),
+        night_length=dur("night_length"),
+        schedule=schedule,
+        extensions=extensions,
+        max_extensions=int(sec.get("max_extensions", 1 if extensions else 0)),
+        all_voted=choice("all_voted", ALL_VOTED_ACTIONS, "none"),
+        all_voted_remaining=dur("all_voted_remaining"),
+        all_voted_disables_extensions=bool(sec.get("all_voted_disables_extensions", False)),
+        majority_ends_day=bool(sec.get("majority_ends_day", False)),
+        shorten=choice("shorten", SHORTEN_RULES, "gm"),
+        night_ends_when_orders_in=bool(sec.get("night_ends_when_orders_in", False)),
+        tally_interval=dur("tally_interval"),
+        warnings=PhaseRules.warnings
+        if warnings is None
+        else tuple(parse_duration(str(v), where=f"{where} warnings") for v in warnings),
+    )
+
+
+def _ruleset_zone(name: Any, where: str) -> ZoneInfo:
+    try:
+        return game_zone(name)
+    except PhaseError as e:
+        raise RulesetError(f"{where} schedule.tz: {e}") from None
+
+
+# ---- phases and what happens during them ---------------------------------------------
+# A phase is `assistant.game.Phase` (kind, number, starts_at, ends_at, start_post): the
+# deadline set when the GM started it. `deadline()` gives the effective end.
+
+
+def phase_label(phase: Phase) -> str:
+    """ "Day 2", "Night 1"."""
+    return f"{phase.kind.capitalize()} {phase.number}"
+
+
+def phase_input(phase: Phase) -> dict[str, Any]:
+    """The GM input (kind "phase") that records `phase`; `assistant.game` reads it back."""
+    return {
+        "kind": phase.kind,
+        "number": phase.number,
+        "starts_at": to_iso(phase.starts_at),
+        "ends_at": to_iso(phase.ends_at),
+        "start_post": phase.start_post,
+    }
+
+
+def start_phase(
+    rules: PhaseRules,
+    kind: str,
+    number: int,
+    starts_at: datetime,
+    ends_at: datetime | None = None,
+    start_post: int | None = None,
+) -> Phase:
+    """A new phase; without an explicit end, the ruleset's schedule or length gives it."""
+    if kind not in PHASE_KINDS:
+        raise PhaseError(f"{kind!r} is not a phase; use day or night")
+    if number < 0:
+        raise PhaseError(f"{kind} {number}: the phase number cannot be negative")
+    if ends_at is None:
+        if rules.schedule is not None:
+            ends_at = rules.schedule.end_of(kind, starts_at)
+        elif rules.length(kind) is not None:
+            ends_at = starts_at + rules.length(kind)  # type: ignore[operator]
+    if ends_at is not None and ends_at <= starts_at:
+        raise PhaseError(
+            f"{kind} {number} would end at {ends_at.isoformat()}, not after its start "
+            f"{starts_at.isoformat()}; give an end after the start"
+        )
+    return Phase(kind, number, starts_at, ends_at, start_post)
+
+
+def phase_end(
+    phases: Sequence[Phase], phase: Phase, effective: datetime | None = None
+) -> datetime | None:
+    """When `phase` really ended: the start of the next phase if the GM started one, else
+    its effective deadline (`deadline(...).at`) or the deadline it was started with."""
+    later = [p.starts_at for p in phases if p.starts_at > phase.starts_at]
+    if later:
+        return min(later)
+    return effective if effective is not None else phase.ends_at
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """A change the GM made to a running phase (GM input kind "phase_adjust")."""
+
+    entered_at: datetime
+    extend: timedelta | None = None
+    """An extension (002: 5 or 10 minutes)."""
+    ends_at: datetime | None = None
+    """A new deadline the GM set (shortened or moved)."""
+    supporters: int | None = None
+    """For a shortening under "majority": how many living players asked for it."""
+    living: int | None = None
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When the running phase ends, and why."""
+
+    at: datetime | None
+    why: str
+    extensions_used: int = 0
+    extensions_open: bool = False
+    """Whether the GM may still grant an extension."""
+    ended_early: bool = False
+
+
+def deadline(
+    phase: Phase,
+    rules: PhaseRules,
+    *,
+    adjustments: Iterable[Adjustment] = (),
+    all_voted_at: datetime | None = None,
+    majority_at: datetime | None = None,
+    orders_in_at: datetime | None = None,
+) -> Deadline:
+    """The effective end of `phase`, replaying GM adjustments and early-end events in time order.
+
+    `all_voted_at`: when every living player first had a vote (from the tally);
+    `majority_at`: when a player first reached a majority; `orders_in_at`: when the last
+    night role sent its orders. Events after the deadline reached at that point are ignored.
+    """
+    base_why = _base_reason(phase, rules)
+    state = Deadline(phase.ends_at, base_why, 0, bool(rules.extensions) and phase.kind == "day")
+    events: list[tuple[datetime, int, Any]] = []
+    for adj in adjustments:
+        events.append((adj.entered_at, 1, adj))
+    if phase.kind == "day":
+        if all_voted_at is not None and rules.all_voted != "none":
+            events.append((all_voted_at, 0, "all_voted"))
+        if majority_at is not None and rules.majority_ends_day:
+            events.append((majority_at, 0, "majority"))
+    elif orders_in_at is not None and rules.night_ends_when_orders_in:
+        events.append((orders_in_at, 0, "orders_in"))
+    for at, _order, event in sorted(events, key=lambda e: (e[0], e[1])):
+        automatic = isinstance(event, str)
+        if automatic and (at < phase.starts_at or (state.at is not None and at >= state.at)):
+            continue
+        state = _apply(state, event, at, rules)
+    return state
+
+
+def _base_reason(phase: Phase, rules: PhaseRules) -> str:
+    if phase.ends_at is None:
+        return "no deadline set: give one with `assistant phase GAME --ends ...`"
+    length = phase.ends_at - phase.starts_at
+    if rules.schedule is not None and phase.ends_at == rules.schedule.end_of(
+        phase.kind, phase.starts_at
+    ):
+        which = rules.schedule.day_ends if phase.kind == "day" else rules.schedule.day_starts
+        day = WEEKDAYS[which.weekday].capitalize()
+        return f"fixed deadline: {day} {which.at:%H:%M} {rules.schedule.zone.key}"
+    if length == rules.length(phase.kind):
+        return f"{format_duration(length)} {phase.kind} (the ruleset's length)"
+    return f"deadline set by the GM ({format_duration(length)} {phase.kind})"
+
+
+def _apply(state: Deadline, event: Any, at: datetime, rules: PhaseRules) -> Deadline:
+    """One event on the deadline. GM adjustments were checked when entered (`check_*`); a
+    replay applies them as stored, so a later ruleset fix never makes a game unreadable."""
+    if event == "all_voted":
+        if rules.all_voted == "end":
+            return replace(
+                state,
+                at=at,
+                why="everyone has voted: the day ends",
+                ended_early=True,
+                extensions_open=False,
+            )
+        remaining = rules.all_voted_remaining or timedelta(0)
+        new_end = at + remaining if state.at is None else min(state.at, at + remaining)
+        return replace(
+            state,
+            at=new_end,
+            ended_early=True,
+            why=f"everyone has voted: the clock dropped to {format_duration(remaining)}",
+            extensions_open=state.extensions_open and not rules.all_voted_disables_extensions,
+        )
+    if event == "majority":
+        return replace(
+            state,
+            at=at,
+            why="a player reached a majority: the day ends",
+            ended_early=True,
+            extensions_open=False,
+        )
+    if event == "orders_in":
+        return replace(
+            state, at=at, why="every night role has sent orders: the night ends", ended_early=True
+        )
+    adj: Adjustment = event
+    if adj.extend is not None:
+        new_end = (state.at or at) + adj.extend
+        used = state.extensions_used + 1
+        return replace(
+            state,
+            at=new_end,
+            extensions_used=used,
+            why=f"{state.why}; extended by {format_duration(adj.extend)}",
+            extensions_open=used < rules.max_extensions,
+        )
+    if adj.ends_at is not None:
+        shortening = state.at is not None and adj.ends_at < state.at
+        return replace(
+            state,
+            at=adj.ends_at,
+            ended_early=state.ended_early or shortening,
+            why=f"deadline {'shortened' if shortening else 'moved'} by the GM",
+        )
+    return state
+
+
+def check_extension(state: Deadline, rules: PhaseRules, by: timedelta, phase: Phase) -> None:
+    """Raise PhaseError unless the ruleset allows this extension now."""
+    if phase.kind != "day" or not rules.extensions:
+        raise PhaseError(f"{phase_label(phase)}: this ruleset has no extensions")
+    if not state.extensions_open:
+        why = (
+            "everyone has voted, which disables extensions"
+            if state.ended_early
+            else f"the {rules.max_extensions} allowed were used"
+        )
+        raise PhaseError(f"{phase_label(phase)}: no extension possible ({why})")
+    if by not in rules.extensions:
+        options = " or ".join(format_duration(e) for e in rules.extensions)
+        raise PhaseError(
+            f"{phase_label(phase)}: an extension is {options}, not {format_duration(by)}"
+        )
+
+
+def check_shortening(
+    rules: PhaseRules,
+    phase: Phase,
+    supporters: int | None,
+    living: int | None,
+) -> None:
+    """Raise PhaseError unless the ruleset lets this phase be shortened (000: a majority)."""
+    if rules.shorten == "never":
+        raise PhaseError(
+            f"{phase_label(phase)}: this ruleset's phase lengths are fixed and cannot be shortened"
+        )
+    if rules.shorten == "majority" and phase.kind == "day":
+        if supporters is None or living is None:
+            raise PhaseError(
+                f"{phase_label(phase)}: shortening needs a majority of the living players; give "
+                "--supporters N --living M"
+            )
+        if supporters * 2 <= living:
+            raise PhaseError(
+                f"{phase_label(phase)}: {supporters} of {living} living players asked to shorten "
+                "the day; "
+                f"more than half ({living // 2 + 1}) are needed"
+            )
+
+
+# ---- the moments the daemon acts on ------------------------------------------------
+
+
+def tally_times(phase: Phase, end: datetime | None, rules: PhaseRules) -> list[datetime]:
+    """Interval tallies during a day (002: every 5 minutes from its start), before its end."""
+    if phase.kind != "day" or rules.tally_interval is None or end is None:
+        return []
+    step = rules.tally_interval
+    out, t = [], phase.starts_at + step
+    while t < end:
+        out.append(t)
+        t += step
+    return out
+
+
+def warning_times(
+    end: datetime | None, start: datetime, rules: PhaseRules
+) -> list[tuple[timedelta, datetime]]:
+    """(how long before, when) for each deadline warning that falls inside the phase."""
+    if end is None:
+        return []
+    return [(w, end - w) for w in sorted(rules.warnings, reverse=True) if end - w > start]
+
+
+def local_text(moment: datetime, zone: ZoneInfo) -> str:
+    """A deadline as the game's players read it: "Sun 1 Nov 2026 15:00 EST"."""
+    local = moment.astimezone(zone)
+    return f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()}"
+
+
+def parse_when(text: str, *, now: datetime, zone: ZoneInfo) -> datetime:
+    """The GM's time: ISO ("2026-11-01T15:00", zone-less = game time), "+72h", "Sunday 15:00"
+    (the next one after now, game time) or "15:00" (the next one)."""
+    text = text.strip()
+    if text.startswith("+"):
+        return now + parse_duration(text[1:], where="--ends")
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})", text)
+    if m:
+        at = time(int(m.group(1)), int(m.group(2)))
+        local = now.astimezone(zone)
+        candidate = datetime.combine(local.date(), at, tzinfo=zone).astimezone(UTC)
+        return (
+            candidate
+            if candidate > now
+            else datetime.combine(local.date() + timedelta(days=1), at, tzinfo=zone).astimezone(UTC)
+        )
+    if re.fullmatch(r"[A-Za-z]+\s+\d{1,2}:\d{2}", text):
+        try:
+            return WeeklyTime.parse(text, where="--ends").next_after(now, zone)
+        except RulesetError as e:
+            raise PhaseError(str(e)) from None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise PhaseError(
+            f'{text!r} is not a time; write e.g. "Sunday 15:00", "15:00", "+72h" or '
+            '"2026-11-01T15:00" (game time zone unless it has an offset)'
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=zone)
+    return moment.astimezone(UTC)
+
+
+def phases_from_inputs(inputs: Iterable[Mapping[str, Any]]) -> list[Phase]:
+    """Every phase the GM started (inputs of kind "phase"), in start order."""
+    out = [
+        Phase(
+            d["data"]["kind"],
+            int(d["data"]["number"]),
+            from_iso(d["data"]["starts_at"]),  # type: ignore[arg-type]
+            from_iso(d["data"].get("ends_at")),
+            d["data"].get("start_post"),
+        )
+        for d in inputs
+        if d["kind"] == "phase"
+    ]
+    return sorted(out, key=lambda p: p.starts_at)
+
+
+def adjustments_from_inputs(inputs: Iterable[Mapping[str, Any]], phase: Phase) -> list[Adjustment]:
+    """The GM's extensions and moved deadlines (inputs "phase_adjust") for one phase."""
+    out = []
+    for d in inputs:
+        data = d["data"]
+        if d["kind"] != "phase_adjust" or (data["kind"], data["number"]) != (
+            phase.kind,
+            phase.number,
+        ):
+            continue
+        out.append(
+            Adjustment(
+                entered_at=from_iso(d["entered_at"]),  # type: ignore[arg-type]
+                extend=None
+                if data.get("extend_s") is None
+                else timedelta(seconds=data["extend_s"]),
+                ends_at=from_iso(data.get("ends_at")),
+                supporters=data.get("supporters"),
+                living=data.get("living"),
+            )
+        )
+    return out
+
+
+def phase_at(phases: Iterable[Phase], moment: datetime) -> Phase | None:
+    """The phase running at `moment`: the last one started at or before it."""
+    current = None
+    for p in sorted(phases, key=lambda p: p.starts_at):
+        if p.starts_at <= moment:
+            current = p
+    return current

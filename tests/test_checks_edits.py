@@ -1,0 +1,96 @@
+"""Edited posts in real SMF and phpBB markup: forum-marked, moderator, and silent edits
+seen only by comparing live snapshots (thread B, seed 002), and each ruleset's severity."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import thread_b_support as tb
+from conftest import REALFORUM
+
+from assistant.checks import posting_rules
+from assistant.checks.edits import check_edits, usable_votes
+from assistant.rulesets import find_ruleset
+from assistant.store import GameStore
+from assistant.votes import VoteRules
+
+LIVE = REALFORUM / "live"
+
+
+def _check(store: GameStore, ruleset: str = "002"):
+    rs = find_ruleset(ruleset)
+    game = tb.game("smf21")
+    votes_of = usable_votes(VoteRules.from_ruleset(rs), game.gms)
+    return check_edits(store.posts(), game, posting_rules(rs), votes_of)
+
+
+def _record(store: GameStore, forum: str, snapshot: str, seen: str) -> None:
+    posts = tb.parse(LIVE / f"{forum}_b_live_{snapshot}.html", forum)
+    store.record_posts(posts, datetime.fromisoformat(seen).astimezone(UTC))
+
+
+@pytest.mark.parametrize("forum,post_id", [("smf21", 135), ("phpbb33", 134)])
+def test_silent_edit_found_between_two_snapshots(tmp_path, forum, post_id) -> None:
+    store = tb.new_store(tmp_path, forum)
+    _record(store, forum, "20_p2", "2026-11-22T11:11:12+00:00")
+    assert not [a for a in _check(store) if a.post_id == post_id]
+    _record(store, forum, "25_p2", "2026-11-22T11:13:27+00:00")
+    [alert] = [a for a in _check(store) if a.post_id == post_id]
+    assert alert.kind == "silent_edit" and alert.player == "Mr. Pickles"
+    assert "[vote Slayr] -> [vote Slayer]" in alert.message
+    assert "-[Vote: Slayr]" in alert.evidence and "+[Vote: Slayer]" in alert.evidence
+    assert alert.severity == "warning"  # 002: an edit that changed a vote
+
+
+@pytest.mark.parametrize("forum,post_id", [("smf21", 130), ("phpbb33", 129)])
+def test_moderator_edit_with_reason(tmp_path, forum, post_id) -> None:
+    store = tb.new_store(tmp_path, forum)
+    _record(store, forum, "15_p1", "2026-11-22T11:08:56+00:00")
+    _record(store, forum, "20_p1", "2026-11-22T11:11:12+00:00")
+    [alert] = [a for a in _check(store) if a.post_id == post_id]
+    assert alert.kind == "moderator_edit"
+    assert "admin (not the author)" in alert.message
+    assert "Removed personal attack (be civil)" in alert.message
+    assert "votes in it are unchanged" in alert.message
+    assert "you absolute muppet" in alert.evidence and "[removed by moderator]" in alert.evidence
+
+
+@pytest.mark.parametrize("forum,post_id", [("smf21", 141), ("phpbb33", 140)])
+def test_marked_edit_that_changed_a_vote(tmp_path, forum, post_id) -> None:
+    store = tb.new_store(tmp_path, forum)
+    _record(store, forum, "30_p2", "2026-11-22T11:15:40+00:00")
+    _record(store, forum, "40_p2", "2026-11-22T11:18:58+00:00")
+    [alert] = [a for a in _check(store) if a.post_id == post_id]
+    assert alert.kind == "vote_changed_by_edit" and alert.player == "Conia"
+    assert "[vote Jd-] -> [vote Slayer]" in alert.message
+    # The ruleset decides: 001 forbids every edit (and [Vote: X] is no vote in its bold
+    # markup, so this edit changed no vote there); 003 allows edits that change no vote.
+    [strict] = [a for a in _check(store, "001") if a.post_id == post_id]
+    assert (strict.kind, strict.severity) == ("edit", "violation")
+    assert [a for a in _check(store, "003") if a.post_id == post_id] == []
+
+
+@pytest.mark.parametrize("forum", tb.FORUMS)
+def test_final_pages_show_only_the_forum_marked_edits(tmp_path, forum) -> None:
+    store = tb.new_store(tmp_path, forum)
+    store.record_posts(tb.final_posts(forum), tb.SAVED_AT)
+    found = {(a.post_id, a.kind) for a in _check(store)}
+    moderator = {(p, k) for p, k in tb.expected(forum, live_only=False) if k == "moderator_edit"}
+    assert moderator <= found
+    # Conia's vote edit: on the final pages only the notice is left; the alert says the
+    # post carries a vote and that the first version was not seen.
+    conia = [a for a in _check(store) if a.player == "Conia"]
+    assert len(conia) == 1 and conia[0].kind == "edit"
+    assert "whether the edit changed a vote is unknown" in conia[0].message
+    # The silent edit cannot be seen without the first version.
+    assert not any(k == "silent_edit" for _, k in found)
+    # 003 allows edits: only the moderator's edit is reported there (as info).
+    assert {(a.kind, a.severity) for a in _check(store, "003")} == {("moderator_edit", "info")}
+
+
+def test_same_facts_same_alert_ids(tmp_path) -> None:
+    store = tb.new_store(tmp_path, "smf21")
+    _record(store, "smf21", "20_p2", "2026-11-22T11:11:12+00:00")
+    _record(store, "smf21", "25_p2", "2026-11-22T11:13:27+00:00")
+    assert [a.id for a in _check(store)] == [a.id for a in _check(store)]

@@ -1,0 +1,155 @@
+"""`assistant phase`, `kill`, `alerts` and `run --once` as a GM types them."""
+
+from __future__ import annotations
+
+import json
+
+import feedparser
+import pytest
+import thread_b_support as tb
+
+from assistant.cli import main
+from assistant.store import GameStore
+
+
+def run(capsys, monkeypatch, data_dir, now: str, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setenv("ASSISTANT_NOW", now)
+    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(data_dir))
+    code = 0
+    try:
+        main(list(args))
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def game_dir(tmp_path):
+    store = GameStore.open(tmp_path, "g")
+    store.update_config(ruleset="three-factions", gms=[tb.GM], tz="America/New_York")
+    store.add_input("players", {"players": [["Conia"], ["Jd-", "Jd"], ["Kat"]]}, tb.SAVED_AT)
+    store.close()
+    return tmp_path
+
+
+def test_phase_start_uses_the_fixed_schedule_and_game_zone(capsys, monkeypatch, game_dir) -> None:
+    code, out, _ = run(
+        capsys, monkeypatch, game_dir, "2026-10-27T19:00:00+00:00", "phase", "g", "day", "1"
+    )
+    assert code == 0
+    assert "Day 1 started Tue 27 Oct 2026 15:00 EDT" in out
+    assert "Deadline: Sun 1 Nov 2026 15:00 EST" in out and "fixed deadline" in out
+    code, out, _ = run(
+        capsys, monkeypatch, game_dir, "2026-10-29T12:00:00+00:00", "--json", "phase", "g"
+    )
+    data = json.loads(out)
+    assert data["deadline"] == "2026-11-01T20:00:00+00:00" and data["phase"] == "Day 1"
+    # 003's days cannot be shortened: one line, no traceback, nothing stored.
+    code, _, err = run(
+        capsys,
+        monkeypatch,
+        game_dir,
+        "2026-10-29T12:00:00+00:00",
+        "phase",
+        "g",
+        "--shorten-to",
+        "Friday 15:00",
+    )
+    assert code == 1 and err.startswith("error: Day 1: this ruleset's phase lengths are fixed")
+    assert "Traceback" not in err
+    with GameStore.open(game_dir, "g") as store:
+        assert store.inputs("phase_adjust") == []
+
+
+def test_phase_extensions_under_002(capsys, monkeypatch, tmp_path) -> None:
+    store = tb.new_store(tmp_path, "smf21")
+    store.close()
+    now = "2026-11-22T11:30:00+00:00"
+    code, out, _ = run(capsys, monkeypatch, tmp_path, now, "phase", "thread-b", "day", "3")
+    assert "Deadline: Sun 22 Nov 2026 11:50 UTC (in 20 min)" in out
+    code, out, _ = run(capsys, monkeypatch, tmp_path, now, "phase", "thread-b", "--extend", "10m")
+    assert code == 0 and "12:00 UTC" in out and "extended by 10 min" in out
+    code, _, err = run(capsys, monkeypatch, tmp_path, now, "phase", "thread-b", "--extend", "5m")
+    assert code == 1 and "the 1 allowed were used" in err
+
+
+def test_kill_records_a_death_the_count_reads(capsys, monkeypatch, game_dir) -> None:
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        game_dir,
+        "2026-10-28T12:00:00+00:00",
+        "kill",
+        "g",
+        "jd",
+        "--at-post",
+        "412",
+        "--how",
+        "modkill",
+    )
+    assert code == 0 and out.strip() == "Recorded: Jd- dead (modkill) after post 412."
+    from assistant.game import load_game
+
+    with GameStore.open(game_dir, "g") as store:
+        game = load_game(store)
+    assert game.death_of("Jd-").at_post == 412
+    assert game.is_alive("Jd-", post_id=412) and not game.is_alive("Jd-", post_id=413)
+    code, _, err = run(
+        capsys, monkeypatch, game_dir, "2026-10-28T12:00:00+00:00", "kill", "g", "Bob"
+    )
+    assert code == 1 and "'Bob' matches no player" in err
+    code, _, err = run(
+        capsys, monkeypatch, game_dir, "2026-10-28T12:00:00+00:00", "kill", "g", "Jd-"
+    )
+    assert code == 1 and "already recorded as dead" in err
+
+
+def test_alerts_check_ack_and_feed(capsys, monkeypatch, tmp_path) -> None:
+    store = tb.new_store(tmp_path, "phpbb33")
+    store.record_posts(tb.final_posts("phpbb33"), tb.SAVED_AT)
+    store.close()
+    now = "2026-11-22T12:05:00+00:00"
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        tmp_path,
+        now,
+        "--json",
+        "alerts",
+        "thread-b",
+        "--check",
+        "--rule",
+        "pm_copy=violation",
+    )
+    data = json.loads(out)
+    kinds = {(a["post_id"], a["kind"]) for a in data["alerts"]}
+    assert (128, "role_pm_copy") in kinds and (131, "dead_player_post") in kinds
+    copy = next(a for a in data["alerts"] if a["kind"] == "role_pm_copy")
+    assert copy["severity"] == "violation"
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        tmp_path,
+        now,
+        "alerts",
+        "thread-b",
+        "--ack",
+        copy["id"],
+        "--note",
+        "warned",
+    )
+    assert copy["id"] not in out
+    code, out, _ = run(capsys, monkeypatch, tmp_path, now, "alerts", "thread-b", "--all")
+    assert f"{copy['id']}  violation role_pm_copy [acked]" in out
+    feed = feedparser.parse(data["feed"])
+    assert not feed.bozo and len(feed.entries) == len(data["alerts"])
+    code, _, err = run(
+        capsys, monkeypatch, tmp_path, now, "alerts", "thread-b", "--rule", "edit=loud"
+    )
+    assert code == 1 and "use none, info, warning, violation" in err
+
+
+def test_run_without_games_says_what_to_do(capsys, monkeypatch, tmp_path) -> None:
+    code, _, err = run(capsys, monkeypatch, tmp_path, "2026-11-22T12:00:00+00:00", "run", "--once")
+    assert code == 1 and "assistant fetch URL --game NAME" in err
