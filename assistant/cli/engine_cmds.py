@@ -1,1 +1,254 @@
-"""Commands of this area (being written)."""
+"""Issue 5 commands: `roles`, `order`, `resolve`, `draft dawn`, `draft pms`.
+
+The commands only store the GM's facts (setup, orders, "night N is confirmed") and
+print what the engine derives from them; see assistant/engine/history.py.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import click
+
+from assistant.cli import app, cli, common_options
+from assistant.engine.drafts import dawn_post, result_pms
+from assistant.engine.history import DEATH, ORDER, RESOLUTION, ROLES, Replay, replay
+from assistant.engine.orders import check_order, parse_order
+from assistant.engine.resolver import PhaseResult, resolve_phase
+from assistant.engine.rules import EngineRules, load_engine_rules
+from assistant.engine.setup import read_setup_file
+from assistant.errors import ConfigError, MalformedOrderError
+from assistant.models import to_iso
+from assistant.rulesets import find_ruleset
+from assistant.store import GameStore
+
+
+def _rules(store: GameStore, override: str | None = None) -> EngineRules:
+    name = override or store.config().get("ruleset")
+    if not name:
+        raise ConfigError(
+            f"the game {store.game_id!r} has no ruleset; give --ruleset NAME (e.g. chat-mafia)"
+        )
+    return load_engine_rules(find_ruleset(name))
+
+
+def _replay(store: GameStore) -> tuple[EngineRules, Replay]:
+    rules = _rules(store)
+    return rules, replay(rules, store.inputs())
+
+
+def _phase(night: int | None, day: int | None, rep: Replay) -> tuple[str, int]:
+    if night is not None and day is not None:
+        raise click.UsageError("give --night N or --day N, not both")
+    if day is not None:
+        return "day", day
+    return "night", night if night is not None else rep.next_night()
+
+
+@cli.command("roles")
+@click.argument("game")
+@click.option(
+    "--file",
+    "file_",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The GM's setup.toml: [[players]] with name, side, role.",
+)
+@click.option("--ruleset", help="The game's ruleset, if the game has none yet.")
+@common_options
+def roles_cmd(game: str, file_: Path, ruleset: str | None) -> None:
+    """Enter the setup: who has which role and side (stored with a seed for replays)."""
+    ctx = app(click.get_current_context())
+    with ctx.open_game(game, create=True) as store:
+        rules = _rules(store, ruleset)
+        seed = random.SystemRandom().randrange(2**31)
+        setup = read_setup_file(file_, rules, default_seed=seed)
+        with store.batch():
+            if ruleset and not store.config().get("ruleset"):
+                store.update_config(ruleset=rules.ruleset)
+            store.add_input(ROLES, setup.to_dict(), ctx.clock.now())
+    lines = [
+        f"{p.name}: {rules.role(p.role).title if p.role else 'vanilla'} "
+        f"({rules.side(p.side).title})"
+        for p in setup.players
+    ]
+    ctx.emit(
+        setup.to_dict(),
+        lambda: "\n".join(
+            [f"setup of {game} stored ({len(setup.players)} players, seed {setup.seed}):", *lines]
+        ),
+    )
+
+
+@cli.command("order")
+@click.argument("game")
+@click.argument("text", required=False)
+@click.option(
+    "--file",
+    "file_",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A file of orders, one a line ('#' starts a comment).",
+)
+@click.option("--night", type=int, help="The night (default: the next unresolved one).")
+@click.option("--day", type=int, help="A day action instead (sorcerer, priest, executioner).")
+@common_options
+def order_cmd(
+    game: str, text: str | None, file_: Path | None, night: int | None, day: int | None
+) -> None:
+    """Enter one order ("Conia: protect Jd-") or a night's orders from a file."""
+    ctx = app(click.get_current_context())
+    if (text is None) == (file_ is None):
+        raise click.UsageError("give one order as TEXT or a file with --file, not both")
+    lines = (
+        [text]
+        if text is not None
+        else [
+            ln
+            for ln in file_.read_text(encoding="utf-8").splitlines()  # type: ignore[union-attr]
+            if ln.strip() and not ln.lstrip().startswith("#")
+        ]
+    )
+    with ctx.open_game(game) as store:
+        _rules_, rep = _replay(store)
+        phase, number = _phase(night, day, rep)
+        if rep.result(phase, number) is not None:
+            raise MalformedOrderError(
+                f"{phase} {number} of {game} is already resolved; orders "
+                "for it can no longer change it"
+            )
+        orders = []
+        for i, line in enumerate(lines, 1):
+            try:
+                o = parse_order(line, rep.state, phase=phase, number=number)
+                check_order(o, rep.state)
+            except MalformedOrderError as e:
+                raise type(e)(f"{file_}:{i}: {e}" if file_ else str(e)) from None
+            orders.append(o)
+        with store.batch():
+            for o in orders:
+                store.add_input(ORDER, o.to_dict(), ctx.clock.now())
+    ctx.emit(
+        [o.to_dict() for o in orders],
+        lambda: "\n".join(f"stored for {phase} {number}: {o.label()}" for o in orders),
+    )
+
+
+def _print_result(result: PhaseResult, confirmed: bool) -> str:
+    head = f"{result.phase} {result.number}: " + (
+        "resolved and stored" if confirmed else "dry run (nothing stored)"
+    )
+    deaths = ", ".join(f"{d.player} ({d.how})" for d in result.deaths) or "none"
+    out = [head, *result.log_lines(), f"deaths: {deaths}"]
+    out += [f"note: {n}" for n in result.notes]
+    return "\n".join(out)
+
+
+@cli.command("resolve")
+@click.argument("game")
+@click.option("--night", type=int, help="The night to resolve (default: the next one).")
+@click.option("--day", type=int, help="Resolve a day's actions instead.")
+@click.option("--dry-run", is_flag=True, help="Show the resolution step by step; store nothing.")
+@common_options
+def resolve_cmd(game: str, night: int | None, day: int | None, dry_run: bool) -> None:
+    """Resolve a night's orders in the ruleset's order of operations."""
+    ctx = app(click.get_current_context())
+    with ctx.open_game(game) as store:
+        _rules_, rep = _replay(store)
+        phase, number = _phase(night, day, rep)
+        if rep.result(phase, number) is not None:
+            raise ConfigError(
+                f"{phase} {number} of {game} is already resolved; see it with "
+                "`assistant draft dawn` / `draft pms`"
+            )
+        result = resolve_phase(rep.state, phase, number, rep.orders_for(phase, number))
+        if not dry_run:
+            now = ctx.clock.now()
+            with store.batch():
+                store.add_input(RESOLUTION, {"phase": phase, "number": number}, now)
+                for d in result.deaths:
+                    store.add_input(
+                        DEATH,
+                        {
+                            "player": d.player,
+                            "at_post": None,
+                            "at": to_iso(now),
+                            "how": d.how,
+                            "replacement": None,
+                            "source": "engine",
+                            "phase": phase,
+                            "number": number,
+                        },
+                        now,
+                    )
+    data = {
+        "phase": phase,
+        "number": number,
+        "stored": not dry_run,
+        "events": [e.__dict__ for e in result.events],
+        "deaths": [d.__dict__ for d in result.deaths],
+        "notes": list(result.notes),
+    }
+    ctx.emit(data, lambda: _print_result(result, not dry_run))
+
+
+def _draft_result(store: GameStore, night: int | None) -> tuple[PhaseResult, bool]:
+    _rules_, rep = _replay(store)
+    nights = [r for r in rep.results if r.phase == "night"]
+    if night is None:
+        if not nights:
+            raise ConfigError(
+                f"no night of {store.game_id} is resolved yet: run `assistant resolve GAME` first"
+            )
+        return nights[-1], True
+    found = rep.result("night", night)
+    if found is not None:
+        return found, True
+    if night != rep.next_night():
+        raise ConfigError(
+            f"night {night} is neither resolved nor the next night ({rep.next_night()})"
+        )
+    return resolve_phase(rep.state, "night", night, rep.orders_for("night", night)), False
+
+
+def _draft_group() -> click.Group:
+    existing = cli.commands.get("draft")
+    if isinstance(existing, click.Group):
+        return existing
+
+    @cli.group("draft")
+    def draft() -> None:
+        """Drafts for the GM to post or send."""
+
+    return draft
+
+
+draft = _draft_group()
+
+
+@draft.command("dawn")
+@click.argument("game")
+@click.option("--night", type=int, help="Which night (default: the last resolved one).")
+@common_options
+def draft_dawn(game: str, night: int | None) -> None:
+    """The dawn post: who died and what the ruleset reveals (and a win, if any)."""
+    ctx = app(click.get_current_context())
+    with ctx.open_game(game) as store:
+        result, confirmed = _draft_result(store, night)
+    text = dawn_post(result)
+    if not confirmed:
+        text = f"(preview: night {result.number} is not resolved yet)\n{text}"
+    ctx.emit({"night": result.number, "confirmed": confirmed, "post": text}, text.rstrip("\n"))
+
+
+@draft.command("pms")
+@click.argument("game")
+@click.option("--night", type=int, help="Which night (default: the last resolved one).")
+@common_options
+def draft_pms(game: str, night: int | None) -> None:
+    """One result PM per player who gets one, in the ruleset's words."""
+    ctx = app(click.get_current_context())
+    with ctx.open_game(game) as store:
+        result, _confirmed = _draft_result(store, night)
+    pms = result_pms(result)
+    ctx.emit(pms, lambda: "\n---\n".join(v.rstrip("\n") for v in pms.values()) or "no PMs to send")

@@ -1,0 +1,1 @@
+"""The rules engine: game state, roles as data, night orders resolved tier by tier, drafts."""

@@ -1,0 +1,489 @@
+"""The ability kinds, each implemented once; roles in rulesets/*.toml combine them.
+
+A handler gets the resolution, the action and the tier, and records its effect and
+an event. Kills are only collected here; `deaths.resolve_kills` lands them together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.engine.resolver import Action, Resolution
+
+Handler = Callable[["Resolution", "Action", str], None]
+
+
+def _fmt(template: object, **values: object) -> str:
+    return str(template).format(**values)
+
+
+# ---- blocks and movement -------------------------------------------------------------
+
+
+def block(r: Resolution, a: Action, tier: str) -> None:
+    for t in a.targets:
+        r.blocked.add(t)
+        r.state.players[t].day_statuses.add("roleblocked")
+        if a.ability.params.get("jail"):
+            r.jailed.add(t)
+        if a.ability.params.get("target_pm"):
+            r.pm(t, _fmt(a.ability.params["target_pm"], target=t))
+        r.event(
+            tier, a.label(), "jails " + t if a.ability.params.get("jail") else f"roleblocks {t}"
+        )
+
+
+def redirect(r: Resolution, a: Action, tier: str) -> None:
+    x, y = a.targets
+    later = r.tiers[r.tiers.index(tier) + 1 :]
+    moved = []
+    for b in r.actions:
+        if b.done or b.tier not in later or b is a:
+            continue
+        new = [y if t == x else x if t == y else t for t in b.targets]
+        if new != b.targets:
+            for old, now in zip(b.targets, new, strict=True):
+                if old != now:
+                    moved.append(
+                        _fmt(
+                            a.ability.params.get(
+                                "result_pm", "{ability} aimed at {original} went to {now}"
+                            ),
+                            ability=b.ability.name,
+                            original=old,
+                            now=now,
+                        )
+                    )
+            b.targets = new
+    r.event(
+        tier,
+        a.label(),
+        f"swaps every later action between {x} and {y}",
+        f"{len(moved)} redirected" if moved else "nothing was aimed at them",
+    )
+    for line in moved:
+        r.pm_later(a.actor, line, needs_alive=False)
+
+
+def hamedo(r: Resolution, a: Action, tier: str) -> None:
+    zone = a.targets[0]
+    r.hamedo[zone] = a.actor
+    where = "" if zone == a.actor else f" (redirected onto {zone})"
+    r.event(tier, a.label(), f"whoever targets {zone} dies before acting{where}")
+
+
+# ---- protection and kills ------------------------------------------------------------
+
+
+def protect(r: Resolution, a: Action, tier: str) -> None:
+    for t in a.targets:
+        r.protections.setdefault(t, []).append(a)
+        r.event(
+            tier,
+            a.label(),
+            f"protects {t}",
+            "against " + ", ".join(a.ability.params.get("against", ["all"])),
+        )
+
+
+def kill(r: Resolution, a: Action, tier: str) -> None:
+    r.kills.append(a)
+
+
+def convert(r: Resolution, a: Action, tier: str) -> None:
+    t = a.targets[0]
+    tag = a.ability.params.get("tag", a.ability.name)
+    player = r.state.players[t]
+    guards = [
+        p for p in r.protections.get(t, []) if tag in p.ability.params.get("against", ["all"])
+    ]
+    if not player.alive:
+        r.event(tier, a.label(), "wasted", f"{t} was killed during the night")
+        return
+    if guards:
+        r.event(tier, a.label(), "wasted", f"{t} is protected by {guards[0].actor}")
+        return
+    side = str(a.ability.params["side"])
+    player.side, player.role = side, a.ability.params.get("role")
+    r.event(tier, a.label(), f"{t} joins the {side}", "loses their old role")
+    members = [m for m in r.state.side_members(side) if m != t]
+    r.pm(t, r.say("converted", side=r.rules.side(side).title, members=", ".join(members)))
+    for m in members:
+        r.pm(m, r.say("new_member", player=t, side=r.rules.side(side).title))
+
+
+# ---- information -----------------------------------------------------------------------
+
+
+def visible(r: Resolution, target: str, field: str) -> str:
+    """What an investigation sees: a set override, the role's disguise, else the truth."""
+    st = r.state
+    p = st.players[target]
+    if field in p.visible:
+        return p.visible[field]
+    disguise = st.passive(target, f"visible_{field}")
+    if field == "alignment":
+        return str(disguise) if disguise else st.rules.side(p.side).investigate_as
+    if field == "role":
+        if disguise:
+            return (
+                st.rules.roles[str(disguise)].title if disguise in st.rules.roles else str(disguise)
+            )
+        return st.role_title(target)
+    if disguise:
+        return str(disguise)
+    return str(st.passive(target, field, "unknown"))
+
+
+def investigate(r: Resolution, a: Action, tier: str) -> None:
+    params = a.ability.params
+    t = a.targets[0]
+    field = params.get("field", "alignment")
+    if field == "is_role":
+        found = r.state.players[t].role == params["role"]
+        result = params["yes"] if found else params["no"]
+        if found:
+            r.state.players[a.actor].statuses.add(f"found:{t}")
+    elif field == "true":
+        if r.state.players[t].alive:
+            result = str(r.state.passive(t, "fate") or params["no_fate"])
+        else:
+            side = r.rules.side(r.state.players[t].side).title
+            result = f"{r.state.role_title(t)}, {side}"
+    elif field == "action":
+        done = [b for b in r.actions if b.actor == t and not b.failed and b is not a]
+        result = "; ".join(b.label() for b in done) or str(params.get("nothing", "no action"))
+    else:
+        result = visible(r, t, field)
+        inversions = params.get("inversions", {})
+        if r.state.passive(a.actor, "inverted") and result in inversions:
+            result = inversions[result]
+        result = params.get("results", {}).get(result, result)
+    if field == "alignment":
+        result = _forged(r, a, t, tier) or result
+    r.event(tier, a.label(), f"result: {result}")
+    r.pm_later(
+        a.actor,
+        _fmt(params.get("result_pm", "{target}: {result}"), target=t, result=result),
+        needs_alive=bool(params.get("needs_alive")),
+    )
+    for name, player in r.state.players.items():
+        if f"found:{a.actor}" not in player.statuses or not player.alive:
+            continue
+        learn = next(
+            (
+                ab.params["learn_pm"]
+                for ab in r.state.abilities_of(name).values()
+                if "learn_pm" in ab.params
+            ),
+            None,
+        )
+        if learn:
+            r.pm(name, _fmt(learn, investigator=a.actor, target=t))
+
+
+def _forged(r: Resolution, a: Action, t: str, tier: str) -> str | None:
+    for b in r.actions:
+        if (
+            b.kind == "forge"
+            and not b.failed
+            and b.order.choice
+            and f"found:{a.actor}" in r.state.players[b.actor].statuses
+        ):
+            r.event(tier, b.label(), f"{a.actor}'s result on {t} becomes {b.order.choice}")
+            return b.order.choice
+    return None
+
+
+def forge(r: Resolution, a: Action, tier: str) -> None:
+    if not any(s.startswith("found:") for s in r.state.players[a.actor].statuses):
+        r.event(tier, a.label(), "no effect", f"{a.actor} has not found the Investigator")
+
+
+def watch(r: Resolution, a: Action, tier: str) -> None:
+    t = a.targets[0]
+    seen = sorted(
+        {
+            b.actor
+            for b in r.actions
+            if t in b.targets
+            and b.actor != a.actor
+            and not (b.failed or "").startswith("the actor died")
+        }
+    )
+    result = ", ".join(seen) or a.ability.params.get("nobody", "nobody")
+    r.event(tier, a.label(), f"sees {result}")
+    r.pm_later(
+        a.actor,
+        _fmt(a.ability.params.get("result_pm", "{target}: {result}"), target=t, result=result),
+        needs_alive=False,
+    )
+
+
+def follow(r: Resolution, a: Action, tier: str) -> None:
+    t = a.targets[0]
+    went = sorted({x for b in r.actions if b.actor == t and not b.failed for x in b.targets} - {t})
+    result = ", ".join(went) or a.ability.params.get("nobody", "nowhere")
+    r.event(tier, a.label(), f"sees {t} visit {result}")
+    r.pm_later(
+        a.actor,
+        _fmt(a.ability.params.get("result_pm", "{target}: {result}"), target=t, result=result),
+        needs_alive=False,
+    )
+
+
+# ---- lasting effects -------------------------------------------------------------------
+
+
+def hex_(r: Resolution, a: Action, tier: str) -> None:
+    params = a.ability.params
+    t = a.targets[0]
+    player = r.state.players[t]
+    name = params["hex"]
+    if name == "death":
+        r.state.pending.append(
+            {
+                "player": t,
+                "night": r.number + int(params.get("after_nights", 2)),
+                "cause": f"{a.ability.name} cast by {a.actor}",
+                "then": a.actor,
+                "then_cause": f"{a.actor}'s own {a.ability.name}",
+            }
+        )
+    elif name == "telepathy":
+        player.statuses.add(f"telepathy:{a.actor}")
+        r.pm_later(
+            a.actor,
+            _fmt(params["result_pm"], target=t, result=visible(r, t, "alignment")),
+            needs_alive=False,
+        )
+    else:
+        player.day_statuses.add(f"{name}:{a.actor}" if params.get("names_caster") else name)
+    if params.get("target_pm"):
+        r.pm_later(t, _fmt(params["target_pm"], target=t), needs_alive=True)
+    r.event(tier, a.label(), f"{t} is under the {a.ability.name}")
+
+
+def lovers(r: Resolution, a: Action, tier: str) -> None:
+    if a.ability.params.get("needs_survival"):
+        r.after_night.append(a)
+        r.event(tier, a.label(), "arrow flies", "they fall in love at dawn if both survive")
+        return
+    _make_lovers(r, a, tier)
+
+
+def _make_lovers(r: Resolution, a: Action, tier: str) -> None:
+    x, y = a.targets
+    r.state.lovers.append((x, y))
+    role = a.ability.params.get("overwrite_role")
+    for me, other in ((x, y), (y, x)):
+        if role:
+            r.state.players[me].role = str(role)
+        r.pm(me, r.say("lovers", lover=other, role=r.state.role_title(other)))
+    r.event(tier, a.label(), f"{x} and {y} are lovers")
+
+
+def steal(r: Resolution, a: Action, tier: str) -> None:
+    source = a.ability.params.get("source", "target")
+    if source == "nightkill":
+        r.after_night.append(a)
+        r.event(tier, a.label(), "waits for the nightkill's victim")
+        return
+    card = str(r.state.extra.get("extra_card", "")) or None
+    if source == "extra":
+        _take_role(r, a.actor, card)
+        r.event(tier, a.label(), f"takes the extra card ({r.state.role_title(a.actor)})")
+    else:
+        t = a.targets[0]
+        taken = r.state.players[t].role
+        _take_role(r, a.actor, taken)
+        _take_role(r, t, card)
+        r.pm(t, r.say("role_stolen", role=r.state.role_title(t)))
+        r.event(
+            tier,
+            a.label(),
+            f"takes {t}'s role ({r.state.role_title(a.actor)}); "
+            f"{t} becomes {r.state.role_title(t)}",
+        )
+    r.pm(a.actor, r.say("role_now", role=r.state.role_title(a.actor)))
+
+
+def _take_role(r: Resolution, name: str, role: str | None) -> None:
+    player = r.state.players[name]
+    player.role = role
+    if role is not None and player.side not in r.rules.role(role).sides:
+        player.side = r.rules.role(role).sides[0]
+
+
+def announce(r: Resolution, a: Action, tier: str) -> None:
+    params = a.ability.params
+    text = _fmt(
+        params.get("text", "{actor}: {ability}"),
+        actor=a.actor,
+        ability=a.ability.name,
+        target=", ".join(a.targets),
+    )
+    (r.public if params.get("public") else r.notes).append(text)
+    r.event(tier, a.label(), "announced" if params.get("public") else "noted for the GM", text)
+
+
+def revive(r: Resolution, a: Action, tier: str) -> None:
+    t = a.targets[0]
+    player = r.state.players[t]
+    player.alive, player.death = True, None
+    r.public.append(_fmt(a.ability.params["text"], actor=a.actor, target=t))
+    r.event(tier, a.label(), f"{t} is alive again")
+
+
+def exorcise(r: Resolution, a: Action, tier: str) -> None:
+    t = a.targets[0]
+    if not r.state.passive(t, "exorcisable"):
+        r.event(tier, a.label(), "no effect", f"{t} is neither a Ghost nor a Zombie")
+        return
+    r.state.players[t].statuses.add("exorcised")
+    r.state.players[t].role = None
+    r.public.append(_fmt(a.ability.params["text"], actor=a.actor, target=t))
+    r.event(tier, a.label(), f"{t} is removed from the game")
+
+
+def status(r: Resolution, a: Action, tier: str) -> None:
+    """Set a named status on the actor (the Imaginary Friend discards its power)."""
+    r.state.players[a.actor].statuses.add(str(a.ability.params["status"]))
+    r.event(tier, a.label(), f"{a.actor} is now {a.ability.params['status']}")
+
+
+def test(r: Resolution, a: Action, tier: str) -> None:
+    t = a.targets[0]
+    verdict = str(r.state.passive(t, "holy_water", a.ability.params.get("default", "innocent")))
+    r.public.append(_fmt(a.ability.params["text"], actor=a.actor, target=t, result=verdict))
+    r.state.players[t].day_statuses.add(f"tested:{verdict}")
+    r.event(tier, a.label(), f"{t} is {verdict}")
+
+
+def nothing(r: Resolution, a: Action, tier: str) -> None:
+    r.event(tier, a.label(), "done")
+
+
+HANDLERS: dict[str, Handler] = {
+    "block": block,
+    "redirect": redirect,
+    "hamedo": hamedo,
+    "protect": protect,
+    "heal": protect,
+    "kill": kill,
+    "convert": convert,
+    "investigate": investigate,
+    "forge": forge,
+    "watch": watch,
+    "follow": follow,
+    "hex": hex_,
+    "lovers": lovers,
+    "steal": steal,
+    "announce": announce,
+    "revive": revive,
+    "exorcise": exorcise,
+    "discard": status,
+    "test": test,
+    "boost": nothing,
+    "none": nothing,
+    "turn": nothing,
+    "shoot": nothing,
+}
+
+
+def within_tier_key(a: Action) -> tuple[int, str]:
+    """Order of handling inside a tier (effects are still simultaneous): finders first."""
+    return (0 if a.ability.params.get("field") == "is_role" else 1, a.actor)
+
+
+def apply_boosts(r: Resolution) -> None:
+    """Strongman / Ninja: change the side's kill before any tier runs (it may move tiers)."""
+    for a in r.actions:
+        if a.kind != "boost" or a.done:
+            continue
+        a.done = True
+        tier = a.tier
+        reason = r.cannot_act(a, tier)
+        if reason:
+            a.failed = reason
+            r.event(tier, a.label(), "fails", reason + "; the use is spent")
+            continue
+        side = r.state.players[a.actor].side
+        target = next((b for b in r.actions if b.order.side == side), None)
+        if target is None:
+            r.event(tier, a.label(), "no effect", f"the {side} sent no kill tonight")
+            continue
+        effect = a.ability.params["effect"]
+        if effect == "hasten":
+            target.tier, target.hastened_by = str(a.ability.params["to_tier"]), a.actor
+        else:
+            target.strengthened = True
+        r.event(tier, a.label(), f"{effect}s {target.label()}")
+
+
+def finish(r: Resolution) -> None:
+    """Effects decided by the end of the night: lovers who survived, theft, attack notices."""
+    tier = r.tiers[-1] if r.tiers else "end"
+    for a in r.after_night:
+        if a.kind == "lovers":
+            dead = [t for t in a.targets if not r.state.players[t].alive]
+            if dead:
+                r.event(
+                    tier, a.label(), "no lovers", f"{', '.join(dead)} did not survive the night"
+                )
+                r.state.players[a.actor].used[a.ability.name] = 0
+            else:
+                _make_lovers(r, a, tier)
+        elif a.kind == "steal":
+            victims = [
+                d.player
+                for d in r.deaths
+                if d.killers
+                and any(
+                    b.order.side == r.state.players[a.actor].side
+                    and b.targets == [d.player]
+                    and not b.failed
+                    for b in r.actions
+                )
+            ]
+            if not victims or r.state.players[victims[0]].role is None:
+                r.event(tier, a.label(), "nothing to steal", "the use is spent")
+                r.pm(a.actor, r.say("theft_empty"))
+                continue
+            role = r.state.players[victims[0]].role
+            r.state.players[a.actor].role = role
+            r.event(tier, a.label(), f"steals {victims[0]}'s role ({r.state.role_title(a.actor)})")
+            r.pm(a.actor, r.say("role_now", role=r.state.role_title(a.actor)))
+    if r.phase != "night":
+        return
+    for name, player in r.state.players.items():
+        for ab in r.state.abilities_of(name).values():
+            tags = ab.params.get("notify_attacks")
+            if not tags or not player.alive:
+                continue
+            left = r.state.uses_left(name, ab)
+            healed = any(a.actor == name and a.ability is ab for a in r.actions)
+            if left is not None and left <= 0 and not healed:
+                continue
+            attacked = sorted(
+                t
+                for t, ks in r.attacks.items()
+                if any(k.ability.params.get("tag") in tags for k in ks)
+            )
+            hit = [
+                t
+                for t in attacked
+                if not all(
+                    k.failed and "protected" in k.failed and not _healed_by(k, name)
+                    for k in r.attacks[t]
+                )
+            ]
+            r.pm(
+                name, r.say("attack_notice", victims=", ".join(hit)) if hit else r.say("no_victims")
+            )
+
+
+def _healed_by(k: Action, name: str) -> bool:
+    return bool(k.failed) and f"protected by {name}" in str(k.failed)

@@ -1,0 +1,257 @@
+"""Deaths and what they set off: kills landing together, protections, lovers, hunters, bombs.
+
+All kills of a tier are decided before any of them lands (simultaneity); then each
+death runs its chain (a lover follows, a hunter shoots, a Bomb explodes).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assistant.engine.state import Death
+
+if TYPE_CHECKING:
+    from assistant.engine.resolver import Action, Resolution
+
+
+def die(
+    r: Resolution, name: str, how: str, cause: str, killers: tuple[str, ...], tier: str
+) -> bool:
+    """Kill `name` now (if alive) and run the death's chain; False if already dead."""
+    player = r.state.players[name]
+    if not player.alive:
+        return False
+    player.alive = False
+    death = Death(name, how, cause, killers)
+    player.death = death
+    r.deaths.append(death)
+    r.event(tier, name, "dies", cause)
+    _chain(r, name, how, tier)
+    return True
+
+
+def _chain(r: Resolution, name: str, how: str, tier: str) -> None:
+    lover = r.state.lover_of(name)
+    if lover is not None and r.state.players[lover].alive:
+        die(r, lover, how, f"lover of {name}: dies with them", (), tier)
+    if r.state.passive(name, "on_death") == "shoot":
+        shot = next((a for a in r.actions if a.kind == "shoot" and a.actor == name), None)
+        if shot is not None:
+            fire_shot(r, shot, tier)
+        else:
+            r.notes.append(
+                f"{name} ({r.state.role_title(name)}) died and may take someone with them: ask "
+                f'for the choice and enter it as an order ("{name}: shoot NAME")'
+            )
+
+
+def fire_shot(r: Resolution, shot: Action, tier: str) -> None:
+    left = r.state.uses_left(shot.actor, shot.ability)
+    if left is not None and left <= 0:
+        return
+    r.state.spend(shot.actor, shot.ability)
+    target = shot.targets[0]
+    shot.done = True
+    if r.state.players[target].alive:
+        r.event(tier, shot.label(), "fires", f"{shot.actor} died")
+        die(
+            r,
+            target,
+            "nightkill" if r.phase == "night" else "other",
+            f"shot by {shot.actor} ({r.state.role_title(shot.actor)}) on dying",
+            (shot.actor,),
+            tier,
+        )
+
+
+def fire_pending(r: Resolution) -> None:
+    """Delayed deaths due now (the Hex of Death) and shots of hunters who died earlier."""
+    tier = r.tiers[0] if r.tiers else "start"
+    for entry in list(r.state.pending):
+        if entry.get("phase", "night") == r.phase and entry.get("night") == r.number:
+            r.state.pending.remove(entry)
+            if die(
+                r, str(entry["player"]), "nightkill", str(entry["cause"]), (), tier
+            ) and entry.get("then"):
+                r.state.pending.append(
+                    {
+                        "player": entry["then"],
+                        "night": r.number + 1,
+                        "cause": str(entry["then_cause"]),
+                    }
+                )
+    for a in r.actions:
+        if a.kind == "shoot" and not r.state.players[a.actor].alive:
+            fire_shot(r, a, tier)
+
+
+def _killers(r: Resolution, k: Action) -> tuple[str, ...]:
+    if k.order.side:
+        return tuple(r.state.side_members(k.order.side, alive=False))
+    return (k.actor,)
+
+
+def _matches(protection: Action, tag: str) -> bool:
+    against = protection.ability.params.get("against", ["all"])
+    return "all" in against or tag in against
+
+
+def protected_from_kill(r: Resolution, name: str) -> bool:
+    """Any form of kill protection tonight (for two nightkillers aiming at each other)."""
+    return (
+        bool(r.protections.get(name))
+        or bool(r.state.passive(name, "nightkill_immune"))
+        or (
+            bool(r.state.passive(name, "auto_protect"))
+            and r.state.players[name].used.get("auto_protect", 0)
+            < int(r.state.passive(name, "auto_protect"))
+        )
+    )
+
+
+def _saved_by(r: Resolution, k: Action, t: str, tier: str) -> str | None:
+    strength = "unstoppable" if k.strengthened else k.ability.params.get("strength", "normal")
+    if strength == "unstoppable":
+        return None
+    tag = k.ability.params.get("tag", k.ability.name)
+    if strength != "pierce":
+        prots = [p for p in r.protections.get(t, []) if _matches(p, tag)]
+        if prots:
+            best = min(prots, key=lambda p: (p.ability.params.get("priority", 50), p.actor))
+            _credit(r, best, t, tier)
+            return f"{t} is protected by {best.actor}"
+    player = r.state.players[t]
+    if r.state.passive(t, "nightkill_immune") and r.phase == "night":
+        return f"{t} cannot be nightkilled"
+    auto = r.state.passive(t, "auto_protect")
+    if auto and r.phase == "night":
+        mark = f"auto-protected:{r.number}"
+        if mark in player.statuses:
+            return f"{t}'s automatic protection holds all night"
+        if player.used.get("auto_protect", 0) < int(auto):
+            player.used["auto_protect"] = player.used.get("auto_protect", 0) + 1
+            player.statuses.add(mark)
+            return f"{t}'s automatic protection against a nightkill"
+    return None
+
+
+def _credit(r: Resolution, protection: Action, t: str, tier: str) -> None:
+    params = protection.ability.params
+    if params.get("spend_on") == "success":
+        r.state.spend(protection.actor, protection.ability)
+    if params.get("rests_after_save"):
+        r.state.players[protection.actor].statuses.add(f"rests:night{r.number + 1}")
+        r.event(
+            tier, protection.label(), "stops a kill", f"{protection.actor} may not act next night"
+        )
+    if params.get("saved_pm"):
+        r.pm(protection.actor, str(params["saved_pm"]).format(target=t))
+
+
+def _turns(r: Resolution, k: Action, t: str, tier: str) -> bool:
+    side = r.state.passive(t, "turns_when_killed_by")
+    if not side or k.order.side != side or k.strengthened:
+        return False
+    choice = next((a for a in r.actions if a.kind == "turn" and a.actor == t), None)
+    if choice is None:
+        r.notes.append(
+            f"{t} ({r.state.role_title(t)}) could have chosen to join the {side} "
+            f'instead of dying; enter "{t}: turn" and resolve again if they did'
+        )
+        return False
+    player = r.state.players[t]
+    player.side, player.role = str(side), None
+    choice.done = True
+    r.event(tier, k.label(), f"{t} joins the {side} instead of dying", f"{t} chose to turn")
+    r.pm(t, r.say("turned", side=r.rules.side(str(side)).title))
+    for m in r.state.side_members(str(side)):
+        if m != t:
+            r.pm(m, r.say("new_member", player=t, side=r.rules.side(str(side)).title))
+    return True
+
+
+def resolve_kills(r: Resolution, tier: str) -> None:
+    """Land every kill of this tier at once, after mutual kills and protections."""
+    kills, r.kills = r.kills, []
+    for i, k in enumerate(kills):
+        for m in kills[i + 1 :]:
+            if k.failed or m.failed or k.actor == m.actor:
+                continue
+            if (
+                k.targets == [m.actor]
+                and m.targets == [k.actor]
+                and not k.strengthened
+                and not m.strengthened
+                and not protected_from_kill(r, k.actor)
+                and not protected_from_kill(r, m.actor)
+            ):
+                winner = r.rng.choice([k, m])
+                loser = m if winner is k else k
+                loser.failed = (
+                    f"{k.actor} and {m.actor} target each other without kill "
+                    f"protection; the draw went to {winner.actor}"
+                )
+                r.event(tier, loser.label(), "fails", loser.failed)
+    victims: dict[str, list[Action]] = {}
+    for k in kills:
+        if k.failed:
+            continue
+        t = k.targets[0]
+        tag = k.ability.params.get("tag", k.ability.name)
+        r.attacks.setdefault(t, []).append(k)
+        wasted = k.ability.params.get("wasted_if_attacked_by", ())
+        if any(
+            o is not k
+            and not o.failed
+            and o.targets == [t]
+            and o.ability.params.get("tag") in wasted
+            for o in kills
+        ):
+            k.failed = f"{t} is attacked by the {'/'.join(wasted)} too: the {tag} is wasted"
+            r.event(tier, k.label(), "wasted", k.failed)
+            continue
+        if not r.state.players[t].alive:
+            k.failed = f"{t} is already dead"
+            r.event(tier, k.label(), "no effect", k.failed)
+            continue
+        reason = _saved_by(r, k, t, tier)
+        if reason:
+            k.failed = reason
+            r.event(tier, k.label(), "fails", reason)
+            continue
+        if _turns(r, k, t, tier):
+            continue
+        victims.setdefault(t, []).append(k)
+    how = "nightkill" if r.phase == "night" else "other"
+    for t, ks in victims.items():
+        killers = tuple(sorted({name for k in ks for name in _killers(r, k)}))
+        for k in ks:
+            r.event(tier, k.label(), f"kills {t}")
+        die(r, t, how, " and ".join(k.label() for k in ks), killers, tier)
+        for k in ks:
+            visible = k.ability.params.get("after_kill_visible")
+            if visible:
+                r.state.players[k.actor].visible["alignment"] = str(visible)
+            if r.state.passive(t, "on_killed") == "explode" and not k.strengthened:
+                _explode(r, t, k, tier)
+
+
+def _explode(r: Resolution, bomb: str, k: Action, tier: str) -> None:
+    """002: the killer dies too; for the mafia kill a random non-leader member (or the Ninja)."""
+    if k.hastened_by:
+        victim, why = k.hastened_by, f"{k.hastened_by} hastened the kill"
+    elif k.order.side:
+        members = [m for m in r.state.side_members(k.order.side) if m != bomb]
+        plain = [m for m in members if not r.state.passive(m, "leader")] or members
+        if not plain:
+            return
+        victim = r.rng.choice(sorted(plain))
+        why = (
+            f"drawn at random from the {k.order.side}"
+            if len(plain) > 1
+            else f"the only one of the {k.order.side} it can take"
+        )
+    else:
+        victim, why = k.actor, "the killer"
+    r.event(tier, f"{bomb} (Bomb)", f"explodes on {victim}", why)
+    die(r, victim, "nightkill", f"caught in {bomb}'s explosion", (bomb,), tier)

@@ -1,0 +1,118 @@
+"""Rebuild the game state from the stored facts: setup, orders, confirmed phases, deaths.
+
+Nothing the engine computes is stored as truth. A confirmed night is stored as
+"resolved night N", and replaying it with the orders entered before the confirmation
+and the game's seed gives the same result every time. Deaths the GM enters (lynches,
+modkills) are applied where they were entered, with their chains (lovers, hunters, Bomb).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.engine import deaths
+from assistant.engine.orders import Order
+from assistant.engine.resolver import PhaseResult, Resolution, resolve_phase
+from assistant.engine.rules import EngineRules
+from assistant.engine.setup import Setup
+from assistant.engine.state import GameState
+from assistant.errors import ConfigError
+
+#: GM input kinds this module reads and writes.
+ROLES, ORDER, RESOLUTION, DEATH = "roles", "order", "resolution", "death"
+
+
+@dataclass
+class Replay:
+    """The state now, every phase result so far, and the orders not yet resolved."""
+
+    state: GameState
+    results: list[PhaseResult] = field(default_factory=list)
+    open_orders: list[Order] = field(default_factory=list)
+
+    def result(self, phase: str, number: int) -> PhaseResult | None:
+        return next((r for r in self.results if (r.phase, r.number) == (phase, number)), None)
+
+    def orders_for(self, phase: str, number: int) -> list[Order]:
+        return [o for o in self.open_orders if (o.phase, o.number) == (phase, number)]
+
+    def next_night(self) -> int:
+        return self.state.nights_resolved + 1
+
+
+def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]) -> PhaseResult:
+    """A death the GM entered (lynch, modkill...), with the chain it sets off."""
+    name = data["player"]
+    if name not in state.players:
+        raise ConfigError(f"a stored death names {name!r}, who is not in the setup")
+    r = Resolution(
+        state,
+        "day",
+        state.days_resolved + 1,
+        [
+            o
+            for o in open_orders
+            if o.ability
+            in {a.name for a in state.abilities_of(o.actor).values() if a.kind == "shoot"}
+        ],
+    )
+    r.collect()
+    how = data.get("how", "other")
+    deaths.die(r, name, how, f"{how} (entered by the GM)", (), how)
+    if how == "lynch" and r.state.passive(name, "on_lynched") == "last_voter_dies":
+        voter = data.get("last_voter")
+        if voter in r.state.players:
+            deaths.die(r, voter, "other", f"last to vote for {name}, the Bomb", (name,), how)
+        else:
+            r.notes.append(
+                f"{name} was the Bomb: the last person to vote for them dies; enter that "
+                "death with the vote counter's answer"
+            )
+    return PhaseResult("death", 0, tuple(r.log), tuple(r.deaths), {}, (), tuple(r.notes), r.state)
+
+
+def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
+    """Apply the stored inputs in the order they were entered."""
+    setups = [i for i in inputs if i["kind"] == ROLES]
+    if not setups:
+        raise ConfigError(
+            "this game has no setup yet: enter it with `assistant roles GAME --file setup.toml`"
+        )
+    first_seq = setups[-1]["seq"]
+    state = GameState.from_setup(rules, Setup.from_dict(setups[-1]["data"]))
+    rep = Replay(state)
+    for inp in inputs:
+        if inp["seq"] <= first_seq:
+            continue
+        kind, data = inp["kind"], inp["data"]
+        if kind == ORDER:
+            rep.open_orders.append(Order.from_dict(data))
+        elif kind == RESOLUTION:
+            phase, number = data["phase"], int(data["number"])
+            result = resolve_phase(rep.state, phase, number, rep.orders_for(phase, number))
+            rep.state = result.state
+            rep.results.append(result)
+            rep.open_orders = [o for o in rep.open_orders if (o.phase, o.number) != (phase, number)]
+        elif kind == DEATH and data.get("how") == "replaced" and data.get("replacement"):
+            _replace_player(rep.state, data["player"], data["replacement"])
+        elif kind == DEATH and data.get("source") != "engine":
+            if (
+                rep.state.players.get(data.get("player", ""), None) is None
+                or not rep.state.players[data["player"]].alive
+            ):
+                continue
+            result = apply_death(rep.state, data, rep.open_orders)
+            rep.state = result.state
+            rep.results.append(result)
+    return rep
+
+
+def _replace_player(state: GameState, old: str, new: str) -> None:
+    """A replacement takes over the slot: same role, side, uses; the new name from now on."""
+    if old not in state.players or new in state.players:
+        return
+    player = state.players[old]
+    player.name = new
+    state.players = {new if k == old else k: v for k, v in state.players.items()}
+    state.lovers = [tuple(new if n == old else n for n in pair) for pair in state.lovers]  # type: ignore[misc]

@@ -1,0 +1,265 @@
+"""Night and day orders: parse the GM's text, check it against the rules and the state.
+
+`"Conia: protect Jd-"` names an actor, an ability word and targets. The actor may be a
+side ("Mafia: kill Bob by Carol" — Carol carries the kill). Three errors, as in
+python-chess: malformed (not an order / unknown name or ability), illegal (the rules
+forbid it), ambiguous (a name that fits several players).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.engine.rules import AbilityDef
+from assistant.engine.state import GameState
+from assistant.errors import AmbiguousOrderError, IllegalOrderError, MalformedOrderError
+
+_SPLIT_TARGETS = re.compile(r"\s*(?:,|\+|&|\band\b|\bwith\b)\s*", re.IGNORECASE)
+_ORDER_RE = re.compile(r"^\s*(?P<actor>[^:]+?)\s*:\s*(?P<rest>.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class Order:
+    """One order as entered: who does what to whom, in which phase."""
+
+    actor: str
+    """The player who acts (for a side order: the member who carries it out)."""
+    ability: str
+    """The ability's name in the ruleset."""
+    targets: tuple[str, ...]
+    phase: str
+    """"night" or "day"."""
+    number: int
+    """Night or day number."""
+    side: str | None = None
+    """The side whose ability this is (the mafia kill), None for a role ability."""
+    text: str = ""
+    """What the GM typed."""
+    choice: str | None = None
+    """A word the ability asks for besides players (the Forger's "Town" / "Mafia")."""
+
+    def label(self) -> str:
+        who = f"{self.actor} ({self.side})" if self.side else self.actor
+        tail = f" {' and '.join(self.targets)}" if self.targets else ""
+        pick = f" {self.choice}" if self.choice else ""
+        return f"{who}: {self.ability}{pick}{tail}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "actor": self.actor,
+            "ability": self.ability,
+            "targets": list(self.targets),
+            "phase": self.phase,
+            "number": self.number,
+            "side": self.side,
+            "text": self.text,
+            "choice": self.choice,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, object]) -> Order:
+        return cls(
+            str(d["actor"]),
+            str(d["ability"]),
+            tuple(d["targets"]),  # type: ignore[arg-type]
+            str(d["phase"]),
+            int(d["number"]),
+            d.get("side"),
+            str(d.get("text", "")),  # type: ignore[arg-type]
+            d.get("choice"),
+        )  # type: ignore[arg-type]
+
+
+def match_player(text: str, names: list[str], *, order: str) -> str:
+    """The one player `text` names: exact, then unique prefix, then unique substring."""
+    wanted = text.strip().lower()
+    if not wanted:
+        raise MalformedOrderError(f"{order!r}: a player name is missing")
+    for test in (
+        lambda n: n.lower() == wanted,
+        lambda n: n.lower().startswith(wanted),
+        lambda n: wanted in n.lower(),
+    ):
+        hits = [n for n in names if test(n)]
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise AmbiguousOrderError(
+                f"{order!r}: {text!r} could be {', '.join(hits)}; write more of the name"
+            )
+    raise MalformedOrderError(
+        f"{order!r}: no player called {text!r}; players are: {', '.join(names)}"
+    )
+
+
+def _find_ability(words: str, abilities: dict[str, AbilityDef]) -> tuple[AbilityDef, str] | None:
+    """The ability whose name or alias the text starts with (longest match), and the rest."""
+    low = words.lower()
+    best: tuple[AbilityDef, str] | None = None
+    best_len = -1
+    for ab in abilities.values():
+        for w in (ab.name, *ab.aliases):
+            w = w.lower()
+            if (low == w or low.startswith(w + " ")) and len(w) > best_len:
+                best, best_len = (ab, words[len(w) :].strip()), len(w)
+    return best
+
+
+def parse_order(text: str, state: GameState, *, phase: str, number: int) -> Order:
+    """Turn the GM's line into an Order naming real players and a real ability."""
+    m = _ORDER_RE.match(text)
+    if not m:
+        raise MalformedOrderError(
+            f'{text!r} is not an order; write "Actor: ability target", e.g. "Conia: protect Jd-"'
+        )
+    actor_text, rest = m.group("actor"), m.group("rest")
+    rules = state.rules
+    names = list(state.players)
+    side_key = next(
+        (k for k, s in rules.sides.items() if actor_text.lower() in {k.lower(), s.title.lower()}),
+        None,
+    )
+    performer_text = None
+    by = re.search(r"\s+by\s+(?P<who>.+)$", rest, re.IGNORECASE)
+    if by:
+        performer_text, rest = by.group("who"), rest[: by.start()]
+    if side_key is not None:
+        actor = None
+        side_abilities = dict(rules.side(side_key).abilities)
+        found = _find_ability(rest, side_abilities)
+        if found is None:
+            raise MalformedOrderError(
+                f"{text!r}: the {rules.side(side_key).title} have no ability "
+                f"{rest.split()[0]!r}; they have: {', '.join(side_abilities) or 'none'}"
+            )
+    else:
+        actor = match_player(actor_text, names, order=text)
+        own = state.abilities_of(actor)
+        side_abilities = dict(rules.side(state.players[actor].side).abilities)
+        found = _find_ability(rest, own)
+        if found is None and (found := _find_ability(rest, side_abilities)) is not None:
+            side_key = state.players[actor].side
+        if found is None:
+            have = sorted({*own, *side_abilities})
+            raise MalformedOrderError(
+                f"{text!r}: {actor} ({state.role_title(actor)}) has no ability "
+                f"{rest.split()[0]!r}; they have: {', '.join(have) or 'none'}"
+            )
+    ability, target_text = found
+    if side_key is not None:
+        if performer_text:
+            actor = match_player(performer_text, names, order=text)
+        if actor is None:
+            actor = default_performer(state, side_key)
+            if actor is None:
+                raise IllegalOrderError(f"{text!r}: no living member of the {side_key} is left")
+    assert actor is not None
+    choice = None
+    choices = ability.params.get("choices")
+    if choices:
+        word, _, target_text = target_text.partition(" ")
+        choice = next((c for c in choices if c.lower() == word.lower()), None)
+        if choice is None:
+            raise MalformedOrderError(
+                f"{text!r}: {ability.name} needs one of {', '.join(choices)} first"
+            )
+    targets = (
+        tuple(
+            match_player(t, names, order=text)
+            for t in _SPLIT_TARGETS.split(target_text)
+            if t.strip()
+        )
+        if target_text
+        else ()
+    )
+    if ability.targets == 0 and not targets:
+        targets = (actor,)  # a self action (the Monk's Hamedo): its place can still be redirected
+    return Order(actor, ability.name, targets, phase, number, side_key, text.strip(), choice)
+
+
+def default_performer(state: GameState, side: str) -> str | None:
+    """Who carries out a side's action when the GM names nobody: its leader, else the first."""
+    members = state.side_members(side)
+    leaders = [m for m in members if state.passive(m, "leader")]
+    return (leaders or members or [None])[0]
+
+
+def ability_of(state: GameState, order: Order) -> AbilityDef:
+    if order.side is not None:
+        return state.rules.side(order.side).abilities[order.ability]
+    return state.abilities_of(order.actor)[order.ability]
+
+
+def check_order(order: Order, state: GameState) -> AbilityDef:
+    """Raise IllegalOrderError when the rules forbid the order in this state; else its ability."""
+    try:
+        ability = ability_of(state, order)
+    except KeyError:
+        raise IllegalOrderError(
+            f"{order.text or order.label()!r}: {order.actor} no longer has the ability "
+            f"{order.ability!r} ({state.role_title(order.actor)})"
+        ) from None
+    who = state.players[order.actor]
+    say = order.text or order.label()
+    if ability.phase not in {order.phase, "any"}:
+        raise IllegalOrderError(
+            f"{say!r}: {ability.name} is used by {ability.phase}, not by {order.phase}"
+        )
+    after_death = ability.params.get("after_death", False)
+    if not who.alive and not (after_death or ability.kind == "shoot"):
+        raise IllegalOrderError(f"{say!r}: {order.actor} is dead; the dead give no orders")
+    if who.alive and after_death:
+        raise IllegalOrderError(f"{say!r}: {order.actor} gets {ability.name} only after dying")
+    if order.side is not None and who.side != order.side:
+        raise IllegalOrderError(f"{say!r}: {order.actor} is not one of the {order.side}")
+    if order.phase == "night" and order.number < ability.first_night:
+        raise IllegalOrderError(
+            f"{say!r}: {ability.name} may not be used before night {ability.first_night}"
+        )
+    if (
+        order.phase == "night"
+        and ability.last_night is not None
+        and order.number > ability.last_night
+    ):
+        raise IllegalOrderError(
+            f"{say!r}: {ability.name} may only be used up to night {ability.last_night}"
+        )
+    left = state.uses_left(order.actor, ability)
+    if left is not None and left <= 0:
+        raise IllegalOrderError(f"{say!r}: {order.actor} has no use of {ability.name} left")
+    if f"rests:{order.phase}{order.number}" in who.statuses:
+        raise IllegalOrderError(
+            f"{say!r}: {order.actor} may not use their power this {order.phase} "
+            "(their protection stopped a kill last night)"
+        )
+    if ability.params.get("until_lovers") and state.lovers:
+        raise IllegalOrderError(f"{say!r}: there are already lovers; {ability.name} is spent")
+    if ability.targets and len(order.targets) != ability.targets:
+        raise IllegalOrderError(
+            f"{say!r}: {ability.name} names {ability.targets} player(s), not {len(order.targets)}"
+        )
+    for t in order.targets:
+        target = state.players[t]
+        if ability.targets == 0:
+            break
+        if ability.target_state == "alive" and not target.alive:
+            raise IllegalOrderError(f"{say!r}: {t} is dead; {ability.name} targets the living")
+        if ability.target_state == "dead" and target.alive:
+            raise IllegalOrderError(f"{say!r}: {t} is alive; {ability.name} targets the dead")
+        if ability.not_self and t == order.actor:
+            raise IllegalOrderError(
+                f"{say!r}: {order.actor} may not target themselves with {ability.name}"
+            )
+        if ability.not_own_side and target.side == who.side:
+            raise IllegalOrderError(
+                f"{say!r}: the {who.side} may not target one of their own ({t})"
+            )
+    if ability.no_repeat_target and order.phase == "night":
+        last = who.last_targets.get(ability.name)
+        if last is not None and last[0] == order.number - 1 and set(last[1]) & set(order.targets):
+            raise IllegalOrderError(
+                f"{say!r}: {order.actor} used {ability.name} on {', '.join(last[1])} last night "
+                "and may not choose the same player two nights running"
+            )
+    return ability

@@ -1,0 +1,266 @@
+"""Resolve one night (or day) of orders tier by tier, in the ruleset's order of operations.
+
+Actions in the same tier are simultaneous: whether an action can happen (actor alive,
+not blocked, target not jailed, Hamedo) is decided for the whole tier before any of its
+effects; kills of a tier land together. Every step is an `Event`, so a dry run shows
+why, and tests compare the whole log.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from assistant.engine import abilities, deaths
+from assistant.engine.orders import Order, check_order
+from assistant.engine.rules import AbilityDef
+from assistant.engine.state import Death, Event, GameState
+from assistant.errors import OrderError
+
+
+@dataclass
+class Action:
+    """An order on its way through the tiers; targets change when redirected."""
+
+    order: Order
+    ability: AbilityDef
+    targets: list[str]
+    tier: str
+    failed: str | None = None
+    strengthened: bool = False
+    hastened_by: str | None = None
+    done: bool = False
+
+    @property
+    def actor(self) -> str:
+        return self.order.actor
+
+    @property
+    def kind(self) -> str:
+        return self.ability.kind
+
+    def label(self) -> str:
+        who = f"{self.actor} ({self.order.side})" if self.order.side else self.actor
+        pick = f" {self.order.choice}" if self.order.choice else ""
+        shown = [] if self.ability.targets == 0 and self.targets == [self.actor] else self.targets
+        tail = f" {' and '.join(shown)}" if shown else ""
+        return f"{who}: {self.ability.name}{pick}{tail}"
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    """What a resolution produced: the log, deaths, PMs, public lines, notes for the GM."""
+
+    phase: str
+    number: int
+    events: tuple[Event, ...]
+    deaths: tuple[Death, ...]
+    pms: dict[str, tuple[str, ...]]
+    public: tuple[str, ...]
+    notes: tuple[str, ...]
+    state: GameState = field(repr=False, compare=False)
+
+    def log_lines(self) -> list[str]:
+        return [e.line() for e in self.events]
+
+
+@dataclass
+class _Pending:
+    """A PM result held until the end: dropped if its reader died or lost the role."""
+
+    player: str
+    text: str
+    role: str | None
+    needs_alive: bool
+
+
+class Resolution:
+    """The working context of one phase; `abilities` and `deaths` act on it."""
+
+    def __init__(self, state: GameState, phase: str, number: int, orders: list[Order]) -> None:
+        self.state = state.copy()
+        self.rules = state.rules
+        self.phase = phase
+        self.number = number
+        self.rng = random.Random(f"{state.seed}:{phase}:{number}")
+        self.orders = orders
+        self.log: list[Event] = []
+        self.pms: dict[str, list[str]] = {}
+        self.pending_pms: list[_Pending] = []
+        self.public: list[str] = []
+        self.notes: list[str] = []
+        self.deaths: list[Death] = []
+        self.blocked: set[str] = set()
+        self.jailed: set[str] = set()
+        self.hamedo: dict[str, str] = {}
+        self.protections: dict[str, list[Action]] = {}
+        self.kills: list[Action] = []
+        self.actions: list[Action] = []
+        self.attacks: dict[str, list[Action]] = {}
+        self.after_night: list[Action] = []
+        self.tiers = self.rules.tiers if phase == "night" else self.rules.day_tiers
+
+    # ---- output helpers --------------------------------------------------------------
+
+    def event(self, tier: str, action: str, effect: str, reason: str = "") -> None:
+        self.log.append(Event(tier, action, effect, reason))
+
+    def pm(self, player: str, text: str) -> None:
+        self.pms.setdefault(player, []).append(text)
+
+    def pm_later(self, player: str, text: str, *, needs_alive: bool) -> None:
+        self.pending_pms.append(
+            _Pending(player, text, self.state.players[player].role, needs_alive)
+        )
+
+    def say(self, key: str, **values: object) -> str:
+        return self.rules.message(key, **values)
+
+    # ---- the run ---------------------------------------------------------------------
+
+    def collect(self) -> None:
+        """Keep the last valid order of each actor's slot (the leader's, for a side action)."""
+        slots: dict[tuple[str, ...], Action] = {}
+        for order in self.orders:
+            try:
+                ability = check_order(order, self.state)
+            except OrderError as e:
+                self.event("orders", order.label(), "ignored", str(e))
+                continue
+            slot_name = ability.params.get("slot", "role")
+            key = ("side", order.side) if order.side else (order.actor, slot_name)
+            previous = slots.get(key)
+            if (
+                previous is not None
+                and order.side
+                and self.state.passive(previous.actor, "leader")
+                and not self.state.passive(order.actor, "leader")
+            ):
+                self.event(
+                    "orders",
+                    order.label(),
+                    "ignored",
+                    f"{previous.actor} has the final say on the {order.side}'s action",
+                )
+                continue
+            if previous is not None:
+                self.event(
+                    "orders", previous.label(), "replaced", f"by the later order {order.label()}"
+                )
+            slots[key] = Action(order, ability, list(order.targets), ability.tier)
+        self.actions = list(slots.values())
+        self._exclusive_when_alone()
+
+    def _exclusive_when_alone(self) -> None:
+        """001: the last werewolf cannot convert and eat the same night: the later order stands."""
+        for a in list(self.actions):
+            if not a.ability.params.get("not_with_side_action_when_alone"):
+                continue
+            side = self.state.players[a.actor].side
+            if len(self.state.side_members(side)) != 1:
+                continue
+            side_action = next((b for b in self.actions if b.order.side == side), None)
+            if side_action is None:
+                continue
+            first, later = sorted((a, side_action), key=lambda x: self.orders.index(x.order))
+            self.actions.remove(first)
+            self.event(
+                "orders",
+                first.label(),
+                "ignored",
+                f"{a.actor} is the last of the {side} and may not do both; {later.label()} stands",
+            )
+
+    def run(self) -> PhaseResult:
+        if self.phase == "night":
+            for p in self.state.players.values():
+                p.day_statuses.clear()
+        self.collect()
+        deaths.fire_pending(self)
+        abilities.apply_boosts(self)
+        for tier in self.tiers:
+            acts = [a for a in self.actions if a.tier == tier and not a.done]
+            ready = []
+            for a in acts:
+                a.done = True
+                reason = self.cannot_act(a, tier)
+                if reason:
+                    a.failed = reason
+                    self.event(tier, a.label(), "fails", reason)
+                    fallback = a.ability.params.get("failed_result")
+                    if fallback and self.state.players[a.actor].alive:
+                        self.pm_later(
+                            a.actor,
+                            str(a.ability.params["result_pm"]).format(
+                                target=a.targets[0] if a.targets else "", result=fallback
+                            ),
+                            needs_alive=bool(a.ability.params.get("needs_alive")),
+                        )
+                    continue
+                ready.append(a)
+            for a in sorted(ready, key=abilities.within_tier_key):
+                abilities.HANDLERS[a.kind](self, a, tier)
+            if self.kills:
+                deaths.resolve_kills(self, tier)
+        abilities.finish(self)
+        for p in self.pending_pms:
+            player = self.state.players[p.player]
+            if p.needs_alive and not player.alive:
+                continue
+            if player.role != p.role:
+                continue
+            self.pm(p.player, p.text)
+        if self.phase == "night":
+            self.state.nights_resolved = max(self.state.nights_resolved, self.number)
+        else:
+            self.state.days_resolved = max(self.state.days_resolved, self.number)
+        return PhaseResult(
+            self.phase,
+            self.number,
+            tuple(self.log),
+            tuple(self.deaths),
+            {k: tuple(v) for k, v in self.pms.items()},
+            tuple(self.public),
+            tuple(self.notes),
+            self.state,
+        )
+
+    def cannot_act(self, a: Action, tier: str) -> str | None:
+        """Why the action fails now, or None; spends a limited use it reaches first."""
+        actor = self.state.players[a.actor]
+        if not actor.alive and not (a.kind == "shoot" or a.ability.params.get("after_death")):
+            return "the actor died before acting"
+        if a.ability.params.get("spend_on") != "success":
+            self.state.spend(a.actor, a.ability)
+        self.state.players[a.actor].last_targets[a.ability.name] = (self.number, tuple(a.targets))
+        if a.order.side:
+            if a.actor in self.jailed and self.state.passive(a.actor, "jail_stops_side"):
+                return f"{a.actor} is jailed, which stops the {a.order.side}'s power"
+        elif a.actor in self.blocked:
+            return f"{a.actor} is roleblocked"
+        elif a.kind in self.rules.night.get("blocks_preempt", ()):
+            for b in self.actions:
+                if (
+                    b.kind == "block"
+                    and b.order.targets == (a.actor,)
+                    and self.state.players[b.actor].alive
+                ):
+                    return f"{a.actor} is roleblocked by {b.actor}, which stops this before it acts"
+        if a.strengthened:
+            return None
+        for t in a.targets:
+            if t in self.jailed and not a.ability.params.get("jail"):
+                return f"{t} is jailed: every action aimed at them fails"
+        for t in a.targets:
+            monk = self.hamedo.get(t)
+            if monk is not None and a.actor != monk:
+                deaths.die(
+                    self, a.actor, "nightkill", f"targeted {t} under {monk}'s Hamedo", (monk,), tier
+                )
+                return f"killed by the Hamedo on {t} before acting"
+        return None
+
+
+def resolve_phase(state: GameState, phase: str, number: int, orders: list[Order]) -> PhaseResult:
+    """Resolve `orders` (in the order they were entered) for one night or day."""
+    return Resolution(state, phase, number, orders).run()

@@ -1,0 +1,124 @@
+"""The GM's setup: who has which role and side, plus the game's random seed.
+
+Read from the GM's setup.toml by `assistant roles`, checked against the ruleset, and
+stored as a GM input of kind "roles". The seed is kept with it so every resolution can
+be replayed with the same coin flips.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assistant.engine.rules import EngineRules
+from assistant.errors import ConfigError
+
+SETUP_VERSION = 1
+
+
+@dataclass(frozen=True)
+class PlayerSetup:
+    """One player's slot at the start of the game."""
+
+    name: str
+    side: str
+    """The alignment key of [night.sides]."""
+    role: str | None = None
+    """A key of [roles]; None for a vanilla player."""
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The whole setup of a game."""
+
+    players: tuple[PlayerSetup, ...]
+    seed: int
+    """Seeds every random choice (ties, random victims), so a night can be replayed."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Ruleset-specific extras (001: `extra_card`, the role the Thief may take instead)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": SETUP_VERSION,
+            "seed": self.seed,
+            "players": [
+                {"name": p.name, "side": p.side, "role": p.role, "items": list(p.items)}
+                for p in self.players
+            ],
+            "extra": dict(self.extra),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Setup:
+        if d.get("schema_version") != SETUP_VERSION:
+            raise ConfigError(
+                f"stored setup has schema_version {d.get('schema_version')!r}; this assistant "
+                f"reads {SETUP_VERSION}: enter the setup again with `assistant roles GAME --file`"
+            )
+        return cls(
+            players=tuple(
+                PlayerSetup(p["name"], p["side"], p.get("role"), tuple(p.get("items", ())))
+                for p in d["players"]
+            ),
+            seed=int(d["seed"]),
+            extra=dict(d.get("extra", {})),
+        )
+
+
+def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int) -> Setup:
+    """Parse a setup.toml text and check every role and side against the ruleset."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{where}: not valid TOML: {e}") from None
+    entries = raw.get("players")
+    if not isinstance(entries, list) or not entries:
+        raise ConfigError(
+            f"{where}: no players; write one [[players]] table per player with name, side "
+            "and (optionally) role"
+        )
+    players: list[PlayerSetup] = []
+    seen: set[str] = set()
+    for i, p in enumerate(entries, 1):
+        name = str(p.get("name", "")).strip()
+        if not name:
+            raise ConfigError(f"{where}: player #{i} has no name")
+        if name.lower() in seen:
+            raise ConfigError(f"{where}: the player {name!r} is listed twice")
+        seen.add(name.lower())
+        role = p.get("role") or None
+        side = p.get("side")
+        if role is not None and role not in rules.roles:
+            raise ConfigError(
+                f"{where}: {name}'s role {role!r} is not a role of {rules.ruleset} "
+                f"({', '.join(sorted(rules.roles))})"
+            )
+        if side is None and role is not None and len(rules.role(role).sides) == 1:
+            side = rules.role(role).sides[0]
+        if side not in rules.sides:
+            raise ConfigError(
+                f"{where}: {name}'s side {side!r} is not a side of {rules.ruleset} "
+                f'({", ".join(rules.sides)}); add side = "..."'
+            )
+        if role is not None and side not in rules.role(role).sides:
+            raise ConfigError(
+                f"{where}: {name} is {side}, but the role {role} is only given to "
+                f"{' or '.join(rules.role(role).sides)}"
+            )
+        players.append(PlayerSetup(name, side, role, tuple(p.get("items", ()))))
+    seed = raw.get("seed", default_seed)
+    if not isinstance(seed, int):
+        raise ConfigError(f"{where}: seed must be a whole number")
+    extra = {k: v for k, v in raw.items() if k not in {"players", "seed"}}
+    return Setup(tuple(players), seed, extra)
+
+
+def read_setup_file(path: Path, rules: EngineRules, *, default_seed: int) -> Setup:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read the setup file {path}: {e.strerror}") from None
+    return parse_setup(text, rules, where=str(path), default_seed=default_seed)

@@ -1,0 +1,153 @@
+"""Game state as the engine sees it: players, roles, sides, what is visible, statuses, links.
+
+The state is derived, never stored: `history.build_state` replays the setup, the confirmed
+nights and the GM's deaths. The resolver works on a copy and hands back a new one.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from assistant.engine.rules import AbilityDef, EngineRules, RoleDef
+from assistant.engine.setup import Setup
+
+
+@dataclass(frozen=True)
+class Event:
+    """One step of a resolution, as `resolve --dry-run` prints it and tests compare it."""
+
+    tier: str
+    """The named step of the order of operations."""
+    action: str
+    """The action, as "Actor: ability Target" (or the passive that fired)."""
+    effect: str
+    """What happened."""
+    reason: str = ""
+    """Why, in the ruleset's terms (blocked, protected, ...)."""
+
+    def line(self) -> str:
+        tail = f" ({self.reason})" if self.reason else ""
+        return f"[{self.tier}] {self.action}: {self.effect}{tail}"
+
+
+@dataclass(frozen=True)
+class Death:
+    """A death the engine produced."""
+
+    player: str
+    how: str
+    """"nightkill", "lynch", "modkill" or "other", as the death GM input records it."""
+    cause: str
+    """What killed them, for the dry-run and the killer's PM (never shown publicly)."""
+    killers: tuple[str, ...] = ()
+    """Players who learn the victim's role where the ruleset says only the killer knows."""
+
+
+@dataclass
+class PlayerState:
+    """One player now. Mutable inside a resolution only; see the module docstring."""
+
+    name: str
+    side: str
+    role: str | None
+    alive: bool = True
+    statuses: set[str] = field(default_factory=set)
+    """Named conditions: "hex:silence", "lover", "sheriff", "used-kill", ..."""
+    used: dict[str, int] = field(default_factory=dict)
+    """Uses spent, by ability name and by pool name."""
+    last_targets: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    """ability -> (night, targets) of its last use, for "not the same player twice running"."""
+    visible: dict[str, str] = field(default_factory=dict)
+    """Overrides of what investigations see ("alignment", "role"), set by events."""
+    items: list[str] = field(default_factory=list)
+    day_statuses: set[str] = field(default_factory=set)
+    """Conditions for the coming day only (hexes, roleblocks); cleared when a night begins."""
+    death: Death | None = None
+
+
+@dataclass
+class GameState:
+    """Every player, links between them, and what is still pending."""
+
+    rules: EngineRules
+    players: dict[str, PlayerState]
+    seed: int
+    lovers: list[tuple[str, str]] = field(default_factory=list)
+    pending: list[dict[str, object]] = field(default_factory=list)
+    """Delayed effects, e.g. {"effect": "die", "player": ..., "night": n, "cause": ...}."""
+    nights_resolved: int = 0
+    days_resolved: int = 0
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def from_setup(cls, rules: EngineRules, setup: Setup) -> GameState:
+        players = {
+            p.name: PlayerState(p.name, p.side, p.role, items=list(p.items)) for p in setup.players
+        }
+        return cls(rules=rules, players=players, seed=setup.seed, extra=dict(setup.extra))
+
+    def copy(self) -> GameState:
+        rules = self.rules
+        self.rules = None  # type: ignore[assignment]  # rules are frozen: share, do not copy
+        try:
+            clone = copy.deepcopy(self)
+        finally:
+            self.rules = rules
+        clone.rules = rules
+        return clone
+
+    # ---- questions -------------------------------------------------------------------
+
+    def living(self) -> list[PlayerState]:
+        return [p for p in self.players.values() if p.alive]
+
+    def role_of(self, name: str) -> RoleDef | None:
+        key = self.players[name].role
+        return None if key is None else self.rules.role(key)
+
+    def role_title(self, name: str) -> str:
+        role = self.role_of(name)
+        return self.rules.messages.get("vanilla_title", "Vanilla") if role is None else role.title
+
+    def passive(self, name: str, key: str, default: object = None) -> object:
+        """A role passive, then a side passive, of the player."""
+        role = self.role_of(name)
+        if role is not None and key in role.passives:
+            return role.passives[key]
+        return self.rules.side(self.players[name].side).passives.get(key, default)
+
+    def abilities_of(self, name: str) -> dict[str, AbilityDef]:
+        """The player's role abilities; side abilities (the mafia kill) are separate."""
+        role = self.role_of(name)
+        return {} if role is None else dict(role.abilities)
+
+    def side_members(self, side: str, *, alive: bool = True) -> list[str]:
+        return [p.name for p in self.players.values() if p.side == side and (p.alive or not alive)]
+
+    def lover_of(self, name: str) -> str | None:
+        for a, b in self.lovers:
+            if name == a:
+                return b
+            if name == b:
+                return a
+        return None
+
+    def uses_left(self, name: str, ability: AbilityDef) -> int | None:
+        """Uses left of a limited ability (and its pool); None when unlimited."""
+        p = self.players[name]
+        left: int | None = None
+        if ability.uses is not None:
+            left = ability.uses - p.used.get(ability.name, 0)
+        role = self.role_of(name)
+        if ability.pool and role is not None and ability.pool in role.pools:
+            pool_left = role.pools[ability.pool] - p.used.get(ability.pool, 0)
+            left = pool_left if left is None else min(left, pool_left)
+        return left
+
+    def spend(self, name: str, ability: AbilityDef) -> None:
+        p = self.players[name]
+        if ability.uses is not None:
+            p.used[ability.name] = p.used.get(ability.name, 0) + 1
+        if ability.pool:
+            p.used[ability.pool] = p.used.get(ability.pool, 0) + 1
