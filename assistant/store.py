@@ -15,6 +15,7 @@ import json
 import os
 import re
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,8 +25,8 @@ from typing import Any
 
 from platformdirs import user_data_dir
 from tinydb import TinyDB
-from tinydb.table import Document
 from tinydb.storages import Storage
+from tinydb.table import Document
 
 from assistant.errors import StoreError
 from assistant.models import Post, from_iso, to_iso
@@ -41,17 +42,35 @@ def default_data_dir() -> Path:
 
 
 class AtomicJSONStorage(Storage):
-    """TinyDB storage that keeps the document in memory and replaces the file atomically."""
+    """TinyDB storage that keeps the document in memory and replaces the file atomically.
+
+    Outside a batch, a file another process replaced since (the daemon polling while the
+    GM runs a command) is read again before use, so one process does not write back a
+    stale copy over the other's facts. Two writers inside overlapping batches can still
+    race: the later replace wins.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._data: dict[str, Any] | None = None
         self._depth = 0
         self._dirty = False
+        self._signature: tuple[int, int, int] | None = None
+
+    def _file_signature(self) -> tuple[int, int, int] | None:
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
 
     def read(self) -> dict[str, Any] | None:
+        if (self._data is not None and self._depth == 0 and not self._dirty
+                and self._file_signature() != self._signature):
+            self._data = None  # replaced by another process: read it again
         if self._data is None:
             try:
+                self._signature = self._file_signature()
                 text = self.path.read_text(encoding="utf-8")
             except FileNotFoundError:
                 return None
@@ -74,13 +93,15 @@ class AtomicJSONStorage(Storage):
         if not self._dirty or self._data is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
+                                   dir=self.path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump(self._data, f, ensure_ascii=False, separators=(",", ":"))
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
+            self._signature = self._file_signature()
         except BaseException:
             try:
                 os.unlink(tmp)
@@ -91,6 +112,8 @@ class AtomicJSONStorage(Storage):
 
     @contextmanager
     def batch(self) -> Iterator[None]:
+        if self._depth == 0:
+            self.read()  # start from the file as it is now
         self._depth += 1
         try:
             yield
@@ -181,6 +204,7 @@ class GameStore:
 
     def _make_storage(self, path: Path) -> AtomicJSONStorage:
         self._storage = AtomicJSONStorage(path)
+        _clear_stale_temp_files(Path(path))
         return self._storage
 
     # ---- opening -----------------------------------------------------------------
@@ -285,8 +309,10 @@ class GameStore:
                     updates["versions"] = [*doc["versions"], version]
                     result.changed.append(post.post_id)
                 elif last["post"]["page"] != post.page or last["post"]["position"] != post.position:
-                    # Same text, moved (a post before it was deleted): keep the version, fix the place.
-                    moved = dict(last, post=dict(last["post"], page=post.page, position=post.position))
+                    # Same text, moved (a post before it was deleted): keep the version,
+                    # fix the place.
+                    place = dict(last["post"], page=post.page, position=post.position)
+                    moved = dict(last, post=place)
                     updates["versions"] = [*doc["versions"][:-1], moved]
                     result.unchanged += 1
                 else:
@@ -329,7 +355,9 @@ class GameStore:
         """Append a fact the GM entered (players, deaths, phases, PM votes, orders...)."""
         table = self.db.table("inputs")
         seq = len(table) + 1
-        return table.insert({"seq": seq, "kind": kind, "data": data, "entered_at": to_iso(entered_at)})
+        return table.insert(
+            {"seq": seq, "kind": kind, "data": data, "entered_at": to_iso(entered_at)}
+        )
 
     def inputs(self, kind: str | None = None) -> list[dict[str, Any]]:
         """GM inputs in the order they were entered, optionally of one kind."""
@@ -354,6 +382,21 @@ def _stored_post(doc: dict[str, Any]) -> StoredPost:
         ),
         vanished_at=from_iso(doc.get("vanished_at")),
     )
+
+
+STALE_TEMP_AGE = 3600.0
+"""Seconds after which a temp file is a killed writer's leftover, not another's write."""
+
+
+def _clear_stale_temp_files(path: Path) -> None:
+    """Remove temp files a killed writer left beside the game file (they are never read)."""
+    now = time.time()
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            if now - tmp.stat().st_mtime > STALE_TEMP_AGE:
+                tmp.unlink()
+        except OSError:
+            pass  # gone already, or not ours to remove: harmless either way
 
 
 def list_games(data_dir: Path) -> list[str]:

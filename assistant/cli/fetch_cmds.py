@@ -1,1 +1,221 @@
-"""Commands of this area (being written)."""
+"""`assistant fetch` (read a thread into a game) and `assistant posts` (show what was read)."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import click
+import httpx
+
+from assistant.cli import app, cli, common_options
+from assistant.errors import ConfigError
+from assistant.models import to_iso
+from assistant.poller import Poller, PollResult, PollSettings
+from assistant.scrapers import thread_url_info
+from assistant.scrapers.http import Fetcher, FetchSettings
+from assistant.scrapers.login import login
+from assistant.store import StoredPost
+
+
+def game_zone(name: str) -> ZoneInfo:
+    """A time zone by IANA name; ConfigError with examples otherwise."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"unknown time zone {name!r}: use an IANA name such as UTC, Europe/Berlin or "
+            "America/New_York (the zone the forum shows its times in to guests)"
+        ) from None
+
+
+@cli.command("fetch")
+@click.argument("url", required=False)
+@click.option("--game", "game_id", required=True, help="The game to store the thread in.")
+@click.option("--tz", "tz_name", help="The forum's time zone (IANA name); stored with the game.")
+@click.option("--login", "user", help="Log in as this member first (members-only boards).")
+@click.option("--password-env", metavar="VARIABLE",
+              help="The environment variable holding the password for --login.")
+@click.option("--recheck", is_flag=True, help="Also re-read the earlier pages of the last day.")
+@click.option("--delay", type=float, default=None,
+              help="Seconds between requests (default 1.5).")
+@common_options
+@click.pass_context
+def fetch(ctx: click.Context, url: str | None, game_id: str, tz_name: str | None,
+          user: str | None, password_env: str | None, recheck: bool,
+          delay: float | None) -> None:
+    """Read the thread at URL into game GAME (the whole thread the first time, then what is new).
+
+    A new game is created and remembers URL and --tz; later fetches may leave URL out.
+    """
+    a = app(ctx)
+    if user and not password_env:
+        raise ConfigError("--login needs --password-env VARIABLE naming where the password is")
+    password = None
+    if user and password_env:
+        password = os.environ.get(password_env)
+        if not password:
+            raise ConfigError(
+                f"--password-env {password_env}: that environment variable is not set or empty; "
+                f"set it to the password of {user!r} (e.g. `read -s {password_env}; export "
+                f"{password_env}`)"
+            )
+    with a.open_game(game_id, create=True) as store:
+        config = store.config()
+        # A game whose thread was never read may still change its mind about the URL.
+        thread_url = _thread_url(url, config if store.crawl_state() else {}, game_id)
+        zone = game_zone(tz_name or config.get("tz") or "UTC")
+        store.update_config(thread_url=thread_url, tz=zone.key)
+        settings = FetchSettings() if delay is None else FetchSettings(delay=max(0.0, delay))
+        with Fetcher(httpx.Client(), settings, clock=a.clock) as fetcher:
+            if user and password:
+                login(fetcher, thread_url_info(thread_url), user, password)
+            poller = Poller(store, fetcher, a.clock, zone, PollSettings(), thread_url=thread_url)
+            result = poller.poll(recheck=True if recheck else None)
+        canonical = store.crawl_state().get("thread_url")
+        if canonical and canonical != thread_url:
+            store.update_config(thread_url=canonical)
+        total = len(store.posts())
+    a.emit({"game": game_id, **result.to_dict(), "posts_stored": total},
+           lambda: _summary(game_id, result, total))
+
+
+def _thread_url(url: str | None, config: dict[str, Any], game_id: str) -> str:
+    known = config.get("thread_url")
+    if url is None:
+        if not known:
+            raise ConfigError(
+                f"game {game_id!r} has no thread yet: give its URL, e.g. `assistant fetch "
+                f"https://forum.example.org/index.php?topic=1234.0 --game {game_id}`"
+            )
+        return known
+    if known:
+        given, stored = thread_url_info(url), thread_url_info(known)
+        same = (given.base, given.topic_id) == (stored.base, stored.topic_id)
+        if not same and given.topic_id is not None:
+            raise ConfigError(
+                f"game {game_id!r} follows {known}, not {url}; use a new --game name for "
+                "another thread"
+            )
+    thread_url_info(url)  # an actionable error before any request
+    return url
+
+
+def _summary(game_id: str, r: PollResult, total: int) -> str:
+    what = "read the thread" if r.backfill else "polled"
+    extra = " (re-read earlier pages)" if r.rechecked else ""
+    return (
+        f"{game_id}: {what}{extra}: {len(r.new)} new, {len(r.changed)} edited, "
+        f"{len(r.vanished)} vanished post(s); {len(r.pages_read)} page(s) with {r.requests} "
+        f"request(s); the thread has {r.page_count} page(s), {total} post(s) stored"
+    )
+
+
+# ---- posts ---------------------------------------------------------------------------
+
+_POST_ID = re.compile(r"^(?:#|id:|msg|p)(\d+)$", re.I)
+
+
+@cli.command("posts")
+@click.argument("game_id", metavar="GAME")
+@click.option("--since", metavar="POSITION_OR_POST_ID",
+              help="From this position in the thread on (0 is the opening post), or from a "
+                   "post id written #123 (also msg123 / p123).")
+@click.option("--author", help="Only posts by this name (case does not matter).")
+@click.option("--edited", is_flag=True, help="Only posts that were edited.")
+@click.option("--vanished/--no-vanished", default=True,
+              help="Include posts a moderator deleted (default: yes).")
+@common_options
+@click.pass_context
+def posts(ctx: click.Context, game_id: str, since: str | None, author: str | None,
+          edited: bool, vanished: bool) -> None:
+    """Show the posts stored for GAME, every version of each."""
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        stored = store.posts(include_vanished=vanished)
+    chosen = _select(stored, since, author, edited)
+    a.emit([post_json(sp) for sp in chosen], lambda: _posts_text(chosen, stored, author))
+
+
+def _select(stored: list[StoredPost], since: str | None, author: str | None,
+            edited: bool) -> list[StoredPost]:
+    out = stored
+    if since is not None:
+        text = since.strip()
+        m = _POST_ID.match(text)
+        if m:
+            pid = int(m.group(1))
+            anchor = next((sp for sp in stored if sp.post_id == pid), None)
+            if anchor is None:
+                raise ConfigError(f"--since {since}: no post with id {pid} is stored")
+            out = [sp for sp in out if (sp.latest.position, sp.post_id)
+                   >= (anchor.latest.position, anchor.post_id)]
+        elif text.isdigit():
+            out = [sp for sp in out if sp.latest.position >= int(text)]
+        else:
+            raise ConfigError(
+                f"--since {since!r}: give a position in the thread (120) or a post id (#4567)"
+            )
+    if author is not None:
+        wanted = " ".join(author.split()).casefold()
+        out = [sp for sp in out if " ".join(sp.latest.author.split()).casefold() == wanted]
+    if edited:
+        out = [sp for sp in out if sp.edited]
+    return out
+
+
+def post_json(sp: StoredPost) -> dict[str, Any]:
+    """The stable JSON shape of a stored post (scripts rely on it)."""
+    p = sp.latest
+    return {
+        "id": sp.post_id,
+        "position": p.position,
+        "page": p.page,
+        "author": p.author,
+        "author_id": p.author_id,
+        "posted_at": to_iso(p.posted_at),
+        "edited": sp.edited,
+        "vanished_at": to_iso(sp.vanished_at),
+        "url": p.url,
+        "body_html": p.body_html,
+        "quotes": [{"author": q.author, "post_id": q.post_id} for q in p.quotes],
+        "versions": [
+            {
+                "seen_at": to_iso(v.seen_at),
+                "hash": v.hash,
+                "body_html": v.post.body_html,
+                "edit": None if v.post.edit is None else {
+                    "at": to_iso(v.post.edit.at), "by": v.post.edit.by,
+                    "reason": v.post.edit.reason, "count": v.post.edit.count,
+                },
+            }
+            for v in sp.versions
+        ],
+    }
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _posts_text(chosen: list[StoredPost], stored: list[StoredPost], author: str | None) -> str:
+    if not chosen:
+        if author and stored:
+            names = sorted({sp.latest.author for sp in stored}, key=str.casefold)
+            return f"no posts by {author!r}; authors in this thread: {', '.join(names)}"
+        return "no posts match" if stored else "no posts stored yet: run `assistant fetch` first"
+    lines = []
+    for sp in chosen:
+        p = sp.latest
+        flags = "".join([
+            f" [edited, {len(sp.versions)} versions]" if sp.edited and len(sp.versions) > 1
+            else " [edited]" if sp.edited else "",
+            " [vanished]" if sp.vanished_at else "",
+        ])
+        text = " ".join(html.unescape(_TAG.sub(" ", p.body_html)).split())
+        snippet = text if len(text) <= 70 else text[:69] + "…"
+        lines.append(f"#{p.position:<4} id {sp.post_id:<7} {p.posted_at:%Y-%m-%d %H:%M} UTC  "
+                     f"{p.author}{flags}: {snippet}")
+    return "\n".join(lines)

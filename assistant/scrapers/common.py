@@ -37,7 +37,8 @@ def _meta_charset(data: bytes) -> str | None:
 
 def _python_codec(charset: str) -> str:
     # Browsers read ISO-8859-1 as windows-1252 (curly quotes in old posts); so do we.
-    return "cp1252" if charset.lower() in {"iso-8859-1", "latin1", "latin-1", "us-ascii"} else charset
+    latin = {"iso-8859-1", "latin1", "latin-1", "us-ascii"}
+    return "cp1252" if charset.lower() in latin else charset
 
 
 def strip_session_ids(url: str) -> str:
@@ -48,7 +49,8 @@ def strip_session_ids(url: str) -> str:
         if k.lower() not in SESSION_PARAMS or (k.lower() == "s" and len(v) < 16)
     ]
     path = _SESSION_IN_PATH.sub("", parts.path)
-    return urlunsplit((parts.scheme, parts.netloc, path, urlencode(query, safe=".:/,"), parts.fragment))
+    query_text = urlencode(query, safe=".:/,")
+    return urlunsplit((parts.scheme, parts.netloc, path, query_text, parts.fragment))
 
 
 def strip_session_ids_in_html(html: str) -> str:

@@ -1,0 +1,411 @@
+"""Reading a thread into the store: a full backfill once, then cheap incremental polls.
+
+The first poll reads every page (resuming where a killed backfill stopped). Later polls
+re-read the last known page and follow the thread onto new pages, which costs one
+request when nothing is new; every so often they also re-read the earlier pages holding
+the current day's posts, because edits happen there too. Writes go in batches of whole
+pages (`pages_per_write`), each one atomic replace of the store file, so a crash or a
+page the parser does not understand loses at most the pages not yet written.
+
+Vanished posts: a post is marked vanished only when a run of consecutive pages read in
+one poll spans its id and it is not there. Post ids grow along the thread on both forums,
+so a post that merely moved to the previous page (because one before it was deleted) is
+never mistaken for a deleted one.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, tzinfo
+from typing import Any, TextIO
+
+from tqdm import tqdm
+
+from assistant.clock import Clock
+from assistant.errors import ConfigError, FetchError, LayoutError, NotAThreadError
+from assistant.models import TopicPage, from_iso, to_iso
+from assistant.scrapers import ThreadRef, parse_topic_page, thread_url_info
+from assistant.scrapers.http import Fetcher
+from assistant.store import GameStore
+
+
+@dataclass(frozen=True)
+class PollSettings:
+    """How a poll spends its requests."""
+
+    recheck_every_polls: int = 6
+    """Re-read the current day's earlier pages every N polls (0: never by count)."""
+    recheck_every: timedelta | None = timedelta(minutes=30)
+    """... or when this long has passed since the last re-read (None: never by time)."""
+    recheck_window: timedelta = timedelta(hours=24)
+    """Without a day start from the caller, "the current day" is this long back from now."""
+    pages_per_write: int = 10
+    """Pages stored per atomic write during a long read (a 400-page thread: 40 writes)."""
+    progress: bool | None = None
+    """Show a progress bar on stderr; None: only when stderr is a terminal."""
+
+
+@dataclass(frozen=True)
+class PollResult:
+    """What one poll found and what it cost."""
+
+    thread_url: str
+    new: tuple[int, ...]
+    changed: tuple[int, ...]
+    """Posts whose body or edit notice differs from the stored version (a version added)."""
+    vanished: tuple[int, ...]
+    reappeared: tuple[int, ...]
+    pages_read: tuple[int, ...]
+    requests: int
+    """HTTP requests this poll sent, retries and login included."""
+    page_count: int
+    backfill: bool
+    """True when this poll read the thread from the start (or resumed such a read)."""
+    rechecked: bool
+    """True when this poll re-read earlier pages of the current day."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "thread_url": self.thread_url, "new": list(self.new), "changed": list(self.changed),
+            "vanished": list(self.vanished), "reappeared": list(self.reappeared),
+            "pages_read": list(self.pages_read), "requests": self.requests,
+            "page_count": self.page_count, "backfill": self.backfill,
+            "rechecked": self.rechecked,
+        }
+
+
+@dataclass
+class _Tally:
+    new: list[int] = field(default_factory=list)
+    changed: list[int] = field(default_factory=list)
+    vanished: list[int] = field(default_factory=list)
+    reappeared: list[int] = field(default_factory=list)
+    pages: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Read:
+    page: TopicPage
+    seen_at: datetime
+
+
+class Poller:
+    """Polls one game's thread into its store. The thread URL comes from the game config."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        fetcher: Fetcher,
+        clock: Clock,
+        tz: tzinfo,
+        settings: PollSettings | None = None,
+        *,
+        thread_url: str | None = None,
+        progress_file: TextIO | None = None,
+    ) -> None:
+        self.store = store
+        self.fetcher = fetcher
+        self.clock = clock
+        self.tz = tz
+        self.settings = settings or PollSettings()
+        url = thread_url or store.config().get("thread_url")
+        if not url:
+            raise ConfigError(
+                f"game {store.game_id!r} has no thread URL; run `assistant fetch URL --game "
+                f"{store.game_id}` once"
+            )
+        self.ref = thread_url_info(url)
+        self.progress_file = progress_file or sys.stderr
+
+    # ---- the poll --------------------------------------------------------------------
+
+    def poll(
+        self, *, recheck: bool | None = None, recheck_since: datetime | None = None
+    ) -> PollResult:
+        """Read what is new. `recheck` forces (True) or skips (False) re-reading earlier
+        pages; `recheck_since` is the start of the current game day, when the caller knows it."""
+        state = self.store.crawl_state()
+        self._check_same_thread(state)
+        if state.get("topic_id") and self.ref.topic_id is None:
+            self.ref = self.ref.with_topic(int(state["topic_id"]))
+        before = self.fetcher.requests
+        now = self.clock.now()
+        tally = _Tally()
+        backfill = not state.get("backfilled")
+        rechecked = False
+        if backfill:
+            self._read_forward(int(state.get("backfill_next") or 1), state, tally, backfill=True)
+        else:
+            self._read_forward(int(state.get("last_page") or 1), state, tally, backfill=False)
+            due = self._recheck_due(state, now) if recheck is None else recheck
+            if due:
+                since = recheck_since or now - self.settings.recheck_window
+                self._recheck(since, state, tally)
+                rechecked = True
+        polls_since = 0 if (rechecked or backfill) else int(state.get("polls_since_recheck", 0)) + 1
+        updates: dict[str, Any] = {
+            "polls": int(state.get("polls", 0)) + 1,
+            "polls_since_recheck": polls_since,
+            "last_poll_at": to_iso(self.clock.now()),
+        }
+        if rechecked or backfill:
+            updates["last_recheck_at"] = to_iso(now)
+        self.store.set_crawl_state(**updates)
+        return PollResult(
+            thread_url=state.get("thread_url") or self.ref.url,
+            new=tuple(tally.new), changed=tuple(tally.changed),
+            vanished=tuple(tally.vanished), reappeared=tuple(tally.reappeared),
+            pages_read=tuple(tally.pages), requests=self.fetcher.requests - before,
+            page_count=int(state.get("page_count") or 0), backfill=backfill,
+            rechecked=rechecked,
+        )
+
+    def _check_same_thread(self, state: dict[str, Any]) -> None:
+        known = state.get("topic_id")
+        if known and self.ref.topic_id and int(known) != self.ref.topic_id:
+            raise ConfigError(
+                f"game {self.store.game_id!r} follows topic {known} ({state.get('thread_url')}), "
+                f"not {self.ref.url}; use a new game name for another thread"
+            )
+
+    def _recheck_due(self, state: dict[str, Any], now: datetime) -> bool:
+        s = self.settings
+        polls = int(state.get("polls_since_recheck", 0)) + 1
+        if s.recheck_every_polls and polls >= s.recheck_every_polls:
+            return True
+        last = from_iso(state.get("last_recheck_at"))
+        return bool(s.recheck_every and last and now - last >= s.recheck_every)
+
+    # ---- reading pages -------------------------------------------------------------------
+
+    def _read_page(self, page_no: int, per_page: int | None) -> _Read:
+        if self.ref.topic_id is None:  # a post permalink: read it once to learn the topic
+            url = self.ref.url
+        else:
+            url = self.ref.page_url(page_no, per_page)
+        answer = self.fetcher.get(url)
+        seen_at = self.clock.now()
+        try:
+            page = parse_topic_page(
+                answer.content, answer.url, tz=self.tz, now=seen_at, header_charset=answer.charset
+            )
+        except (NotAThreadError, LayoutError) as e:
+            if self.ref.topic_id is None or (page_no == 1 and not self.store.crawl_state()):
+                raise  # the URL the user gave: "not a thread" is the right answer
+            raise LayoutError(
+                f"page {page_no} of topic {self.ref.topic_id} was not understood: {e}. The "
+                "forum may be having problems or changed its theme; what was stored is kept: "
+                "try again later, and report it if it persists",
+                answer.url, what=getattr(e, "what", None) or f"the posts of page {page_no}",
+            ) from None
+        if self.ref.topic_id is None:
+            if page.topic_id is None:
+                raise LayoutError(
+                    f"{answer.url}: the page does not say which topic it belongs to; give the "
+                    "thread's own URL (…/viewtopic.php?t=1234) instead of a post link",
+                    answer.url, what="the topic id",
+                )
+            self.ref = self.ref.with_topic(page.topic_id)
+            if page.page != page_no:
+                return self._read_page(page_no, page.per_page or per_page)
+        elif page.topic_id is not None and page.topic_id != self.ref.topic_id:
+            raise LayoutError(
+                f"{url} shows topic {page.topic_id}, not topic {self.ref.topic_id}: the thread "
+                "was moved or merged; check it in a browser and fetch the new address into a "
+                "new game",
+                url, what="the topic id",
+            )
+        return _Read(page, seen_at)
+
+    def _read_forward(
+        self, start: int, state: dict[str, Any], tally: _Tally, *, backfill: bool
+    ) -> None:
+        """Read from page `start` to the thread's last page, writing every few pages.
+
+        When the last page read is full, the next page is asked for once as well: a page
+        may be served from a cache that predates the new page, and a full page is exactly
+        when the next post starts a page its links cannot show yet."""
+        per_page: int | None = state.get("per_page")
+        page_count: int | None = None
+        page_no = start
+        buffer: list[_Read] = []
+        prev_hi: float | None = -math.inf if start == 1 else None
+        bar = None
+        probing = probed = False
+        last: TopicPage | None = None
+        try:
+            while True:
+                if page_count is not None and page_no > page_count:
+                    if probed or not per_page or last is None or len(last.posts) < per_page:
+                        break
+                    probing = probed = True
+                try:
+                    read = self._read_page(page_no, per_page)
+                except FetchError as e:
+                    if probing and e.status == 404:
+                        break
+                    raise
+                page = read.page
+                if probing and page.page < page_no:
+                    break  # the forum answered with the last page again: nothing new
+                probing = False
+                last = page
+                per_page = page.per_page or _per_page_from_url(page) or per_page
+                page_count = max(page.page_count, page.page)
+                buffer.append(read)
+                tally.pages.append(page.page)
+                if bar is None and page_count - page.page >= 1:
+                    bar = self._progress(page_count, start, backfill)
+                if bar is not None:
+                    bar.total = page_count - start + 1
+                    bar.update(1)
+                if len(buffer) >= self.settings.pages_per_write:
+                    prev_hi = self._write(buffer, tally, state, per_page, page_count, prev_hi,
+                                          backfill)
+                    buffer = []
+                page_no = max(page_no, page.page) + 1
+        except (Exception, KeyboardInterrupt):
+            if buffer:  # keep the whole pages already read; the error says what stopped us
+                self._write(buffer, tally, state, per_page, page_count or 0, prev_hi, backfill,
+                            done=False)
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+        self._write(buffer, tally, state, per_page, page_count or 0, prev_hi, backfill, done=True)
+
+    def _recheck(self, since: datetime, state: dict[str, Any], tally: _Tally) -> None:
+        """Re-read the pages before the last one that hold posts made since `since`."""
+        read_now = set(tally.pages)
+        pages = sorted({
+            sp.latest.page for sp in self.store.posts(include_vanished=False)
+            if sp.latest.posted_at >= since and sp.latest.page not in read_now
+        })
+        per_page = state.get("per_page")
+        page_count = int(state.get("page_count") or 0)
+        for run in _runs(pages):
+            reads = []
+            for page_no in run:
+                reads.append(self._read_page(page_no, per_page))
+                tally.pages.append(reads[-1].page.page)
+            self._write(reads, tally, state, per_page, page_count,
+                        -math.inf if run[0] == 1 else None, backfill=False, touch_end=False)
+
+    def _progress(self, total: int, start: int, backfill: bool) -> tqdm | None:
+        show = self.settings.progress
+        if show is None:
+            show = bool(getattr(self.progress_file, "isatty", lambda: False)())
+        if not show:
+            return None
+        return tqdm(total=total - start + 1, file=self.progress_file, unit="page",
+                    desc="reading thread" if backfill else "new pages", leave=False,
+                    mininterval=0)
+
+    # ---- storing ---------------------------------------------------------------------
+
+    def _write(
+        self,
+        reads: list[_Read],
+        tally: _Tally,
+        state: dict[str, Any],
+        per_page: int | None,
+        page_count: int,
+        prev_hi: float | None,
+        backfill: bool,
+        *,
+        done: bool = False,
+        touch_end: bool = True,
+    ) -> float | None:
+        """Store whole pages, vanished marks and the crawl state in one atomic write.
+
+        `prev_hi` is the highest id before these pages (-inf from the thread's start, None
+        when unknown: the window then starts at these pages' lowest id). Returns the
+        highest post id of these pages, the bound for the next run."""
+        if not reads:
+            if done and touch_end:
+                self._save_state(state, per_page, page_count, None, backfill, done)
+            return prev_hi
+        ids = [p.post_id for r in reads for p in r.page.posts]
+        ends_thread = touch_end and reads[-1].page.page >= page_count
+        with self.store.batch():
+            for r in reads:
+                result = self.store.record_posts(r.page.posts, r.seen_at)
+                tally.new += result.new
+                tally.changed += result.changed
+                tally.reappeared += result.reappeared
+            if ids:
+                lo = min(ids) if prev_hi is None else prev_hi + 1
+                hi = math.inf if ends_thread else max(ids)
+                gone = self._missing(set(ids), lo, hi)
+                tally.vanished += self.store.mark_vanished(gone, reads[-1].seen_at)
+            if touch_end:
+                self._save_state(state, per_page, max(page_count, reads[-1].page.page), reads,
+                                 backfill, done)
+        return max(ids) if ids else prev_hi
+
+    def _missing(self, present: set[int], lo: float, hi: float) -> list[int]:
+        """Stored, not-vanished posts with ids in [lo, hi] that the pages did not show."""
+        return sorted(
+            doc.doc_id for doc in self.store.table("posts").all()
+            if lo <= doc.doc_id <= hi and doc.doc_id not in present and not doc.get("vanished_at")
+        )
+
+    def _save_state(
+        self,
+        state: dict[str, Any],
+        per_page: int | None,
+        page_count: int,
+        reads: list[_Read] | None,
+        backfill: bool,
+        done: bool,
+    ) -> None:
+        ref = self.ref
+        values: dict[str, Any] = {
+            "thread_url": ref.first_page_url, "software": ref.software,
+            "topic_id": ref.topic_id, "per_page": per_page, "page_count": page_count,
+            "page_urls": _page_urls(ref, page_count, per_page),
+        }
+        if reads:
+            last = reads[-1].page
+            values.update(version=last.version, title=last.title, last_page=last.page)
+            if last.posts:
+                values["last_post_id"] = max(p.post_id for p in last.posts)
+            if backfill:
+                values["backfill_next"] = last.page + 1
+        if backfill and done:
+            values.update(backfilled=True, backfill_next=None)
+        state.update(values)
+        self.store.set_crawl_state(**values)
+
+
+def _per_page_from_url(page: TopicPage) -> int | None:
+    """Posts per page from the page's own offset (`topic=2.30` on page 3 -> 15)."""
+    if page.page <= 1:
+        return None
+    try:
+        start = thread_url_info(page.url).start
+    except Exception:  # noqa: BLE001 - a page URL we cannot read just gives no hint
+        return None
+    return start // (page.page - 1) if start else None
+
+
+def _page_urls(ref: ThreadRef, page_count: int, per_page: int | None) -> list[str]:
+    if ref.topic_id is None:
+        return []
+    if not per_page:
+        return [ref.first_page_url] if page_count <= 1 else []
+    return [ref.page_url(n, per_page) for n in range(1, page_count + 1)]
+
+
+def _runs(pages: Iterable[int]) -> list[list[int]]:
+    """Consecutive page numbers grouped: [1, 2, 4] -> [[1, 2], [4]]."""
+    runs: list[list[int]] = []
+    for p in pages:
+        if runs and p == runs[-1][-1] + 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return runs
