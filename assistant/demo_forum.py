@@ -117,7 +117,8 @@ class DemoForum:
                 forum.requests += 1
                 parts = urlsplit(self.path)
                 query = parse_qs(parts.query)
-                if parts.path != "/viewtopic.php" or query.get("t") != [str(forum.thread.data["topic_id"])]:
+                topic = str(forum.thread.data["topic_id"])
+                if parts.path != "/viewtopic.php" or query.get("t") != [topic]:
                     self.send_error(404, "The requested topic does not exist.")
                     return
                 start = int(query.get("start", ["0"])[0] or 0)

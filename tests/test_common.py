@@ -1,10 +1,9 @@
 """Session ids are removed from links without leaving stray separators."""
 
 import pytest
+from conftest import WILD
 
 from assistant.scrapers.common import decode_html, strip_session_ids, strip_session_ids_in_html
-
-from conftest import WILD
 
 SID = "55e8c3ab1d4c858b9880dd5cf114e78a"
 

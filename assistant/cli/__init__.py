@@ -86,14 +86,21 @@ def cli() -> None:
 
 @cli.group()
 def draft() -> None:
-    """Drafts ready to paste: tally posts (issue 3), dawn posts and PMs (issue 5)."""
+    """Drafts ready to paste: the vote tally, the dawn post, the result PMs."""
 
 
-# Each area adds its commands to `cli` (or to `draft`) when imported.
-from assistant.cli import fetch_cmds  # noqa: E402,F401  issue 2: fetch, posts
-from assistant.cli import count_cmds  # noqa: E402,F401  issue 3: game, count, draft, replay, vote
-from assistant.cli import daemon_cmds  # noqa: E402,F401  issue 4: run, phase, kill, alerts
-from assistant.cli import engine_cmds  # noqa: E402,F401  issue 5: roles, order, resolve, draft dawn/pms
+# Each area adds its commands to `cli` (or to `draft`) when imported:
+# fetch/posts (issue 2), game/count/draft tally/replay/vote (issue 3),
+# run/phase/kill/alerts (issue 4), roles/order/resolve/draft dawn+pms (issue 5), demo.
+from assistant.cli import (  # noqa: E402
+    count_cmds,
+    daemon_cmds,
+    demo_cmds,
+    engine_cmds,
+    fetch_cmds,
+)
+
+_AREAS = (count_cmds, daemon_cmds, demo_cmds, engine_cmds, fetch_cmds)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -66,6 +66,7 @@ def run(
         stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
     )
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # one line per event: ours
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # our poll line says what was fetched
     settings = FetchSettings() if delay is None else FetchSettings(delay=delay)
     daemon = Daemon(
         a.data_dir,

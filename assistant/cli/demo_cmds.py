@@ -1,0 +1,32 @@
+"""`assistant demo`: run the assistant on the bundled demo game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from assistant.cli import cli
+
+
+def _run_cli(args: list[str]) -> int:
+    """One command as if typed: the same error handling, and its exit status back."""
+    try:
+        cli.main(args=args, prog_name="assistant", standalone_mode=False)
+    except click.ClickException as e:
+        e.show()
+        return e.exit_code
+    except SystemExit as e:  # click's --help and friends
+        return int(e.code or 0)
+    return 0
+
+
+@cli.command("demo")
+@click.option("--data-dir", "demo_dir", type=click.Path(file_okay=False),
+              help="Keep the demo game here (default: a new temporary directory).")
+def demo(demo_dir: str | None) -> None:
+    """Run the assistant on a bundled demo thread served on 127.0.0.1: poll it as it
+    grows, count the votes, raise alerts, draft the tally."""
+    from assistant.demo import run_demo
+
+    run_demo(Path(demo_dir) if demo_dir else None, _run_cli)
