@@ -160,3 +160,20 @@ def test_fetch_logs_in_with_the_password_from_the_environment(forum, run, monkey
     else:
         assert code == 1 and "login to" in err and "'Conia' failed" in err
         assert "Incorrect password." in err and forum.log == [path, path]  # no page was read
+
+
+def test_fetch_uses_the_thread_url_given_to_game_new(tmp_path, capsys) -> None:
+    """`game new --thread URL` then `fetch --game G` (no URL) reads that thread."""
+    from assistant.cli import main
+    from assistant.demo_forum import DemoForum
+
+    players = tmp_path / "players.txt"
+    players.write_text("Alice\nBram\nCleo\n", encoding="utf-8")
+    with DemoForum() as forum:
+        forum.stage = 3
+        main(["--data-dir", str(tmp_path), "game", "new", "g", "--thread", forum.thread_url,
+              "--ruleset", "mafiascum", "--players", str(players), "--tz", "Europe/London"])
+        main(["--data-dir", str(tmp_path), "fetch", "--game", "g", "--delay", "0", "--json"])
+    out = capsys.readouterr().out
+    doc = json.loads(out[out.index("{\n"):])
+    assert doc["posts_stored"] == 10 and doc["backfill"] is True

@@ -66,7 +66,7 @@ def fetch(ctx: click.Context, url: str | None, game_id: str, tz_name: str | None
     with a.open_game(game_id, create=True) as store:
         config = store.config()
         # A game whose thread was never read may still change its mind about the URL.
-        thread_url = _thread_url(url, config if store.crawl_state() else {}, game_id)
+        thread_url = _thread_url(url, config, game_id, locked=bool(store.crawl_state()))
         zone = game_zone(tz_name or config.get("tz") or "UTC")
         store.update_config(thread_url=thread_url, tz=zone.key)
         settings = FetchSettings() if delay is None else FetchSettings(delay=max(0.0, delay))
@@ -83,7 +83,9 @@ def fetch(ctx: click.Context, url: str | None, game_id: str, tz_name: str | None
            lambda: _summary(game_id, result, total))
 
 
-def _thread_url(url: str | None, config: dict[str, Any], game_id: str) -> str:
+def _thread_url(url: str | None, config: dict[str, Any], game_id: str, *, locked: bool) -> str:
+    """The URL to read: the one given, else the game's. Once a thread was read, another
+    topic is refused; before that (only `game new` set it) a new URL replaces it."""
     known = config.get("thread_url")
     if url is None:
         if not known:
@@ -92,7 +94,7 @@ def _thread_url(url: str | None, config: dict[str, Any], game_id: str) -> str:
                 f"https://forum.example.org/index.php?topic=1234.0 --game {game_id}`"
             )
         return known
-    if known:
+    if known and locked:
         given, stored = thread_url_info(url), thread_url_info(known)
         same = (given.base, given.topic_id) == (stored.base, stored.topic_id)
         if not same and given.topic_id is not None:
