@@ -15,6 +15,13 @@ replay, from files; nothing is derived from posts. The input kinds read:
              vote_weight 2; a hexed (002 Hex of Powerlessness) or Imaginary-Friend vote is
              powerless (shown, not counted); lovers voting together get the ruleset's bonus.
 - "lynches"  {"day": int, "available": int}   (003: lynches available that day, 1..3)
+- "sheriff"  {"player": str, "day": int|None, "at_post": int|None}
+             001: the player the village elected sheriff on `day` (None = from the start);
+             the sheriff serves until dead or until another sheriff is recorded, and breaks
+             lynch ties (ruleset [tally] tie_decided_by = "sheriff"). `at_post` is the GM's
+             post announcing the election: that day's lynch vote starts after it.
+- "tie_break" {"day": int|None, "choice": str}
+             whom the tie's decider (the sheriff in 001, the GM in 004) chose on `day`.
 """
 
 from __future__ import annotations
@@ -74,6 +81,26 @@ class Modifier:
 
 
 @dataclass(frozen=True)
+class Sheriff:
+    """001: the sheriff the village elected (entered by the GM with `assistant sheriff`)."""
+
+    player: str
+    day: int | None = None
+    """Elected on this day and serving from it on; None = from the start of the game."""
+    at_post: int | None = None
+    """The post announcing the election; the day's lynch vote starts after it."""
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """A tie's decision, as the GM recorded it: on `day`, the decider chose `choice`."""
+
+    day: int | None
+    choice: str
+    """A player's shown name or "No Lynch"."""
+
+
+@dataclass(frozen=True)
 class Game:
     """The facts a count needs. Build with `load_game(store)` or `Game.from_parts(...)`."""
 
@@ -89,6 +116,9 @@ class Game:
     lynches: tuple[tuple[int, int], ...] = ()
     """(day number, lynches available) pairs (003 multi-lynch)."""
     thread_url: str | None = None
+    sheriffs: tuple[Sheriff, ...] = ()
+    """In the order entered (the latest for a day wins)."""
+    tie_breaks: tuple[TieBreak, ...] = ()
     _matcher: dict[float, NameMatcher] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -116,6 +146,8 @@ class Game:
         pm_votes: list[PmVote] = []
         modifiers: list[Modifier] = []
         lynches: list[tuple[int, int]] = []
+        sheriffs: list[Sheriff] = []
+        tie_breaks: list[TieBreak] = []
         for doc in inputs:
             kind, data = doc["kind"], doc["data"]
             if kind == "players":
@@ -155,6 +187,12 @@ class Game:
                 )
             elif kind == "lynches":
                 lynches.append((int(data["day"]), int(data["available"])))
+            elif kind == "sheriff":
+                sheriffs.append(
+                    Sheriff(data["player"], _int_or_none(data.get("day")), data.get("at_post"))
+                )
+            elif kind == "tie_break":
+                tie_breaks.append(TieBreak(_int_or_none(data.get("day")), data["choice"]))
         game = cls(
             game_id,
             tuple(slots),
@@ -167,8 +205,10 @@ class Game:
             (),
             tuple(lynches),
             thread_url,
+            tuple(sheriffs),
+            tuple(tie_breaks),
         )
-        # Names in deaths and modifiers may be aliases: store them by shown name.
+        # Names in deaths, modifiers and sheriffs may be aliases: store them by shown name.
         return _with_resolved(game, deaths, modifiers)
 
     # ---- questions a count asks -------------------------------------------------------
@@ -226,6 +266,20 @@ class Game:
             if m.player == slot and (m.day is None or day is None or m.day == day)
         ]
 
+    def sheriff(self, day: int | None) -> Sheriff | None:
+        """The sheriff serving on `day` (dead or alive): the latest elected by then."""
+        serving = [
+            (s.day or 0, i, s)
+            for i, s in enumerate(self.sheriffs)
+            if s.day is None or day is None or s.day <= day
+        ]
+        return max(serving, key=lambda t: t[:2])[2] if serving else None
+
+    def tie_break(self, day: int | None) -> str | None:
+        """The decider's choice for a tie on `day`, the last one entered."""
+        found = [t.choice for t in self.tie_breaks if t.day == day]
+        return found[-1] if found else None
+
     def lynches_available(self, day: int | None) -> int:
         found = [n for d, n in self.lynches if d == day]
         return found[-1] if found else 1
@@ -237,6 +291,10 @@ class Game:
         if phase.start_post is not None:
             return post.post_id >= phase.start_post
         return post.posted_at >= phase.starts_at
+
+
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def _time(data: dict[str, Any], key: str) -> datetime:
@@ -282,6 +340,7 @@ def _with_resolved(game: Game, deaths: list[Death], modifiers: list[Modifier]) -
             for m in modifiers
         ),
         pm_votes=tuple(replace(v, voter=resolve(v.voter, "PM vote")) for v in game.pm_votes),
+        sheriffs=tuple(replace(s, player=resolve(s.player, "sheriff")) for s in game.sheriffs),
     )
 
 

@@ -22,6 +22,7 @@ _CHOICES = {
     "decision": ("plurality", "majority"),
     "at_deadline": ("plurality", "no_lynch"),
     "tie": ("no_lynch", "random", "decided"),
+    "tie_decided_by": ("gm", "sheriff"),
     "no_votes": ("no_lynch", "all_tied"),
     "template": ("classic", "chat", "pm"),
 }
@@ -37,8 +38,13 @@ class TallyRules:
     at_deadline: str = "plurality"
     """Under "majority", what the deadline without a majority gives."""
     tie: str = "no_lynch"
-    """"no_lynch" (000), "random" (002, 003), "decided" by `tie_decider` (001: the sheriff)."""
+    """"no_lynch" (000), "random" (002, 003), "decided" by someone (001: the sheriff)."""
     tie_decider: str = "the GM"
+    """How reasons name who decides a tie ("the GM", "the sheriff")."""
+    tie_decided_by: str = "gm"
+    """Who decides a "decided" tie: "gm", or "sheriff" (001: the player recorded with
+    `assistant sheriff`; with no living sheriff nobody is lynched). The choice is a GM
+    fact ("tie_break", entered with `assistant tiebreak`) and must be one of the tied."""
     no_votes: str = "no_lynch"
     """A day without votes: "no_lynch", or "all_tied" (002: every living player is tied at 0)."""
     reveal_on_no_votes: bool = True
@@ -132,11 +138,19 @@ def decide(
     seed: str,
     day: int | None,
     lynches_available: int,
-    hammer: tuple[str, int] | None,
+    hammer: tuple[str, int | None] | None,
     last_post: int | None,
     final: bool,
+    decider: str | None = None,
+    no_decider: str = "",
+    decision: str | None = None,
 ) -> Outcome:
-    """The outcome of a day, or of the day so far ("if the day ended now")."""
+    """The outcome of a day, or of the day so far ("if the day ended now").
+
+    For a tie the ruleset has `decided`: `decider` is the living sheriff (when
+    `tie_decided_by = "sheriff"`), `no_decider` says why there is none ("there is no
+    sheriff"), and `decision` is the choice the GM recorded, if any.
+    """
     prefix = "" if final else "if the day ended now: "
     if hammer is not None:
         target, post = hammer
@@ -174,20 +188,43 @@ def decide(
             (), prefix + f"No Lynch leads with {top}: no one is lynched", last_post, final
         )
     if len(leaders) > 1:
-        names = " and ".join(sorted(leaders))
+        names = _and_list(sorted(leaders))
         if rules.tie == "no_lynch":
             return Outcome(
                 (), prefix + f"tie between {names} ({top} each): no lynch", last_post, final
             )
         if rules.tie == "decided":
-            return Outcome(
-                (),
-                prefix + f"tie between {names} ({top} each): {rules.tie_decider} "
-                "decides who is lynched",
-                last_post,
-                final,
+            head = prefix + f"tie between {names} ({top} each): "
+            if rules.tie_decided_by == "sheriff" and decider is None:
+                # 001: "If there's no sheriff and nobody is willing to change their vote,
+                # nobody will be lynched."
+                why = no_decider or "there is no sheriff"
+                return Outcome((), head + f"{why}, so nobody is lynched", last_post, final)
+            who = rules.tie_decider + (f" ({decider})" if decider else "")
+            if decision is None:
+                return Outcome(
+                    (), head + f"{who} decides among them who is lynched", last_post, final
+                )
+            if decision not in leaders:
+                return Outcome(
+                    (),
+                    head + f"{who} must decide among them; the recorded choice, {decision}, "
+                    "is not one of them",
+                    last_post,
+                    final,
+                )
+            if decision == NO_LYNCH:
+                return Outcome((), head + f"{who} chose No Lynch", last_post, final)
+            first = decision
+            ordered = [s for s in ordered if s.target == decision] + [
+                s for s in ordered if s.target != decision
+            ]
+            tie_note = f"tie between {names} ({top} each): {who} chose {decision}"
+        else:
+            first = ordered[0].target  # == draw(leaders, seed)
+            tie_note = (
+                f"tie between {names} ({top} each): drawn at random: {first} (seed {seed!r})"
             )
-        first = ordered[0].target  # == draw(leaders, seed)
         if first == NO_LYNCH:
             return Outcome(
                 (),
@@ -196,7 +233,6 @@ def decide(
                 last_post,
                 final,
             )
-        tie_note = f"tie between {names} ({top} each): drawn at random: {first} (seed {seed!r})"
     else:
         first = leaders[0]
         tie_note = f"{first} leads with {top}"
@@ -230,6 +266,11 @@ def decide(
     if available > 1:
         notes.append(f"{available} lynches available today")
     return Outcome(tuple(lynched), prefix + "; ".join(notes), last_post, final)
+
+
+def _and_list(names: Sequence[str]) -> str:
+    """ "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _ordinal(n: int) -> str:

@@ -4,7 +4,12 @@
 versions as of a moment), the game's facts and the ruleset. Each mark becomes a `Vote`
 with `accepted` and a reason a GM can read ("counted: red vote", "replaced by post 66",
 "not counted: voter is dead", "ambiguous: 'J' could be Jd- or Tom & Jerry's"), so a
-count can be explained post by post and replayed as of any post.
+count can be explained post by post and replayed as of any post. Beside the reason each
+`Vote` carries a stable `code` (assistant/vote_codes.py): checks classify votes by it,
+never by the wording.
+
+Ties the ruleset leaves to someone (`[tally] tie = "decided"`) are decided by the GM's
+facts: who the sheriff is (001, input "sheriff") and whom they chose (input "tie_break").
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from assistant.errors import PhaseError
 from assistant.game import Game, Phase
 from assistant.models import Post, to_iso
 from assistant.outcome import NO_LYNCH, Outcome, Standing, TallyRules, decide
-from assistant.votes import VoteMark, VoteRules, extract_votes
+from assistant.vote_codes import VoteCode
+from assistant.votes import VoteMark, VoteRules, extract_votes, visible
 
 ABSTAIN = "Abstain"
 
@@ -41,8 +48,11 @@ class Vote:
     weight: int
     """The vote's effective weight when it counts (doublevoter 2, powerless 0); 0 if not counted."""
     accepted: bool
-    """It counted when it was cast (a later vote may have replaced it: see `reason`)."""
+    """It counted when it was cast (a later vote may have replaced it: see `code`)."""
     reason: str
+    """Why, for people: "counted: red vote", "replaced by post 66 (counted: tag vote)"."""
+    code: VoteCode
+    """Why, for programs: a stable code (see assistant/vote_codes.py)."""
     at: datetime
     url: str | None = None
 
@@ -57,6 +67,7 @@ class Vote:
             "markup": self.markup,
             "weight": self.weight,
             "accepted": self.accepted,
+            "code": str(self.code),
             "reason": self.reason,
             "at": to_iso(self.at),
         }
@@ -134,7 +145,8 @@ class _State:
     current: dict[str, _Standing] = field(default_factory=dict)
     votes: list[dict[str, Any]] = field(default_factory=list)
     order: int = 0
-    hammer: tuple[str, int] | None = None
+    hammer: tuple[str, int | None] | None = None
+    """(target, post) of the vote that reached majority; post None for a PM vote."""
 
 
 def count(
@@ -156,15 +168,37 @@ def count(
     vrules = VoteRules.from_ruleset(rules)
     trules = TallyRules.from_ruleset(rules)
     phase = game.day(day)
+    if day is not None and phase is None:
+        days = sorted({p.number for p in game.phases if p.kind == "day"})
+        raise PhaseError(
+            f"game {game.game_id!r} has no day {day}: "
+            + (
+                f"the days entered are {', '.join(map(str, days))}"
+                if days
+                else "no day has been entered yet (`assistant phase GAME day N`)"
+            )
+        )
+    number = phase.number if phase else None
     selected = _select(posts, game, phase, at_post, at)
     state = _State()
     matcher = game.matcher(vrules.close_spelling)
+    sheriff = game.sheriff(number)
+    # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
+    election_until = sheriff.at_post if sheriff is not None and sheriff.day == number else None
     events = _events(selected, game, phase, at_post, at)
     for kind, item in events:
         if kind == "post":
             post: Post = item
+            election = (
+                f"a sheriff-election vote (the election of {sheriff.player} was announced "
+                f"in post {election_until})"
+                if sheriff is not None
+                and election_until is not None
+                and post.post_id <= election_until
+                else None
+            )
             for mark in extract_votes(post, vrules, gms=game.gms):
-                _apply_mark(state, game, vrules, trules, phase, post, mark, matcher)
+                _apply_mark(state, game, vrules, trules, phase, post, mark, matcher, election)
         else:
             _apply_pm(state, game, vrules, trules, phase, item, matcher)
 
@@ -184,6 +218,14 @@ def count(
     deadline = phase.ends_at if phase else None
     now = now or at
     final = deadline is not None and now is not None and now >= deadline
+    decider, no_decider = None, ""
+    if trules.tie_decided_by == "sheriff":
+        if sheriff is None:
+            no_decider = "there is no sheriff"
+        elif sheriff.player not in alive:
+            no_decider = f"there is no sheriff: {_dead(game, sheriff.player)}"
+        else:
+            decider = sheriff.player
     outcome = decide(
         [Standing(w.target, w.effective, w.displayed) for w in wagons],
         alive=alive,
@@ -195,6 +237,9 @@ def count(
         hammer=state.hammer,
         last_post=last.post_id if last else None,
         final=final,
+        decider=decider,
+        no_decider=no_decider,
+        decision=game.tie_break(number),
     )
     return Tally(
         day=phase.number if phase else None,
@@ -218,7 +263,17 @@ def count(
 def _select(
     posts: Iterable[Post], game: Game, phase: Phase | None, at_post: int | None, at: datetime | None
 ) -> list[Post]:
-    out = []
+    """The day's posts up to the moment, in thread order, each post once.
+
+    A post given twice (two versions of an edited post, or an archive that repeats a
+    line) is counted once, as the last version given: counting both would cast its
+    votes twice. Thread order is the order of post ids (as SMF and phpBB number them,
+    and as `at_post`, deaths and day starts are compared), not the stored positions: a
+    position goes stale when a moderator deletes an earlier post and only later pages
+    are fetched again, and ordering by it would apply two votes of a player the wrong
+    way round.
+    """
+    by_id: dict[int, Post] = {}
     for p in posts:
         if not game.in_day(p, phase):
             continue
@@ -226,9 +281,9 @@ def _select(
             continue
         if at is not None and p.posted_at > at:
             continue
-        out.append(p)
-    out.sort(key=lambda p: (p.position, p.post_id))
-    return out
+        by_id.pop(p.post_id, None)
+        by_id[p.post_id] = p
+    return sorted(by_id.values(), key=lambda p: p.post_id)
 
 
 def _events(
@@ -271,18 +326,20 @@ def _apply_mark(
     post: Post,
     mark: VoteMark,
     matcher: Any,
+    election: str | None = None,
 ) -> None:
     if mark.action == "mention":
         return
+    target_text = visible(mark.target_text)
     target_match = None
     if mark.action == "name" or "plain" in mark.forms:
         # A bold name without "vote", or a plain line, is only a vote if it names a player.
         if mark.action == "name":
-            target_match = matcher.match(mark.target_text or "", strict=True)
+            target_match = matcher.match(target_text or "", strict=True)
         elif mark.action == "vote" and not (
-            vrules.is_no_lynch(mark.target_text) or vrules.is_abstain(mark.target_text)
+            vrules.is_no_lynch(target_text) or vrules.is_abstain(target_text)
         ):
-            target_match = matcher.match_leading(mark.target_text or "")
+            target_match = matcher.match_leading(target_text or "")
         if target_match is not None and target_match.how == "unknown":
             return
     base = dict(
@@ -294,7 +351,15 @@ def _apply_mark(
         action="unvote" if mark.action == "unvote" else "vote",
     )
     if game.is_gm(post.author):
-        _record(state, voter=post.author, target=None, accepted=False, reason=mark.reason, **base)
+        _record(
+            state,
+            voter=post.author,
+            target=None,
+            accepted=False,
+            reason=mark.reason,
+            code=mark.code,
+            **base,
+        )
         return
     voter = game.slot_of_author(post.author)
     if voter is None:
@@ -304,15 +369,35 @@ def _apply_mark(
             target=None,
             accepted=False,
             reason=f"not counted: {post.author} is not a player in this game",
+            code=VoteCode.NOT_A_PLAYER,
             **base,
         )
         return
     if not mark.usable:
-        _record(state, voter=voter, target=None, accepted=False, reason=mark.reason, **base)
+        _record(
+            state,
+            voter=voter,
+            target=None,
+            accepted=False,
+            reason=mark.reason,
+            code=mark.code,
+            **base,
+        )
+        return
+    if election is not None:
+        _record(
+            state,
+            voter=voter,
+            target=None,
+            accepted=False,
+            reason=f"not counted for the lynch: {election}",
+            code=VoteCode.SHERIFF_ELECTION,
+            **base,
+        )
         return
     if target_match is None and mark.action == "vote":
         target_match = (
-            None if _special(mark.target_text, vrules) else matcher.match(mark.target_text or "")
+            None if _special(target_text, vrules) else matcher.match(target_text or "")
         )
     _apply(
         state,
@@ -322,7 +407,7 @@ def _apply_mark(
         phase,
         voter,
         base["action"],
-        mark.target_text,
+        target_text,
         target_match,
         mark.reason,
         base,
@@ -355,6 +440,7 @@ def _apply_pm(
             target=None,
             accepted=False,
             reason="not counted: this ruleset does not take votes by PM",
+            code=VoteCode.PM_NOT_ALLOWED,
             **base,
         )
         return
@@ -383,6 +469,12 @@ def _special(text: str | None, vrules: VoteRules) -> bool:
     return vrules.is_no_lynch(text) or vrules.is_abstain(text)
 
 
+def _dead(game: Game, slot: str) -> str:
+    death = game.death_of(slot)
+    how = f" ({death.how})" if death and death.how != "other" else ""
+    return f"{slot} is dead{how}"
+
+
 def _apply(
     state: _State,
     game: Game,
@@ -398,12 +490,16 @@ def _apply(
     post_id: int | None,
     at: datetime,
 ) -> None:
-    def refuse(reason: str, target: str | None = None) -> None:
-        _record(state, voter=voter, target=target, accepted=False, reason=reason, **base)
+    def refuse(code: VoteCode, reason: str, target: str | None = None) -> None:
+        _record(
+            state, voter=voter, target=target, accepted=False, reason=reason, code=code, **base
+        )
 
     if state.hammer is not None:
+        on, hammer_post = state.hammer
         return refuse(
-            f"not counted: the day ended at post {state.hammer[1]} (majority on {state.hammer[0]})"
+            VoteCode.AFTER_HAMMER,
+            f"not counted: the day ended at {_where(hammer_post)} (majority on {on})",
         )
     if (
         phase is not None
@@ -411,40 +507,51 @@ def _apply(
         and at > phase.ends_at
         and not vrules.after_deadline
     ):
-        return refuse(f"not counted: cast after the deadline ({to_iso(phase.ends_at)})")
+        return refuse(
+            VoteCode.AFTER_DEADLINE,
+            f"not counted: cast after the deadline ({to_iso(phase.ends_at)})",
+        )
     if not game.is_alive(voter, post_id=post_id, at=at):
-        death = game.death_of(voter)
-        how = f" ({death.how})" if death and death.how != "other" else ""
-        return refuse(f"not counted: {voter} is dead{how}")
+        return refuse(VoteCode.DEAD_VOTER, f"not counted: {_dead(game, voter)}")
 
     target: str | None = None
     note = ""
     if action == "vote":
         if vrules.is_no_lynch(target_text):
             if not vrules.no_lynch:
-                return refuse("not counted: No Lynch is not allowed under this ruleset")
+                return refuse(
+                    VoteCode.NO_LYNCH_NOT_ALLOWED,
+                    "not counted: No Lynch is not allowed under this ruleset",
+                )
             target = NO_LYNCH
         elif vrules.is_abstain(target_text):
             if not vrules.abstain:
-                return refuse("not counted: abstaining is not allowed under this ruleset")
+                return refuse(
+                    VoteCode.ABSTAIN_NOT_ALLOWED,
+                    "not counted: abstaining is not allowed under this ruleset",
+                )
             target = ABSTAIN
         else:
+            if not (target_text or "").strip():
+                return refuse(VoteCode.UNKNOWN_TARGET, "not counted: the vote names no one")
             if target_match is None or not target_match.ok:
                 what = target_match.describe() if target_match else f"{target_text!r} names no one"
                 if target_match is not None and target_match.how == "ambiguous":
-                    return refuse(f"ambiguous: {what}; not counted")
-                return refuse(f"not counted: {what}")
+                    return refuse(VoteCode.AMBIGUOUS_TARGET, f"ambiguous: {what}; not counted")
+                return refuse(VoteCode.UNKNOWN_TARGET, f"not counted: {what}")
             target = target_match.slot
             note = target_match.describe()
             if not game.is_alive(target, post_id=post_id, at=at):
-                death = game.death_of(target)
-                how = f" ({death.how})" if death and death.how != "other" else ""
-                return refuse(f"not counted: {target} is dead{how}", target)
+                return refuse(VoteCode.DEAD_TARGET, f"not counted: {_dead(game, target)}", target)
             if target == voter and not vrules.self_vote:
-                return refuse("not counted: self-votes are not allowed under this ruleset", target)
+                return refuse(
+                    VoteCode.SELF_VOTE,
+                    "not counted: self-votes are not allowed under this ruleset",
+                    target,
+                )
 
     cur = state.current.get(voter)
-    where = f"post {post_id}" if post_id is not None else "a PM vote"
+    where = _where(post_id)
     reason = counted + (f" ({note})" if note else "")
     if action == "unvote":
         if cur is None:
@@ -454,11 +561,12 @@ def _apply(
                 target=None,
                 accepted=True,
                 reason=reason + " (no vote to remove)",
+                code=VoteCode.NOTHING_TO_UNVOTE,
                 **base,
             )
             return
         named = matcher_note(target_text, cur.target, game, vrules)
-        state.votes[cur.index]["ended"] = f"removed by the unvote in {where}"
+        _end(state, cur.index, VoteCode.UNVOTED, f"removed by the unvote in {where}")
         del state.current[voter]
         _record(
             state,
@@ -466,32 +574,47 @@ def _apply(
             target=None,
             accepted=True,
             reason=f"{reason}: removes the vote on {cur.target}{named}",
+            code=VoteCode.COUNTED,
             **base,
         )
         return
-    assert target is not None
+    if target is None:  # every vote branch above sets a target or refuses
+        raise RuntimeError(f"a vote by {voter} in {where} was judged without a target")
     if cur is not None and cur.target == target:
-        since = state.votes[cur.index]["post_id"]
+        since = _where(state.votes[cur.index]["post_id"])
         _record(
             state,
             voter=voter,
             target=target,
             accepted=True,
-            reason=f"{reason}; already voting {target} since post {since}: no change",
+            reason=f"{reason}; already voting {target} since {since}: no change",
+            code=VoteCode.SAME_TARGET,
             **base,
         )
         return
     if cur is not None and not vrules.replace:
         return refuse(
+            VoteCode.NO_UNVOTE_FIRST,
             f"not counted: still voting {cur.target}; this ruleset counts a new vote "
             "only after an unvote",
             target,
         )
-    index = _record(state, voter=voter, target=target, accepted=True, reason=reason, **base)
+    index = _record(
+        state,
+        voter=voter,
+        target=target,
+        accepted=True,
+        reason=reason,
+        code=VoteCode.COUNTED,
+        **base,
+    )
     if cur is not None:
         same_post = post_id is not None and state.votes[cur.index]["post_id"] == post_id
-        state.votes[cur.index]["ended"] = (
-            "replaced by the later vote in the same post" if same_post else f"replaced by {where}"
+        _end(
+            state,
+            cur.index,
+            VoteCode.REPLACED,
+            "replaced by the later vote in the same post" if same_post else f"replaced by {where}",
         )
     state.order += 1
     state.current[voter] = _Standing(target, index, state.order)
@@ -500,7 +623,16 @@ def _apply(
         majority = len(alive) // 2 + 1
         total = sum(_weights(state, game, trules, phase, alive, target).values())
         if total >= majority:
-            state.hammer = (target, post_id) if post_id is not None else (target, -1)
+            state.hammer = (target, post_id)
+
+
+def _where(post_id: int | None) -> str:
+    return f"post {post_id}" if post_id is not None else "a PM vote"
+
+
+def _end(state: _State, index: int, code: VoteCode, why: str) -> None:
+    """A standing vote stops standing: replaced by a later vote or removed by an unvote."""
+    state.votes[index]["ended"] = (code, why)
 
 
 def matcher_note(target_text: str | None, current: str, game: Game, vrules: VoteRules) -> str:
@@ -580,7 +712,8 @@ def _freeze_votes(state: _State, game: Game, trules: TallyRules, phase: Phase | 
         fields = dict(fields)
         ended = fields.pop("ended", None)
         if ended:
-            fields["reason"] = f"{ended} ({fields['reason']})"
+            fields["code"], why = ended
+            fields["reason"] = f"{why} ({fields['reason']})"
         weight = 0
         if (
             fields["accepted"]
@@ -595,6 +728,8 @@ def _freeze_votes(state: _State, game: Game, trules: TallyRules, phase: Phase | 
             )
             if weight == 0:
                 fields["reason"] += " (powerless: shown, not counted)"
+                if fields["code"] == VoteCode.COUNTED:
+                    fields["code"] = VoteCode.POWERLESS
             elif weight > 1:
                 fields["reason"] += f" (counts {weight})"
         out.append(Vote(weight=weight, **fields))

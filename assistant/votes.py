@@ -25,6 +25,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from assistant.errors import RulesetError
 from assistant.models import Post
 from assistant.names import fold
+from assistant.vote_codes import VoteCode
 
 # ---- colours ---------------------------------------------------------------------------
 
@@ -89,6 +90,17 @@ def normalize_color(value: str) -> str | None:
     if m:
         return "#" + "".join(f"{min(int(x), 255):02x}" for x in m.groups())
     return None
+
+
+#: Characters that show as nothing (zero-width spaces and joiners, soft hyphen, BOM).
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+
+
+def visible(text: str | None) -> str | None:
+    """A written name without invisible characters ("Jd-\u200b" pasted from a chat is "Jd-")."""
+    if text is None or text.isascii():
+        return text
+    return text.translate(_INVISIBLE).strip() or None
 
 
 def color_name(hex_value: str) -> str:
@@ -216,15 +228,33 @@ class Run:
     end: int = 0
 
 
+@dataclass(frozen=True)
+class Hidden:
+    """What hides a piece of a post from being a vote: a code for programs, words for people."""
+
+    code: VoteCode
+    """IN_QUOTE, IN_CODE, IN_SPOILER or STRUCK."""
+    text: str
+    """ "inside a quote of post 8 (Lady Grey)", "inside a code block", ..."""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+IN_CODE = Hidden(VoteCode.IN_CODE, "inside a code block")
+IN_SPOILER = Hidden(VoteCode.IN_SPOILER, "inside a spoiler")
+STRUCK = Hidden(VoteCode.STRUCK, "struck through")
+
+
 @dataclass
 class Chunks:
     """A body as text, with what hides each piece and which run it belongs to."""
 
-    parts: list[tuple[str, str | None, int | None]] = field(default_factory=list)
-    """(text, hidden reason or None, run index or None)."""
+    parts: list[tuple[str, Hidden | None, int | None]] = field(default_factory=list)
+    """(text, what hides it or None, run index or None)."""
     runs: list[Run] = field(default_factory=list)
 
-    def emit(self, text: str, hidden: str | None, run: int | None) -> None:
+    def emit(self, text: str, hidden: Hidden | None, run: int | None) -> None:
         if text:
             self.parts.append((text, hidden, run))
 
@@ -265,7 +295,7 @@ _QUOTE_FROM = re.compile(r"Quote from:\s*(.+?)\s+on\s", re.I)
 
 def quote_reason(
     attrs: Mapping[str, str | None], cite_href: str | None, cite_author: str | None
-) -> str:
+) -> Hidden:
     """ "inside a quote of post 8 (Lady Grey)" from a quote box's link and header."""
     post = None
     for src in (attrs.get("cite"), cite_href):
@@ -274,10 +304,11 @@ def quote_reason(
             post = m.group(1)
             break
     who = f" ({cite_author})" if cite_author else ""
-    return f"inside a quote of post {post}{who}" if post else f"inside a quote{who}"
+    text = f"inside a quote of post {post}{who}" if post else f"inside a quote{who}"
+    return Hidden(VoteCode.IN_QUOTE, text)
 
 
-def element_hiding(tag: str, attrs: Mapping[str, str | None]) -> str | None:
+def element_hiding(tag: str, attrs: Mapping[str, str | None]) -> Hidden | None:
     """Why an element's content is not a vote, or None (quotes are handled by the caller)."""
     classes = (attrs.get("class") or "").lower()
     if (
@@ -286,12 +317,12 @@ def element_hiding(tag: str, attrs: Mapping[str, str | None]) -> str | None:
         or "codeheader" in classes
         or "bbc_code" in classes
     ):
-        return "inside a code block"
+        return IN_CODE
     if "spoiler" in classes or tag == "details" or "sp-wrap" in classes:
-        return "inside a spoiler"
+        return IN_SPOILER
     style = (attrs.get("style") or "").lower()
     if tag in _STRIKE or "line-through" in style or "bbc_s" in classes.split():
-        return "struck through"
+        return STRUCK
     return None
 
 
@@ -319,7 +350,7 @@ def chunks_lexbor(body_html: str) -> Chunks:
     return out
 
 
-def _walk_lexbor(node: LexborNode, out: Chunks, hidden: str | None, run: int | None) -> None:
+def _walk_lexbor(node: LexborNode, out: Chunks, hidden: Hidden | None, run: int | None) -> None:
     for child in node.iter(include_text=True):
         tag = child.tag
         if tag == "-text":
@@ -385,7 +416,7 @@ class Mark:
     forms: tuple[str, ...]
     """Markup it carries: "tag", "bold", "color", "plain"."""
     color: str | None
-    hidden: str | None
+    hidden: Hidden | None
     offset: int
 
 
@@ -393,13 +424,13 @@ _LITERAL_HIDE = re.compile(
     r"\[(spoiler|code|quote|s|strike|hide|noparse)(?:[= ][^\]]*)?\](.*?)\[/\1\]", re.I | re.S
 )
 _LITERAL_WHY = {
-    "spoiler": "inside a spoiler",
-    "hide": "inside a spoiler",
-    "code": "inside a code block",
-    "noparse": "inside a code block",
-    "quote": "inside a quote",
-    "s": "struck through",
-    "strike": "struck through",
+    "spoiler": IN_SPOILER,
+    "hide": IN_SPOILER,
+    "code": IN_CODE,
+    "noparse": IN_CODE,
+    "quote": Hidden(VoteCode.IN_QUOTE, "inside a quote"),
+    "s": STRUCK,
+    "strike": STRUCK,
 }
 _TAG_VOTE = re.compile(
     r"\[(?P<un2>un)?vote\]\s*(?P<t2>[^\[\n]*?)\s*\[/(?:un)?vote\]"
@@ -415,15 +446,14 @@ _MENTION = re.compile(r"\b(?:un)?vot(?:e|es|ed|ing)\b", re.I)
 
 def marks_from_chunks(chunks: Chunks) -> list[Mark]:
     """Every vote-like mark in reading order."""
-    text_parts, hidden_at, run_at = [], [], []
+    text_parts: list[str] = []
     pos = 0
-    spans: list[tuple[int, int, str | None, int | None]] = []
+    spans: list[tuple[int, int, Hidden | None, int | None]] = []
     for text, hidden, run in chunks.parts:
         spans.append((pos, pos + len(text), hidden, run))
         text_parts.append(text)
         pos += len(text)
     text = "".join(text_parts)
-    del hidden_at, run_at
 
     literal = (
         [
@@ -434,7 +464,7 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
         else []
     )
 
-    def hidden(offset: int) -> str | None:
+    def hidden(offset: int) -> Hidden | None:
         for start, end, why in literal:
             if start <= offset < end:
                 return why
@@ -576,9 +606,11 @@ class VoteMark:
     text: str
     forms: tuple[str, ...]
     color: str | None
-    hidden: str | None
+    hidden: Hidden | None
     usable: bool
     reason: str
+    code: VoteCode
+    """Why it is usable or not, for programs (`reason` says it for people)."""
 
     @property
     def markup(self) -> str:
@@ -595,12 +627,12 @@ class VoteMark:
         return " ".join(parts) or "plain text"
 
 
-def judge(mark: Mark, rules: VoteRules) -> tuple[bool, str]:
-    """Whether a mark's markup makes it a vote under `rules`, and the reason."""
+def judge(mark: Mark, rules: VoteRules) -> tuple[bool, str, VoteCode]:
+    """Whether a mark's markup makes it a vote under `rules`, the reason and its code."""
     if mark.action == "mention":
-        return False, "not counted: a mention of voting, not a vote"
+        return False, "not counted: a mention of voting, not a vote", VoteCode.MENTION
     if mark.hidden:
-        return False, f"not counted: {mark.hidden}"
+        return False, f"not counted: {mark.hidden.text}", mark.hidden.code
     accepted = [f for f in mark.forms if f in rules.forms]
     if "color" in accepted and mark.color:
         wanted = _colors_for(mark, rules)
@@ -608,9 +640,11 @@ def judge(mark: Mark, rules: VoteRules) -> tuple[bool, str]:
             accepted.remove("color")
             if not accepted:
                 what = _what(mark, rules)
-                return False, (
+                return (
+                    False,
                     f"not counted: {what} in {color_name(mark.color)}; "
-                    f"this ruleset counts {rules.describe()}"
+                    f"this ruleset counts {rules.describe()}",
+                    VoteCode.WRONG_COLOR,
                 )
     if not accepted:
         written = {
@@ -620,9 +654,17 @@ def judge(mark: Mark, rules: VoteRules) -> tuple[bool, str]:
             "tag": "a [Vote: ...] tag",
         }
         how = " and ".join(written[f] for f in mark.forms if f in written) or "plain text"
-        return False, f"not counted: {how}; this ruleset counts {rules.describe()}"
+        return (
+            False,
+            f"not counted: {how}; this ruleset counts {rules.describe()}",
+            VoteCode.WRONG_MARKUP,
+        )
     if mark.action == "name" and not rules.name_only:
-        return False, "not counted: a name in bold or colour without the word 'vote'"
+        return (
+            False,
+            "not counted: a name in bold or colour without the word 'vote'",
+            VoteCode.NAME_WITHOUT_VOTE,
+        )
     label = {
         "tag": "tag",
         "bold": "bold",
@@ -632,7 +674,7 @@ def judge(mark: Mark, rules: VoteRules) -> tuple[bool, str]:
     kind = {"vote": "vote", "unvote": "unvote", "name": "name vote"}[mark.action]
     if rules.is_no_lynch(mark.target_text) and mark.action == "vote":
         kind = "No Lynch vote"
-    return True, f"counted: {' '.join(label[f] for f in accepted)} {kind}"
+    return True, f"counted: {' '.join(label[f] for f in accepted)} {kind}", VoteCode.COUNTED
 
 
 def _colors_for(mark: Mark, rules: VoteRules) -> tuple[str, ...]:
@@ -665,9 +707,13 @@ def extract_votes(
         if by_gm and mark.action == "name":
             continue  # bold names in a GM's post are announcements, not examples
         if by_gm and mark.action != "mention":
-            usable, reason = False, "not counted: host's example (posted by the GM)"
+            usable, reason, code = (
+                False,
+                "not counted: host's example (posted by the GM)",
+                VoteCode.HOST_EXAMPLE,
+            )
         else:
-            usable, reason = judge(mark, rules)
+            usable, reason, code = judge(mark, rules)
         out.append(
             VoteMark(
                 post.post_id,
@@ -680,6 +726,7 @@ def extract_votes(
                 mark.hidden,
                 usable,
                 reason,
+                code,
             )
         )
     return out

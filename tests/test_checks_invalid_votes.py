@@ -65,3 +65,39 @@ def test_votes_after_the_deadline() -> None:
     assert late and all(a.occurred_at > deadline for a in late)
     assert {a.post_id for a in late} <= {p.post_id for p in posts[-19:]}
     assert all(a.severity == "info" for a in late)  # permissive: vote_late = "info"
+
+
+def test_alerts_follow_the_codes_not_the_wording() -> None:
+    """Rewording every reason changes no alert kind: the check reads `Vote.code` only."""
+    rs = find_ruleset("002")
+    votes = count(tb.final_posts("smf21"), tb.game("smf21"), rs).votes
+    reworded = [dataclasses.replace(v, reason="(reworded)") for v in votes]
+    before = check_invalid_votes(votes, posting_rules(rs))
+    after = check_invalid_votes(reworded, posting_rules(rs))
+    assert before and [(a.post_id, a.kind) for a in after] == [
+        (a.post_id, a.kind) for a in before
+    ]
+
+
+def test_self_votes_and_votes_without_an_unvote() -> None:
+    """001 forbids self-votes, 003 counts a new vote only after an unvote: real thread A posts
+    with their authors changed so that the real markup carries those votes."""
+    posts = {p.post_id: p for p in tb.thread_a_posts("smf21")}
+    # Post 3: Mr. Pickles' bold vote on Kat; written by Kat it is a self-vote.
+    selfvote = dataclasses.replace(posts[3], author="Kat")
+    rs = find_ruleset("001")
+    alerts = check_invalid_votes(
+        count([selfvote], tb.thread_a_game("smf21", "millers-hollow"), rs).votes,
+        posting_rules(rs),
+    )
+    assert [(a.kind, a.player, a.post_id) for a in alerts] == [("self_vote", "Kat", 3)]
+    # 003 (three-factions) counts blue votes only after a red unvote: Conia's blue vote on
+    # ÆtherWolf (51) while still on Lady Grey (13), and Tom's purple No Lynch (55) while
+    # still on Conia (19).
+    rs3 = find_ruleset("003")
+    votes = count(tb.thread_a_posts("smf21"), tb.thread_a_game("smf21", "three-factions"), rs3)
+    alerts = check_invalid_votes(votes.votes, posting_rules(rs3))
+    assert [(a.post_id, a.player) for a in alerts if a.kind == "vote_without_unvote"] == [
+        (51, "Conia"),
+        (55, "Tom & Jerry's"),
+    ]

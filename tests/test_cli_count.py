@@ -70,8 +70,9 @@ def test_count_why_explains_one_players_votes(game_a: Path, capsys) -> None:
     votes = json.loads(out)["votes"]
     assert code == 0 and {v["voter"] for v in votes} == {"Jd-"}
     first = votes[0]
-    assert {"post", "markup", "accepted", "reason"} <= set(first)
+    assert {"post", "markup", "accepted", "code", "reason"} <= set(first)
     assert (first["post"], first["markup"], first["accepted"]) == (12, "bold", True)
+    assert first["code"] == "unvoted"
     assert first["reason"] == "removed by the unvote in post 40 (counted: bold vote)"
     code, out, _ = run(capsys, "--data-dir", str(game_a), "count", "a", "--why")
     assert (
@@ -268,3 +269,147 @@ def test_errors_are_one_line(tmp_path: Path, capsys) -> None:
         str(bad),
     )
     assert code == 1 and "no ruleset called 'nosuch'" in err
+
+
+# ---- 001: the sheriff and the tie-break, end to end --------------------------------------
+
+
+def _game_001(tmp_path: Path, capsys) -> Path:
+    players = tmp_path / "players.txt"
+    players.write_text("\n".join(PLAYERS_A) + "\n", encoding="utf-8")
+    args = ["--data-dir", str(tmp_path), "game", "new", "w", "--thread", SMF_A]
+    args += ["--ruleset", "millers-hollow", "--players", str(players), "--gm", HOST]
+    assert run(capsys, *args)[0] == 0
+    with GameStore.open(tmp_path, "w") as store:
+        store.record_posts(thread_posts("smf21"), NOW)
+    return tmp_path
+
+
+def test_sheriff_and_tiebreak_commands_decide_the_real_tie(tmp_path: Path, capsys) -> None:
+    d = str(_game_001(tmp_path, capsys))
+    at57 = ("count", "w", "--at-post", "57", "--json")
+    _, out, _ = run(capsys, "--data-dir", d, *at57)
+    reason = json.loads(out)["outcome"]["reason"]
+    assert reason.endswith("there is no sheriff, so nobody is lynched")
+    code, out, _ = run(capsys, "--data-dir", d, "sheriff", "w", "lady grey", "--json")
+    assert code == 0 and json.loads(out) == {"player": "Lady Grey", "day": None, "at_post": None}
+    _, out, _ = run(capsys, "--data-dir", d, *at57)
+    assert json.loads(out)["outcome"]["lynched"] == []
+    assert "the sheriff (Lady Grey) decides among them" in json.loads(out)["outcome"]["reason"]
+    code, out, _ = run(capsys, "--data-dir", d, "tiebreak", "w", "mr. pickles")
+    assert code == 0 and out.startswith("Recorded: the sheriff chose Mr. Pickles")
+    _, out, _ = run(capsys, "--data-dir", d, *at57)
+    assert json.loads(out)["outcome"]["lynched"] == ["Mr. Pickles"]
+    _, out, _ = run(capsys, "--data-dir", d, "count", "w", "--at-post", "57")
+    assert "Outcome: Mr. Pickles (post 57): if the day ended now: tie between Jd- and " in out
+    assert "the sheriff (Lady Grey) chose Mr. Pickles" in out
+
+
+def test_sheriff_and_tiebreak_refuse_what_cannot_be_used(game_a: Path, tmp_path, capsys) -> None:
+    code, _, err = run(capsys, "--data-dir", str(game_a), "sheriff", "a", "Conia")
+    assert code == 1 and err.startswith("error: the ruleset of 'a' (permissive) has no sheriff")
+    code, _, err = run(capsys, "--data-dir", str(game_a), "tiebreak", "a", "Conia")
+    assert code == 1 and "nobody decides a tie" in err
+    (tmp_path / "w").mkdir()
+    d = str(_game_001(tmp_path / "w", capsys))
+    code, _, err = run(capsys, "--data-dir", d, "sheriff", "w", "Zorro")
+    assert code == 1 and err.startswith("error: the sheriff 'Zorro' matches no player")
+    code, _, err = run(capsys, "--data-dir", d, "tiebreak", "w", "J")  # names are exact here
+    assert code == 1 and err.startswith("error: the choice 'J' matches no player; players: Mr.")
+
+
+# ---- bad input: one line naming the file and the line, never a stack trace ----------------
+
+
+def _replay(capsys, posts: Path, players: Path, *more: str) -> tuple[int, str, str]:
+    return run(
+        capsys, "replay", str(posts), "--ruleset", "002", "--players", str(players), *more
+    )
+
+
+@pytest.fixture
+def players_file(tmp_path: Path) -> Path:
+    path = tmp_path / "players.txt"
+    path.write_text("\n".join(PLAYERS_A) + "\n", encoding="utf-8")
+    return path
+
+
+def _line(number: object, user: object, content: object, time: object) -> str:
+    return json.dumps({"number": number, "user": user, "content": content, "time": time})
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"number": 3, "user": "Kat", "content": "x"', "line 2: not JSON"),
+        ("[1, 2, 3]", "line 2: a JSON list, not an object"),
+        ('{"number": 3, "user": "Kat"}', "line 2: no content, time"),
+        (_line("three", "Kat", "x", "2026-11-21T10:00"), "line 2: number 'three' is not"),
+        (_line(3, None, "x", "2026-11-21T10:00"), "line 2: user None is not a name"),
+        (_line(3, "Kat", None, "2026-11-21T10:00"), "line 2: content must be"),
+        (_line(3, "Kat", "x", "yesterday"), "line 2: 'yesterday' is not a time"),
+        (_line(3, "Kat", "x", {"at": 1}), "line 2: time {'at': 1} is not a time"),
+    ],
+)
+def test_replay_bad_lines_name_the_file_and_line(
+    tmp_path: Path, players_file: Path, capsys, line: str, message: str
+) -> None:
+    posts = tmp_path / "posts.jsonl"
+    good = _line(2, "Kat", "[Vote: Conia]", "2026-11-21T09:00")
+    posts.write_text(good + "\n" + line + "\n", encoding="utf-8")
+    code, _, err = _replay(capsys, posts, players_file)
+    assert code == 1 and err.startswith(f"error: {posts}, {message}"), err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+def test_replay_bad_files(tmp_path: Path, players_file: Path, capsys) -> None:
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text("\n\n", encoding="utf-8")
+    code, _, err = _replay(capsys, posts, players_file)
+    assert code == 1 and err.startswith(f"error: {posts} holds no posts")
+    posts.write_bytes(b'{"number": 2, "user": "K\xe4t", "content": "", "time": "2026-11-21"}\n')
+    code, _, err = _replay(capsys, posts, players_file)
+    assert code == 1 and err.startswith(f"error: {posts}: the posts file is not UTF-8")
+    posts.write_text(_line(2, "Kat", "x", "2026-11-21T09:00") + "\n", encoding="utf-8")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nobody yet\n", encoding="utf-8")
+    code, _, err = _replay(capsys, posts, empty)
+    assert code == 1 and err.startswith(f"error: {empty} lists no players")
+    code, _, err = _replay(capsys, posts, tmp_path / "missing.txt")
+    assert code == 2 and "does not exist" in err and "Traceback" not in err
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b"Conia\nK\xe4t\n")
+    code, _, err = _replay(capsys, posts, latin)
+    assert code == 1 and err.startswith(f"error: {latin}: the players file is not UTF-8")
+
+
+def test_replay_counts_a_repeated_post_once_and_takes_unix_times(
+    tmp_path: Path, players_file: Path, capsys
+) -> None:
+    """An archive that repeats a post (an edit saved twice) must not cast its vote twice."""
+    posts = tmp_path / "posts.jsonl"
+    rows = [
+        _line(2, "Kat", '<b>vote: Conia</b>', 1_795_000_000),
+        _line(3, "Jd-", "[Vote: Conia]", 1_795_000_060.5),
+        _line(3, "Jd-", "[Vote: Kat]", 1_795_000_060.5),  # the same post, edited
+    ]
+    posts.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = _replay(capsys, posts, players_file, "--json", "--why")
+    doc = json.loads(out)
+    assert code == 0, err
+    assert doc["wagons"] == [{"target": "Kat", "voters": ["Jd-"], "displayed": 1, "effective": 1}]
+    assert [(v["post"], v["code"]) for v in doc["votes"]] == [(2, "wrong_markup"), (3, "counted")]
+
+
+def test_count_a_day_that_was_never_entered(game_a: Path, capsys) -> None:
+    code, _, err = run(capsys, "--data-dir", str(game_a), "count", "a", "--day", "5")
+    assert code == 1 and err.startswith("error: game 'a' has no day 5: no day has been entered")
+
+
+def test_a_pm_vote_under_a_ruleset_without_pm_votes_is_refused(game_a: Path, capsys) -> None:
+    code, _, err = run(capsys, "--data-dir", str(game_a), "vote", "a", "Conia", "Jd-")
+    assert code == 1 and err.startswith(
+        "error: the ruleset of 'a' (permissive) does not take votes by PM"
+    )
+    with GameStore.open(game_a, "a") as store:
+        assert store.inputs("vote") == []

@@ -16,6 +16,7 @@ from realthreads import FORUMS, game_a, game_b, post_id, thread_posts, truth, vo
 from assistant.models import from_iso
 from assistant.rulesets import find_ruleset
 from assistant.tally import count
+from assistant.vote_codes import ACCEPTED
 
 
 def host_count(forum: str, position: int, thread: str = "a") -> dict[str, set[str]]:
@@ -165,7 +166,7 @@ def test_paranormal_counts_red_only(forum: str) -> None:
 def test_millers_hollow_counts_bold_names(forum: str) -> None:
     rules, posts = find_ruleset("millers-hollow"), thread_posts(forum)
     # At 15: the bold votes of Pickles (3), Kat (4), ÆtherWolf (10), Jd- (12): four-way tie,
-    # the sheriff decides (there is no sheriff fact: the outcome says who decides).
+    # and no sheriff recorded: "If there's no sheriff ... nobody will be lynched."
     at15 = count(posts, game_a(), rules, at_post=15)
     assert as_sets(at15) == {
         "Kat": {"Mr. Pickles"},
@@ -173,16 +174,19 @@ def test_millers_hollow_counts_bold_names(forum: str) -> None:
         "Tom & Jerry's": {"ÆtherWolf"},
         "Lady Grey": {"Jd-"},
     }
-    assert at15.outcome.lynched == () and "the sheriff decides" in at15.outcome.reason
+    assert at15.outcome.lynched == () and at15.outcome.reason.endswith(
+        "tie between Kat, Lady Grey, Mr. Pickles and Tom & Jerry's (1 each): "
+        "there is no sheriff, so nobody is lynched"
+    )
     # At 41: Kat's "[Vote: ...]" (17) and Pickles' "[Unvote]" (18) are not bold: Kat stays
     # on Pickles; Pickles moves to Jd- (34); Jd-'s bold name "Mr. Pickles" (40) IS a vote.
     at41 = count(posts, game_a(), rules, at_post=41)
     assert wagons(at41)[0] == ("Mr. Pickles", ["Kat", "Jd-"])
-    # At 57: Tom bold on Jd- (45): Jd- and Mr. Pickles tie at 2 -> the sheriff decides.
+    # At 57: Tom bold on Jd- (45): Jd- and Mr. Pickles tie at 2; no sheriff: no lynch.
     at57 = count(posts, game_a(), rules, at_post=57)
     assert as_sets(at57)["Jd-"] == {"Mr. Pickles", "Tom & Jerry's"}
     assert at57.outcome.reason.endswith(
-        "tie between Jd- and Mr. Pickles (2 each): the sheriff decides who is lynched"
+        "tie between Jd- and Mr. Pickles (2 each): there is no sheriff, so nobody is lynched"
     )
     end = count(posts, game_a(), rules)
     assert wagons(end)[0] == ("ÆtherWolf", ["xX_Slayer_Xx", "Mr. Pickles", "Jd-"])
@@ -336,3 +340,119 @@ def test_dctp_counts_pm_votes_only(forum: str) -> None:
     assert as_sets(at57) == {"Jd-": {"Kat"}, "Kat": {"Lady Grey"}}
     assert "the GM decides" in at57.outcome.reason
     assert as_sets(count(posts, g, rules)) == as_sets(at57)
+
+
+# ---- 001: the sheriff breaks a tie ("the sheriff must decide among those with the most votes
+# who will actually be lynched"; "If there's no sheriff ... nobody will be lynched") ----------
+
+
+def _day1(forum: str, *facts: dict) -> list[dict]:
+    start = thread_posts(forum)[0].posted_at.isoformat()
+    day = {"kind": "day", "number": 1, "starts_at": start, "ends_at": None, "start_post": None}
+    return [{"kind": "phase", "data": day}, *facts]
+
+
+def _sheriff(player: str, day: int | None = 1, at_post: int | None = None) -> dict:
+    return {"kind": "sheriff", "data": {"player": player, "day": day, "at_post": at_post}}
+
+
+def _choice(choice: str, day: int | None = 1) -> dict:
+    return {"kind": "tie_break", "data": {"day": day, "choice": choice}}
+
+
+@pytest.mark.parametrize("forum", FORUMS)
+def test_millers_hollow_sheriff_decides_the_real_tie_at_57(forum: str) -> None:
+    rules, posts = find_ruleset("millers-hollow"), thread_posts(forum)
+    # At 57 the real bold votes tie Jd- (Mr. Pickles 34, Tom 45) and Mr. Pickles (Kat 4, Jd- 40).
+    waiting = count(posts, game_a(_day1(forum, _sheriff("lady grey"))), rules, at_post=57)
+    assert waiting.outcome.lynched == ()
+    assert waiting.outcome.reason == (
+        "if the day ended now: tie between Jd- and Mr. Pickles (2 each): "
+        "the sheriff (Lady Grey) decides among them who is lynched"
+    )
+    # The sheriff chooses Jd-: Jd- is lynched, and only Jd-.
+    chose = count(
+        posts, game_a(_day1(forum, _sheriff("Lady Grey"), _choice("Jd-"))), rules, at_post=57
+    )
+    assert chose.outcome.lynched == ("Jd-",)
+    assert chose.outcome.reason.endswith(
+        "tie between Jd- and Mr. Pickles (2 each): the sheriff (Lady Grey) chose Jd-"
+    )
+    # The sheriff's own vote neither decides nor counts double: the wagons are unchanged.
+    assert wagons(chose) == wagons(waiting)
+    # "decide among those with the most votes": a choice outside the tie lynches nobody.
+    outside = count(
+        posts, game_a(_day1(forum, _sheriff("Lady Grey"), _choice("Kat"))), rules, at_post=57
+    )
+    assert outside.outcome.lynched == () and outside.outcome.reason.endswith(
+        "the sheriff (Lady Grey) must decide among them; the recorded choice, Kat, "
+        "is not one of them"
+    )
+    # A choice for another day does not decide today's tie.
+    other_day = game_a(_day1(forum, _sheriff("Lady Grey"), _choice("Jd-", day=2)))
+    assert count(posts, other_day, rules, at_post=57).outcome.lynched == ()
+    # Without a tie the sheriff has nothing to decide: at the end ÆtherWolf leads alone.
+    assert count(posts, other_day, rules).outcome.lynched == ("ÆtherWolf",)
+
+
+@pytest.mark.parametrize("forum", FORUMS)
+def test_millers_hollow_dead_sheriff_means_no_lynch(forum: str) -> None:
+    rules, posts = find_ruleset("millers-hollow"), thread_posts(forum)
+    death = {
+        "kind": "death",
+        "data": {"player": "Lady Grey", "how": "modkill", "at_post": 50, "at": None},
+    }
+    g = game_a(_day1(forum, _sheriff("Lady Grey"), death, _choice("Jd-")))
+    at57 = count(posts, g, rules, at_post=57)
+    assert at57.outcome.lynched == ()
+    assert at57.outcome.reason.endswith(
+        "there is no sheriff: Lady Grey is dead (modkill), so nobody is lynched"
+    )
+    # Before the death (post 45: Jd- 2, Mr. Pickles 2 already) the sheriff's choice stands.
+    assert count(posts, g, rules, at_post=49).outcome.lynched == ("Jd-",)
+
+
+@pytest.mark.parametrize("forum", FORUMS)
+def test_millers_hollow_votes_before_the_sheriff_announcement_are_the_election(
+    forum: str,
+) -> None:
+    """Day 1 elects the sheriff first; the lynch vote starts after the GM announces it."""
+    rules, posts = find_ruleset("millers-hollow"), thread_posts(forum)
+    g = game_a(_day1(forum, _sheriff("Lady Grey", at_post=15)))
+    at57 = count(posts, g, rules, at_post=57)
+    election = [v for v in at57.votes if v.code == "sheriff_election"]
+    # The bold votes of Pickles (3), Kat (4), ÆtherWolf (10), Jd- (12) were the election.
+    assert [(v.post_id, v.voter) for v in election] == [
+        (3, "Mr. Pickles"),
+        (4, "Kat"),
+        (10, "ÆtherWolf"),
+        (12, "Jd-"),
+    ]
+    assert all(not v.accepted for v in election)
+    assert election[0].reason == (
+        "not counted for the lynch: a sheriff-election vote (the election of Lady Grey "
+        "was announced in post 15)"
+    )
+    # Kat's election vote (4) no longer props up Mr. Pickles: Jd- leads alone, no tie.
+    assert as_sets(at57)["Mr. Pickles"] == {"Jd-"}
+    assert at57.outcome.lynched == ("Jd-",)
+    # Day 2 (a sheriff elected on day 1 serves on): nothing is an election vote.
+    assert g.sheriff(2).player == "Lady Grey"
+
+
+@pytest.mark.parametrize("forum", FORUMS)
+@pytest.mark.parametrize(
+    "ruleset",
+    ["permissive", "paranormal", "millers-hollow", "chat-mafia", "three-factions", "mafiascum"],
+)
+def test_every_vote_has_a_code_that_agrees_with_accepted(forum: str, ruleset: str) -> None:
+    """`code` is what programs read: it must never contradict `accepted`, on any real post."""
+    rules = find_ruleset(ruleset)
+    for tally in (
+        count(thread_posts(forum), game_a(), rules),
+        count(thread_posts(forum, "b"), game_b(forum), rules),
+    ):
+        assert tally.votes
+        for v in tally.votes:
+            assert v.accepted == (v.code in ACCEPTED), (v.post_id, v.code, v.reason)
+            assert v.to_json()["code"] == str(v.code)

@@ -14,6 +14,7 @@ from assistant.models import Post
 from assistant.outcome import TallyRules, decide, draw
 from assistant.rulesets import find_ruleset
 from assistant.tally import count
+from assistant.vote_codes import VoteCode as C
 
 T0 = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
 FIVE = ["Ann", "Bob", "Cat", "Dan", "Eve"]
@@ -110,6 +111,7 @@ def test_quote_spoiler_code_strike_and_mentions_never_count() -> None:
     )
     tally = count(posts, game(), find_ruleset("permissive"))
     assert tally.wagons == ()
+    assert [v.code for v in tally.votes] == [C.IN_QUOTE, C.IN_CODE, C.IN_SPOILER, C.STRUCK]
     reasons = [v.reason for v in tally.votes]
     assert reasons == [
         "not counted: inside a quote of post 40 (Bob)",
@@ -123,6 +125,7 @@ def test_host_examples_are_reported_not_counted() -> None:
     posts = thread(("Host", "Vote like this: " + smf_bold("vote: Name") + " or [Vote: Name]"))
     tally = count(posts, game(), find_ruleset("permissive"))
     assert tally.wagons == () and len(tally.votes) == 2
+    assert {v.code for v in tally.votes} == {C.HOST_EXAMPLE}
     assert {v.reason for v in tally.votes} == {"not counted: host's example (posted by the GM)"}
 
 
@@ -130,6 +133,7 @@ def test_the_last_vote_in_a_post_wins() -> None:
     posts = thread(("Ann", "[Vote: Bob] hmm, no. [Vote: Cat]"))
     tally = count(posts, game(), find_ruleset("chat-mafia"))
     assert as_sets(tally) == {"Cat": {"Ann"}}
+    assert [v.code for v in tally.votes] == [C.REPLACED, C.COUNTED]
     assert tally.votes[0].reason.startswith("replaced by the later vote in the same post")
 
 
@@ -146,6 +150,7 @@ def test_replace_002_versus_unvote_first_003() -> None:
     t002 = count(tags, game(), find_ruleset("chat-mafia"))
     assert as_sets(t002) == {"Cat": {"Ann"}} and t002.not_voting == ("Bob", "Cat", "Dan", "Eve")
     assert t002.votes[0].reason == "replaced by post 101 (counted: tag vote)"
+    assert [v.code for v in t002.votes] == [C.REPLACED, C.COUNTED, C.UNVOTED, C.COUNTED]
 
     blue = lambda t: smf_color("blue", t)  # noqa: E731
     red = lambda t: smf_color("red", t)  # noqa: E731
@@ -157,7 +162,7 @@ def test_replace_002_versus_unvote_first_003() -> None:
     )
     t003 = count(posts, game(), find_ruleset("three-factions"), at_post=101)
     assert as_sets(t003) == {"Bob": {"Ann"}}
-    assert t003.votes[1].reason.endswith("only after an unvote")
+    assert t003.votes[1].code == C.NO_UNVOTE_FIRST
     assert as_sets(count(posts, game(), find_ruleset("three-factions"))) == {"Cat": {"Ann"}}
 
 
@@ -165,6 +170,7 @@ def test_self_votes_forbidden_in_001_allowed_elsewhere() -> None:
     posts = thread(("Ann", smf_bold("vote: Ann")))
     t001 = count(posts, game(), find_ruleset("millers-hollow"))
     assert t001.wagons == ()
+    assert t001.votes[0].code == C.SELF_VOTE
     assert t001.votes[0].reason == "not counted: self-votes are not allowed under this ruleset"
     assert as_sets(count(posts, game(), find_ruleset("mafiascum"))) == {"Ann": {"Ann"}}
 
@@ -175,6 +181,7 @@ def test_no_lynch_allowed_or_not() -> None:
     assert as_sets(t003) == {"No Lynch": {"Ann"}}
     t002 = count(posts, game(), find_ruleset("chat-mafia"))
     assert t002.wagons == ()
+    assert t002.votes[1].code == C.NO_LYNCH_NOT_ALLOWED
     assert t002.votes[1].reason == "not counted: No Lynch is not allowed under this ruleset"
 
 
@@ -187,6 +194,7 @@ def test_abstaining_allowed_in_004_not_in_001() -> None:
     t004 = count([], g, find_ruleset("dctp-mini"))
     assert t004.abstaining == ("Ann",) and "Ann" not in t004.not_voting
     t001 = count(thread(("Ann", smf_bold("vote: abstain"))), game(), find_ruleset("millers-hollow"))
+    assert t001.votes[0].code == C.ABSTAIN_NOT_ALLOWED
     assert t001.votes[0].reason == "not counted: abstaining is not allowed under this ruleset"
     assert "Ann" in t001.not_voting
 
@@ -215,6 +223,8 @@ def test_dead_voters_and_dead_targets() -> None:
     reasons = [v.reason for v in tally.votes]
     assert reasons[2] == "not counted: Eve is dead (modkill)"
     assert reasons[3] == "not counted: Eve is dead (modkill)"
+    # the same words, told apart by their codes: Eve voting, and a vote for Eve
+    assert [v.code for v in tally.votes][2:] == [C.DEAD_VOTER, C.DEAD_TARGET]
     assert tally.alive == ("Ann", "Bob", "Cat", "Dan")
     # Ann's vote on Eve (cast before the death) and Eve's own vote drop out: votes by and
     # for the dead are removed, so Ann is back among those not voting.
@@ -234,7 +244,7 @@ def test_votes_after_the_deadline_do_not_count() -> None:
         now=T0 + timedelta(hours=1),
     )
     assert as_sets(tally) == {"Bob": {"Ann"}, "Ann": {"Bob"}}
-    assert tally.votes[2].reason.startswith("not counted: cast after the deadline")
+    assert tally.votes[2].code == C.AFTER_DEADLINE
     assert tally.outcome.final
 
 
@@ -301,7 +311,8 @@ def test_hexed_vote_shows_but_does_not_count_002() -> None:
     cat = tally.wagon("Cat")
     assert (cat.displayed, cat.effective) == (1, 0)
     assert tally.outcome.lynched == ("Dan",)
-    assert tally.votes[0].weight == 0 and "powerless" in tally.votes[0].reason
+    assert tally.votes[0].weight == 0 and tally.votes[0].code == C.POWERLESS
+    assert tally.votes[0].reason == "counted: tag vote (powerless: shown, not counted)"
     # the hex lasts one day: on day 3 Ann's vote counts again
     g3 = game(inputs=[phase(3), modifier("Ann", powerless=True, day=2)])
     assert count(posts, g3, find_ruleset("chat-mafia")).wagon("Cat").effective == 1
@@ -318,7 +329,9 @@ def test_ties_per_ruleset() -> None:
     t000 = count(posts, game(), find_ruleset("paranormal"))
     assert t000.outcome.lynched == () and "no lynch" in t000.outcome.reason
     t001 = count(posts, game(), find_ruleset("millers-hollow"))
-    assert t001.outcome.lynched == () and "the sheriff decides" in t001.outcome.reason
+    # 001 with no sheriff recorded: "If there's no sheriff ... nobody will be lynched."
+    assert t001.outcome.lynched == ()
+    assert t001.outcome.reason.endswith("there is no sheriff, so nobody is lynched")
     t002 = count(posts, game(), find_ruleset("chat-mafia"))
     assert len(t002.outcome.lynched) == 1 and t002.outcome.lynched[0] in ("Cat", "Dan")
     assert f"drawn at random: {t002.outcome.lynched[0]} (seed 'g/day 1')" in t002.outcome.reason
@@ -386,6 +399,7 @@ def test_majority_ends_the_day_mafiascum() -> None:
     assert (
         tally.outcome.lynched == ("Eve",) and tally.outcome.at_post == 102 and tally.outcome.final
     )
+    assert tally.votes[3].code == C.AFTER_HAMMER
     assert tally.votes[3].reason == "not counted: the day ended at post 102 (majority on Eve)"
     assert as_sets(tally) == {"Eve": {"Ann", "Bob", "Cat"}}
     # Under plurality (002) the same votes do not end the day: Ann's unvote counts.
@@ -407,3 +421,125 @@ def test_decide_directly_with_thresholds_and_no_votes() -> None:
         final=True,
     )
     assert out.lynched == () and out.reason == "no votes: no lynch"
+
+
+# ---- odd posts a GM meets: nothing crashes, nothing is counted twice or lost ----------------
+
+SMF_QUOTE = (
+    '<blockquote class="bbc_standard_quote"><cite><a href="http://127.0.0.1:8021/index.php?'
+    'msg=8">Quote from: Lady Grey on Nov 21, 2026, 10:42 AM</a></cite>{}</blockquote>'
+)
+PHPBB_QUOTE = (
+    '<blockquote cite="./viewtopic.php?p=8#p8"><div><cite><a href="./memberlist.php?mode='
+    'viewprofile&amp;u=63">Lady Grey</a> wrote: <span class="responsive-hide">Sat Nov 21, '
+    "2026 10:42 am</span></cite>\n{}</div></blockquote>"
+)
+ODD = ["Mr. Pickles", "Tom & Jerry's", "Jd-", "Conia", "Lady Grey"]
+RULESETS = [
+    "permissive",
+    "paranormal",
+    "millers-hollow",
+    "chat-mafia",
+    "three-factions",
+    "dctp-mini",
+    "mafiascum",
+]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_empty_and_quote_only_posts_count_nothing(ruleset: str) -> None:
+    vote = smf_bold("vote: Jd-") + " " + smf_color("red", "vote Jd-") + " [Vote: Jd-]"
+    bodies = [
+        "",
+        "   <br>\n",
+        "<b></b>",
+        SMF_QUOTE.format(vote),
+        PHPBB_QUOTE.format(PHPBB_QUOTE.format(phpbb_bold("vote: Jd-")) + "[Vote: Jd-]"),
+        SMF_QUOTE.format(SMF_QUOTE.format(smf_bold("Jd-")) + smf_bold("Conia")),
+    ]
+    posts = thread(*[("Conia", b) for b in bodies])
+    tally = count(posts, game(ODD), find_ruleset(ruleset))
+    assert tally.wagons == ()
+    assert {v.code for v in tally.votes} <= {C.IN_QUOTE}
+    assert {v.post_id for v in tally.votes} <= {103, 104, 105}
+
+
+def test_names_with_punctuation_and_html_entities() -> None:
+    """Names are never used as patterns: dots, ampersands, apostrophes and entities."""
+    posts = thread(
+        ("Conia", "[Vote: Tom &amp; Jerry&#39;s]"),  # the SMF 2.1 / phpBB escaping
+        ("Jd-", phpbb_bold("vote: Tom &amp; Jerry's")),
+        ("Lady Grey", smf_bold("VOTE: MR. PICKLES")),
+        ("Mr. Pickles", smf_bold("vote: Jd-\u200b")),  # a zero-width space pasted along
+        ("Tom & Jerry's", "[Vote: .*]"),  # not a pattern: it names no one
+    )
+    tally = count(posts, game(ODD), find_ruleset("permissive"))
+    assert as_sets(tally) == {
+        "Tom & Jerry's": {"Conia", "Jd-"},
+        "Mr. Pickles": {"Lady Grey"},
+        "Jd-": {"Mr. Pickles"},
+    }
+    assert tally.votes[3].reason == "counted: bold vote"
+    assert tally.votes[4].code == C.UNKNOWN_TARGET
+    # 001: a bold name alone is a vote, punctuation and all.
+    t001 = count(thread(("Conia", smf_bold("Tom &amp; Jerry's"))), game(ODD), find_ruleset("001"))
+    assert as_sets(t001) == {"Tom & Jerry's": {"Conia"}}
+
+
+def test_a_vote_without_a_name_is_reported_not_counted() -> None:
+    posts = thread(("Conia", smf_bold("vote:")), ("Jd-", "[Vote: ]"))
+    tally = count(posts, game(ODD), find_ruleset("permissive"))
+    assert tally.wagons == ()
+    assert [(v.code, v.reason) for v in tally.votes] == [
+        (C.UNKNOWN_TARGET, "not counted: the vote names no one")
+    ] * 2
+
+
+def test_an_edited_post_given_twice_counts_once() -> None:
+    """Two versions of one post (an edit) must not cast two votes: the last one given counts."""
+    first, other = thread(("Conia", "[Vote: Jd-]"), ("Jd-", "[Vote: Conia]"))
+    edited = Post(first.post_id, first.position, "Conia", None, first.posted_at, "[Vote: Kat]", 1)
+    g = game(["Conia", "Jd-", "Kat"])
+    tally = count([first, other, edited], g, find_ruleset("chat-mafia"))
+    assert as_sets(tally) == {"Kat": {"Conia"}, "Conia": {"Jd-"}}
+    assert [v.post_id for v in tally.votes] == [100, 101]
+
+
+def test_votes_are_applied_in_post_order_even_with_stale_positions() -> None:
+    """After a moderator deletes a post, pages fetched again shift their positions while older
+    pages keep theirs: the later vote must still be the one that stands."""
+    early, late = thread(("Conia", "[Vote: Jd-]"), ("Conia", "[Vote: Kat]"))
+    late = Post(late.post_id, 0, late.author, None, late.posted_at, late.body_html, 1)
+    early = Post(early.post_id, 3, early.author, None, early.posted_at, early.body_html, 1)
+    tally = count([late, early], game(["Conia", "Jd-", "Kat"]), find_ruleset("chat-mafia"))
+    assert as_sets(tally) == {"Kat": {"Conia"}}
+    assert [v.code for v in tally.votes] == [C.REPLACED, C.COUNTED]
+
+
+def pm(voter: str, target: str, minutes: int) -> dict[str, Any]:
+    at = (T0 + timedelta(minutes=minutes)).isoformat()
+    return {"kind": "vote", "data": {"voter": voter, "target": target, "at": at}}
+
+
+def test_a_hammer_by_pm_names_no_post() -> None:
+    """A majority reached by a PM vote ends the day at no post (not at "post -1")."""
+    rules = _Ruleset({"votes": {"forms": ["pm"]}, "tally": {"decision": "majority"}})
+    votes = [pm("Ann", "Eve", 0), pm("Bob", "Eve", 1), pm("Cat", "Eve", 2)]
+    tally = count([], game(inputs=votes), rules)
+    assert tally.outcome.lynched == ("Eve",) and tally.outcome.at_post is None
+    late = count([], game(inputs=[*votes, pm("Dan", "Ann", 60)]), rules)
+    assert late.votes[-1].code == C.AFTER_HAMMER
+    assert late.votes[-1].reason == "not counted: the day ended at a PM vote (majority on Eve)"
+
+
+class _Ruleset:
+    """A ruleset made of sections, as `find_ruleset` gives them (for a house rule)."""
+
+    name = "house"
+    path = "house.toml"
+
+    def __init__(self, sections: dict[str, dict[str, Any]]) -> None:
+        self.sections = sections
+
+    def section(self, name: str) -> dict[str, Any]:
+        return self.sections.get(name, {})

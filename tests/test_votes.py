@@ -8,6 +8,7 @@ from realthreads import FORUMS, HOST, game_a, thread_posts, truth
 from assistant.errors import RulesetError
 from assistant.rulesets import find_ruleset
 from assistant.tally import count
+from assistant.vote_codes import VoteCode
 from assistant.votes import VoteRules, extract_votes, normalize_color
 
 
@@ -64,20 +65,23 @@ def test_marks_not_counted_carry_their_reason(forum: str) -> None:
     rules = VoteRules.from_ruleset(find_ruleset("paranormal"))
     posts = {p.post_id: p for p in thread_posts(forum)}
     quoted = extract_votes(posts[13], rules)
+    assert [m.code for m in quoted] == [VoteCode.IN_QUOTE, VoteCode.WRONG_COLOR]
     assert [(m.text, m.usable, m.reason) for m in quoted] == [
         ("vote Conia", False, "not counted: inside a quote of post 8 (Lady Grey)"),
         ("vote Lady Grey", False, "not counted: a vote in blue; this ruleset counts votes in red"),
     ]
     plain = extract_votes(posts[21], rules)
+    assert plain[-1].code == VoteCode.WRONG_MARKUP
     assert plain[-1].text == "vote pickles" and plain[-1].reason == (
         "not counted: plain text; this ruleset counts votes in red"
     )
     mention = extract_votes(posts[11], rules)
-    assert [m.action for m in mention] == ["mention"]
+    assert [(m.action, m.code) for m in mention] == [("mention", VoteCode.MENTION)]
     assert mention[0].reason == "not counted: a mention of voting, not a vote"
     spoiler = extract_votes(posts[24], rules)  # "[spoiler]...[/spoiler]" is literal text on SMF 2.1
-    assert all(not m.usable for m in spoiler)
+    assert [m.code for m in spoiler] == [VoteCode.MENTION]  # "sticking with my vote"
     host = extract_votes(posts[2], rules, gms=[HOST])
+    assert {m.code for m in host if m.action != "mention"} == {VoteCode.HOST_EXAMPLE}
     assert {m.reason for m in host if m.action != "mention"} == {
         "not counted: host's example (posted by the GM)"
     }
@@ -88,11 +92,12 @@ def test_thread_b_code_box_and_quote() -> None:
     for forum in FORUMS:
         by_text = {m.text: m for p in thread_posts(forum, "b") for m in extract_votes(p, rules)}
         assert by_text["[Vote: Mr. Pickles]"].reason == "not counted: inside a code block"
+        assert by_text["[Vote: Mr. Pickles]"].code == VoteCode.IN_CODE
         quoted = [
             m
             for p in thread_posts(forum, "b")
             for m in extract_votes(p, rules)
-            if m.hidden and m.hidden.startswith("inside a quote")
+            if m.code == VoteCode.IN_QUOTE
         ]
         assert [m.text for m in quoted] == ["[vote: conia]"]
 

@@ -2,41 +2,42 @@
 or ambiguous target, a new vote without an unvote (003), the wrong colour or markup, a vote after
 the deadline.
 
-It reads the `Vote` records of `assistant.tally.count`, whose `reason` says why a vote
-did not count; `KINDS` maps those reasons to alert kinds (the first match wins). Votes
-not counted because they sit in a quote or code box, are a host's example, or come from
-a dead player or a non-player are left out here: the posting check reports the post.
+It reads the `Vote` records of `assistant.tally.count` and classifies them by their
+`code` (assistant/vote_codes.py), never by the wording of their reason: `KINDS` maps a
+code to an alert kind. Votes not counted because they sit in a quote or code box, are a
+host's example, or come from a dead player or a non-player are left out here: the posting
+check reports the post.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from assistant.alerts import Alert
 from assistant.checks import PostingRules
 from assistant.tally import Vote
+from assistant.vote_codes import VoteCode
 
-KINDS: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    ("ambiguous_vote_target", re.compile(r"^ambiguous: "), "invalid_vote"),
-    ("unknown_vote_target", re.compile(r"matches no player|names no one"), "invalid_vote"),
-    ("vote_after_deadline", re.compile(r"after the deadline"), "vote_late"),
-    ("self_vote", re.compile(r"self-votes are not allowed"), "invalid_vote"),
-    ("vote_without_unvote", re.compile(r"only after an unvote"), "invalid_vote"),
-    ("wrong_vote_markup", re.compile(r"this ruleset counts"), "invalid_vote"),
-)
-"""(alert kind, pattern on the vote's reason, the [posting] key giving its severity)."""
-_DEAD_TARGET = re.compile(r"^not counted: (.+) is dead")
+KINDS: Mapping[VoteCode, tuple[str, str]] = {
+    VoteCode.AMBIGUOUS_TARGET: ("ambiguous_vote_target", "invalid_vote"),
+    VoteCode.UNKNOWN_TARGET: ("unknown_vote_target", "invalid_vote"),
+    VoteCode.DEAD_TARGET: ("vote_for_dead_player", "invalid_vote"),
+    VoteCode.AFTER_DEADLINE: ("vote_after_deadline", "vote_late"),
+    VoteCode.SELF_VOTE: ("self_vote", "invalid_vote"),
+    VoteCode.NO_UNVOTE_FIRST: ("vote_without_unvote", "invalid_vote"),
+    VoteCode.WRONG_MARKUP: ("wrong_vote_markup", "invalid_vote"),
+    VoteCode.WRONG_COLOR: ("wrong_vote_markup", "invalid_vote"),
+}
+"""A vote's code -> (alert kind, the [posting] key giving its severity). Codes not here
+raise no alert of this check."""
 
 
 def check_invalid_votes(votes: Iterable[Vote], rules: PostingRules) -> list[Alert]:
     alerts = []
     for vote in votes:
-        if vote.accepted:
+        if vote.accepted or vote.code not in KINDS:
             continue
-        kind, severity_key = _classify(vote)
-        if kind is None:
-            continue
+        kind, severity_key = KINDS[vote.code]
         severity = getattr(rules, severity_key)
         if severity == "none":
             continue
@@ -55,13 +56,3 @@ def check_invalid_votes(votes: Iterable[Vote], rules: PostingRules) -> list[Aler
             )
         )
     return alerts
-
-
-def _classify(vote: Vote) -> tuple[str | None, str]:
-    m = _DEAD_TARGET.match(vote.reason)
-    if m and vote.target is not None and m.group(1) == vote.target:
-        return "vote_for_dead_player", "invalid_vote"
-    for kind, pattern, key in KINDS:
-        if pattern.search(vote.reason):
-            return kind, key
-    return None, "invalid_vote"

@@ -1,4 +1,5 @@
-"""Commands of issue 3: `game new`, `game modifier`, `count`, `draft tally`, `replay`, `vote`."""
+"""Commands of issue 3: `game new`, `game modifier`, `count`, `draft tally`, `replay`, `vote`,
+and the tie facts `sheriff` (001) and `tiebreak`."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.game import Game, load_game
 from assistant.models import Post, to_iso
 from assistant.names import parse_players_file
-from assistant.outcome import TallyRules
+from assistant.outcome import NO_LYNCH, TallyRules
 from assistant.rulesets import find_ruleset
 from assistant.tally import Tally, count
 from assistant.tally_draft import render_tally
@@ -39,6 +40,18 @@ def parse_time(text: str, tz: str) -> datetime:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=_zone(tz))
     return moment.astimezone(UTC)
+
+
+def read_text(path: Path, what: str) -> str:
+    """A UTF-8 file's text, or a ConfigError naming the file (never a UnicodeDecodeError)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(
+            f"{path}: the {what} is not UTF-8 text (byte {e.start}); save it as UTF-8"
+        ) from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the {what}: {e.strerror or e}") from None
 
 
 def _zone(tz: str) -> ZoneInfo:
@@ -176,7 +189,7 @@ def game_new(
     ruleset = find_ruleset(ruleset_name)
     VoteRules.from_ruleset(ruleset), TallyRules.from_ruleset(ruleset)  # refuse a broken file now
     _zone(tz)
-    slots = parse_players_file(players_file.read_text(encoding="utf-8"), source=str(players_file))
+    slots = parse_players_file(read_text(players_file, "players file"), source=str(players_file))
     with a.open_game(game_id, create=True) as store:
         if store.config():
             raise StoreError(
@@ -323,6 +336,11 @@ def vote_cmd(
     with a.open_game(game_id) as store:
         g = load_game(store)
         vrules = VoteRules.from_ruleset(find_ruleset(g.ruleset))
+        if "pm" not in vrules.forms:
+            raise VoteError(
+                f"the ruleset of {game_id!r} ({g.ruleset}) does not take votes by PM: it counts "
+                f"{vrules.describe()}; add \"pm\" to [votes] forms in a copy of it to allow them"
+            )
         at = parse_time(at_text, g.tz) if at_text else a.clock.now()
         who = g.matcher(vrules.close_spelling).match(voter)
         if not who.ok:
@@ -348,27 +366,55 @@ def vote_cmd(
 # ---- replay -----------------------------------------------------------------------------------
 
 
+_SHAPE = 'each line must be a JSON object {"number", "user", "content", "time"}'
+
+
 def read_posts_jsonl(path: Path, tz: str) -> list[Post]:
-    """Posts from JSON lines of {number, user, content (body HTML), time}."""
-    posts = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    """Posts from JSON lines of {number, user, content (body HTML), time}.
+
+    Every problem names the file and the line. A number given twice keeps the later
+    line (an archive that repeats an edited post): the count reads each post once.
+    """
+    posts: list[Post] = []
+    for lineno, line in enumerate(read_text(path, "posts file").splitlines(), 1):
         if not line.strip():
             continue
+        where = f"{path}, line {lineno}"
         try:
             row = json.loads(line)
-            number, user, content, time = row["number"], row["user"], row["content"], row["time"]
-        except (json.JSONDecodeError, KeyError, TypeError) as e:
+        except json.JSONDecodeError as e:
             raise ConfigError(
-                f"{path}, line {lineno}: not a post line ({e}); each line must be a "
-                'JSON object {"number", "user", "content", "time"}'
+                f"{where}: not JSON ({e.msg} at column {e.colno}); {_SHAPE}"
             ) from None
-        posts.append(
-            Post(
-                int(number), len(posts), str(user), None, parse_time(str(time), tz), str(content), 1
+        if not isinstance(row, dict):
+            raise ConfigError(f"{where}: a JSON {type(row).__name__}, not an object; {_SHAPE}")
+        missing = [k for k in ("number", "user", "content", "time") if k not in row]
+        if missing:
+            raise ConfigError(f"{where}: no {', '.join(missing)}; {_SHAPE}")
+        number, user, content, time = row["number"], row["user"], row["content"], row["time"]
+        if isinstance(number, bool) or not isinstance(number, (int, str)):
+            raise ConfigError(f"{where}: number {number!r} is not a post number")
+        try:
+            number = int(number)
+        except ValueError:
+            raise ConfigError(f"{where}: number {number!r} is not a post number") from None
+        if not isinstance(user, str) or not user.strip():
+            raise ConfigError(f"{where}: user {user!r} is not a name")
+        if not isinstance(content, str):
+            raise ConfigError(f"{where}: content must be the post's HTML as a string")
+        if isinstance(time, bool) or not isinstance(time, (str, int, float)):
+            raise ConfigError(f"{where}: time {time!r} is not a time")
+        try:
+            posted_at = (
+                datetime.fromtimestamp(time, UTC)
+                if isinstance(time, (int, float))
+                else parse_time(time, tz)
             )
-        )
+        except (ConfigError, OverflowError, OSError, ValueError) as e:
+            raise ConfigError(f"{where}: {e}") from None
+        posts.append(Post(number, len(posts), user.strip(), None, posted_at, content, 1))
     if not posts:
-        raise ConfigError(f"{path} holds no posts")
+        raise ConfigError(f"{path} holds no posts: {_SHAPE}")
     return posts
 
 
@@ -401,7 +447,9 @@ def replay(
 ) -> None:
     """Count an archived thread from a file of posts (JSON lines)."""
     ruleset = find_ruleset(ruleset_name)
-    slots = parse_players_file(players_file.read_text(encoding="utf-8"), source=str(players_file))
+    VoteRules.from_ruleset(ruleset), TallyRules.from_ruleset(ruleset)  # refuse a broken file now
+    _zone(tz)
+    slots = parse_players_file(read_text(players_file, "players file"), source=str(players_file))
     posts = [
         p for p in read_posts_jsonl(posts_file, tz) if from_post is None or p.post_id >= from_post
     ]
@@ -411,3 +459,88 @@ def replay(
     app(ctx).emit(
         tally.to_json(why=True if who == "*" else (who or False)), lambda: _text(tally, who)
     )
+
+
+# ---- who breaks a tie: the sheriff (001) and the decision ------------------------------------
+
+
+def _current_day(game: Game, day: int | None) -> int | None:
+    if day is not None:
+        return day
+    current = game.day()
+    return current.number if current else None
+
+
+@cli.command("sheriff")
+@click.argument("game_id")
+@click.argument("player")
+@click.option(
+    "--day",
+    type=click.IntRange(min=1),
+    help="The day of the election (default: the current day); serves from it on.",
+)
+@click.option(
+    "--at-post",
+    type=int,
+    help="Your post announcing the election: that day's lynch vote starts after it, and the "
+    "votes before it are shown as election votes.",
+)
+@common_options
+@click.pass_context
+def sheriff_cmd(
+    ctx: click.Context, game_id: str, player: str, day: int | None, at_post: int | None
+) -> None:
+    """Record PLAYER as the sheriff the village elected (001): the sheriff breaks lynch ties."""
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        g = load_game(store)
+        rules = TallyRules.from_ruleset(find_ruleset(g.ruleset))
+        if rules.tie_decided_by != "sheriff":
+            raise ConfigError(
+                f"the ruleset of {game_id!r} ({g.ruleset}) has no sheriff: its ties are "
+                f"decided by {rules.tie_decider if rules.tie == 'decided' else rules.tie}"
+            )
+        m = g.matcher().match(player, strict=True)
+        if not m.ok:
+            raise VoteError(f"the sheriff {m.describe()}; players: {', '.join(g.players)}")
+        data = {"player": m.slot, "day": _current_day(g, day), "at_post": at_post}
+        store.add_input("sheriff", data, a.clock.now())
+    since = f" from day {data['day']}" if data["day"] is not None else ""
+    after = f"; the lynch vote starts after post {at_post}" if at_post is not None else ""
+    a.emit(data, f"Recorded: {m.slot} is the sheriff{since}{after}.")
+
+
+@cli.command("tiebreak")
+@click.argument("game_id")
+@click.argument("choice")
+@click.option(
+    "--day",
+    type=click.IntRange(min=1),
+    help="The day whose tie this decides (default: the current day).",
+)
+@common_options
+@click.pass_context
+def tiebreak_cmd(ctx: click.Context, game_id: str, choice: str, day: int | None) -> None:
+    """Record whom the tie's decider chose (001: the sheriff; 004: the GM): CHOICE is lynched
+    if it is one of the tied players."""
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        g = load_game(store)
+        ruleset = find_ruleset(g.ruleset)
+        rules, vrules = TallyRules.from_ruleset(ruleset), VoteRules.from_ruleset(ruleset)
+        if rules.tie != "decided":
+            raise ConfigError(
+                f"under the ruleset of {game_id!r} ({g.ruleset}) nobody decides a tie: "
+                f"a tie gives {rules.tie.replace('_', ' ')}"
+            )
+        if vrules.is_no_lynch(choice):
+            chosen = NO_LYNCH
+        else:
+            m = g.matcher().match(choice, strict=True)
+            if not m.ok:
+                raise VoteError(f"the choice {m.describe()}; players: {', '.join(g.players)}")
+            chosen = m.slot
+        data = {"day": _current_day(g, day), "choice": chosen}
+        store.add_input("tie_break", data, a.clock.now())
+    on = f" on day {data['day']}" if data["day"] is not None else ""
+    a.emit(data, f"Recorded: {rules.tie_decider} chose {chosen}{on} if the vote is tied.")
