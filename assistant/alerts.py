@@ -14,14 +14,17 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from assistant.errors import StoreError
 from assistant.models import from_iso, to_iso
+from assistant.phases import local_text
 from assistant.store import GameStore
 
 SEVERITIES = ("info", "warning", "violation")
 """In increasing order; a ruleset's "none" means the check raises no alert."""
 ALERT_SCHEMA_VERSION = 1
+UTC_ZONE = ZoneInfo("UTC")
 
 
 def severity_rank(severity: str) -> int:
@@ -190,10 +193,12 @@ def write_feed(
     title: str,
     link: str | None,
     now: datetime,
+    zone: ZoneInfo | None = None,
 ) -> Path:
     """Write the alerts as an Atom feed, newest first, each entry linking to its post.
 
-    Written to a temp file and renamed, so a feed reader never sees half a file.
+    Written to a temp file and renamed, so a feed reader never sees half a file. Times in
+    the text are in the game's `zone` (the entries' own dates stay machine-readable).
     """
     from feedgen.feed import FeedGenerator  # imported here: only feed writing needs it
 
@@ -220,7 +225,7 @@ def write_feed(
         fe.category(term=a.severity)
         body = a.message + (f"\n\n{a.evidence}" if a.evidence else "")
         if s.acked_at is not None:
-            body += f"\n\nAcknowledged {to_iso(s.acked_at)}" + (
+            body += f"\n\nAcknowledged {local_text(s.acked_at, zone or UTC_ZONE)}" + (
                 f": {s.ack_note}" if s.ack_note else ""
             )
         fe.content(body, type="text")

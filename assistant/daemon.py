@@ -23,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from assistant.alerts import AlertLog, feed_path, write_feed
+from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.clock import Clock
 from assistant.errors import AssistantError
 from assistant.models import Post, to_iso
@@ -39,7 +39,7 @@ from assistant.phases import (
     tally_times,
     warning_times,
 )
-from assistant.poller import Poller, PollSettings
+from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
 from assistant.scrapers.http import Fetcher
 from assistant.store import GameStore, list_games
 from assistant.tally import count
@@ -47,6 +47,34 @@ from assistant.tally_draft import render_tally
 
 log = logging.getLogger("assistant.daemon")
 MARKERS = "daemon"
+
+
+class ClockFormatter(logging.Formatter):
+    """One line per event, stamped with the assistant's clock rather than the wall clock,
+    so a replay or the demo (`ASSISTANT_NOW`) logs the moments it acts at."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(message)s")
+        self.clock = clock
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
+        return f"{self.clock.now():%Y-%m-%d %H:%M:%S} UTC"
+
+
+def setup_logging(clock: Clock, stream: TextIO) -> logging.Handler:
+    """Send the assistant's log to `stream`, stamped by `clock`; a second call replaces the
+    first handler instead of doubling every line."""
+    logger = logging.getLogger("assistant")
+    for old in [h for h in logger.handlers if getattr(h, "assistant_clock_log", False)]:
+        logger.removeHandler(old)
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(ClockFormatter(clock))
+    handler.assistant_clock_log = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # one line per event: ours
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # our poll line says what was fetched
+    return handler
 
 
 @dataclass(frozen=True)
@@ -88,6 +116,52 @@ def clock_events(view: GameView) -> list[ClockEvent]:
     return sorted(events, key=lambda e: (e.at, e.kind != "deadline"))
 
 
+@dataclass(frozen=True)
+class HandledEvent:
+    """A clock event the daemon handled in a cycle, as stored in the "daemon" table."""
+
+    key: str
+    kind: str
+    at: datetime
+    status: str
+    """"drafted", "skipped", "locked" (a day's final count) or "ended" (a night's end)."""
+    file: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "kind": self.kind, "at": to_iso(self.at),
+                "status": self.status, "file": str(self.file) if self.file else None}
+
+
+@dataclass(frozen=True)
+class CycleReport:
+    """What one cycle did for one game: for `run --once --json` and the tests."""
+
+    game_id: str
+    poll: PollResult | None
+    """None when the poll failed (`poll_error` says why) or was not run."""
+    poll_error: str | None
+    new_alerts: tuple[StoredAlert, ...]
+    handled: tuple[HandledEvent, ...]
+    next_event: datetime | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game_id,
+            "poll": None if self.poll is None else self.poll.to_dict(),
+            "poll_error": self.poll_error,
+            "new_alerts": [a.to_json() for a in self.new_alerts],
+            "events": [e.to_json() for e in self.handled],
+            "next_event": to_iso(self.next_event),
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    new_alerts: tuple[StoredAlert, ...]
+    handled: tuple[HandledEvent, ...]
+    next_event: datetime | None
+
+
 class Daemon:
     """Runs the cycle for every game in `data_dir` that has a thread URL."""
 
@@ -119,15 +193,24 @@ class Daemon:
     # ---- the cycle ----------------------------------------------------------------------
 
     def tick(self, game_id: str) -> datetime | None:
-        """Poll, review, handle due events; returns the next clock event's time (or None).
-        A failing poll is logged and the review still runs on what is stored."""
-        try:
-            self.poll(game_id)
-        except AssistantError as e:
-            log.warning("poll %s failed: %s", game_id, e)
-        return self.review(game_id)
+        """Poll, review, handle due events; returns the next clock event's time (or None)."""
+        return self.cycle(game_id).next_event
 
-    def poll(self, game_id: str) -> None:
+    def cycle(self, game_id: str) -> CycleReport:
+        """One whole cycle for a game. A failing poll is logged and the review still runs
+        on what is stored."""
+        result, error = None, None
+        try:
+            result = self.poll(game_id)
+        except AssistantError as e:
+            error = str(e)
+            log.warning("poll %s failed: %s", game_id, e)
+        review = self.review_report(game_id)
+        return CycleReport(
+            game_id, result, error, review.new_alerts, review.handled, review.next_event
+        )
+
+    def poll(self, game_id: str) -> PollResult:
         fetcher = self._fetchers.get(game_id) or self._fetchers.setdefault(
             game_id, self.fetcher_factory()
         )
@@ -142,7 +225,7 @@ class Daemon:
                 store,
                 fetcher,
                 self.clock,
-                game_zone(config.get("tz")),
+                game_zone(forum_zone_name(config)),
                 settings,
                 thread_url=config["thread_url"],
             )
@@ -155,13 +238,19 @@ class Daemon:
             len(result.vanished),
             result.requests,
         )
+        return result
 
     def review(self, game_id: str) -> datetime | None:
+        return self.review_report(game_id).next_event
+
+    def review_report(self, game_id: str) -> Review:
+        """Store new alerts, rewrite the feed, handle every due clock event not handled yet."""
         now = self.clock.now()
         with GameStore.open(self.data_dir, game_id, create=False) as store:
             view = load_view(store, now)
             alerts = AlertLog(store)
-            for s in alerts.record(run_checks(view, store), now):
+            fresh = alerts.record(run_checks(view, store), now)
+            for s in fresh:
                 a = s.alert
                 log.info(
                     "alert %s %s: %s %s post %s (%s)",
@@ -180,10 +269,12 @@ class Daemon:
                 title=config.get("title") or game_id,
                 link=config.get("thread_url"),
                 now=now,
+                zone=game_zone(view.game.tz),
             )
             events = clock_events(view)
             due = [e for e in events if e.at <= now]
             done = {d["key"] for d in store.table(MARKERS).all()}
+            handled = []
             for event in due:
                 if event.key in done:
                     continue
@@ -198,8 +289,9 @@ class Daemon:
                         "file": str(path) if path else None,
                     }
                 )
+                handled.append(HandledEvent(event.key, event.kind, event.at, status, path))
             upcoming = [e.at for e in events if e.at > now]
-        return min(upcoming) if upcoming else None
+        return Review(tuple(fresh), tuple(handled), min(upcoming) if upcoming else None)
 
     # ---- events -----------------------------------------------------------------------
 
@@ -216,7 +308,7 @@ class Daemon:
                     "tally %s %s at %s: skipped (a later count is due)",
                     game_id,
                     label,
-                    to_iso(event.at),
+                    local_text(event.at, game_zone(view.game.tz)),
                 )
                 return "skipped", None
             tally = count(
@@ -232,7 +324,8 @@ class Daemon:
             path = self._write(
                 game_id, f"{phase.kind}{phase.number}-tally-{event.at:%Y%m%dT%H%M%S}.txt", text
             )
-            log.info("tally %s %s as of %s -> %s", game_id, label, to_iso(event.at), path)
+            log.info("tally %s %s as of %s -> %s", game_id, label,
+                     local_text(event.at, game_zone(view.game.tz)), path)
             return "drafted", path
         if event.kind == "warning":
             if view.deadline.at is not None and now >= view.deadline.at:
@@ -255,6 +348,8 @@ class Daemon:
                 path,
             )
             return "drafted", path
+        if phase.kind == "night":
+            return self._night_ends(store, view, event)
         # The deadline: the count as of the effective deadline, locked in the store.
         tally = count(list(view.posts), view.game, view.ruleset, now=max(now, event.at))
         text = render_tally(
@@ -278,11 +373,30 @@ class Daemon:
             "deadline %s %s at %s: final count locked, %s -> %s",
             game_id,
             label,
-            to_iso(event.at),
+            local_text(event.at, game_zone(view.game.tz)),
             lynched,
             path,
         )
         return "locked", path
+
+    def _night_ends(
+        self, store: GameStore, view: GameView, event: ClockEvent
+    ) -> tuple[str, Path | None]:
+        """A night's end: nothing to count; the GM resolves the orders. Say so, once."""
+        game_id, phase = store.game_id, view.phase
+        assert phase is not None and view.deadline is not None
+        zone = game_zone(view.game.tz)
+        why = view.deadline.why
+        n = phase.number
+        text = (
+            f"{phase_label(phase)} ended {local_text(event.at, zone)} ({why}).\n"
+            f"Resolve it: `assistant resolve {game_id} --night {n} --dry-run`, then "
+            f"`assistant resolve {game_id} --night {n}` and `assistant draft dawn {game_id}`.\n"
+        )
+        path = self._write(game_id, f"night{n}-end.txt", text)
+        log.info("night end %s %s at %s: %s -> %s", game_id, phase_label(phase),
+                 local_text(event.at, zone), why, path)
+        return "ended", path
 
     def _write(self, game_id: str, name: str, text: str) -> Path:
         folder = self.drafts_dir(game_id)

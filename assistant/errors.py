@@ -8,6 +8,9 @@
     │   ├── FetchError         the forum could not be reached / answered with an error
     │   ├── LoginError         the login to a members-only board failed
     │   ├── NotAThreadError    the URL or page is not a topic of an SMF / phpBB forum
+    │   │   ├── PrintViewError     a topic's print view (no post ids: cannot follow edits)
+    │   │   ├── BoardPageError     a board's / forum's list of topics
+    │   │   └── FeedError          an RSS / Atom / SMF XML feed
     │   ├── UnsupportedForumError  the page is neither SMF nor phpBB
     │   └── LayoutError        a topic page whose layout was not understood
     ├── VoteError              a vote the GM entered cannot be used
@@ -61,6 +64,23 @@ class LoginError(ForumError):
 
 
 class NotAThreadError(ForumError):
+    """`topic_url`, when known, is the topic address to give instead."""
+
+    def __init__(self, message: str, url: str | None = None,
+                 topic_url: str | None = None) -> None:
+        super().__init__(message, url)
+        self.topic_url = topic_url
+
+
+class PrintViewError(NotAThreadError):
+    pass
+
+
+class BoardPageError(NotAThreadError):
+    pass
+
+
+class FeedError(NotAThreadError):
     pass
 
 

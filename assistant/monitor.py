@@ -23,6 +23,7 @@ from assistant.checks.pm_copy import check_pm_copies, check_quoted_gm_pms, pms_f
 from assistant.checks.posting import check_posting
 from assistant.game import Game, Phase, load_game
 from assistant.models import Post
+from assistant.night_orders import OrdersStatus, night_orders_status
 from assistant.outcome import TallyRules
 from assistant.phases import (
     Deadline,
@@ -55,6 +56,8 @@ class GameView:
     posts: tuple[Post, ...]
     stored: tuple[StoredPost, ...]
     now: datetime
+    orders: OrdersStatus | None = None
+    """At night, with a setup entered: who owes an order and when they were all in."""
 
 
 def current_posts(stored: list[StoredPost]) -> list[Post]:
@@ -72,14 +75,22 @@ def load_view(store: GameStore, now: datetime) -> GameView:
     phase = game.phases[-1] if game.phases else None
     dl = None
     tally = None
+    orders = None
     if phase is not None:
         adjustments = adjustments_from_inputs(inputs, phase)
         all_voted = majority = None
         if phase.kind == "day":
             tally = count(posts, game, ruleset, now=now)
             all_voted, majority = early_end_moments(posts, game, ruleset, tally, now)
+        elif prules.night_ends_when_orders_in:
+            orders = night_orders_status(ruleset, inputs, phase)
         dl = deadline(
-            phase, prules, adjustments=adjustments, all_voted_at=all_voted, majority_at=majority
+            phase,
+            prules,
+            adjustments=adjustments,
+            all_voted_at=all_voted,
+            majority_at=majority,
+            orders_in_at=_known_by(orders.all_in_at, now) if orders else None,
         )
         if dl.at != phase.ends_at:
             effective = dataclasses.replace(phase, ends_at=dl.at)
@@ -88,8 +99,13 @@ def load_view(store: GameStore, now: datetime) -> GameView:
             if tally is not None:
                 tally = count(posts, game, ruleset, now=now)
     return GameView(
-        game, ruleset, prules, posting, phase, dl, tally, tuple(posts), tuple(stored), now
+        game, ruleset, prules, posting, phase, dl, tally, tuple(posts), tuple(stored), now, orders
     )
+
+
+def _known_by(moment: datetime | None, now: datetime) -> datetime | None:
+    """An early end the clock has not reached yet is not known yet (a replay as of `now`)."""
+    return moment if moment is not None and moment <= now else None
 
 
 def early_end_moments(
@@ -176,13 +192,22 @@ def _voted_at_day_ends(view: GameView) -> dict[int, list[str]]:
 def describe(view: GameView) -> dict[str, Any]:
     """A JSON-able summary for `assistant phase GAME` and the daemon's log."""
     from assistant.models import to_iso
-    from assistant.phases import phase_label
+    from assistant.phases import game_zone, local_text, phase_label
 
+    zone = game_zone(view.game.tz)
+    at = view.deadline.at if view.deadline else None
     return {
         "phase": phase_label(view.phase) if view.phase else None,
         "starts_at": to_iso(view.phase.starts_at) if view.phase else None,
-        "deadline": to_iso(view.deadline.at) if view.deadline else None,
+        "deadline": to_iso(at),
+        "deadline_local": local_text(at, zone) if at else None,
+        "time_zone": zone.key,
         "why": view.deadline.why if view.deadline else None,
         "extensions_used": view.deadline.extensions_used if view.deadline else 0,
         "extensions_open": view.deadline.extensions_open if view.deadline else False,
+        "orders": None if view.orders is None else {
+            "owed": list(view.orders.owed),
+            "missing": list(view.orders.missing),
+            "all_in_at": to_iso(view.orders.all_in_at),
+        },
     }

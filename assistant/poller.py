@@ -381,6 +381,12 @@ class Poller:
         self.store.set_crawl_state(**values)
 
 
+def forum_zone_name(config: dict[str, Any]) -> str | None:
+    """The zone a game's forum shows its text dates in (SMF): the `forum_tz` the GM gave
+    to `fetch --forum-tz`, else the game's own time zone."""
+    return config.get("forum_tz") or config.get("tz")
+
+
 def _per_page_from_url(page: TopicPage) -> int | None:
     """Posts per page from the page's own offset (`topic=2.30` on page 3 -> 15)."""
     if page.page <= 1:

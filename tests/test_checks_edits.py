@@ -94,3 +94,25 @@ def test_same_facts_same_alert_ids(tmp_path) -> None:
     _record(store, "smf21", "20_p2", "2026-11-22T11:11:12+00:00")
     _record(store, "smf21", "25_p2", "2026-11-22T11:13:27+00:00")
     assert [a.id for a in _check(store)] == [a.id for a in _check(store)]
+
+
+def test_edit_times_are_in_the_games_time_zone_and_names_read_well(tmp_path) -> None:
+    """A GM in New York reads "06:11 EST", not raw UTC ISO; "Tom & Jerry's post", not
+    "Tom & Jerry's's post"."""
+    import dataclasses
+
+    from assistant.checks.text import possessive
+
+    store = tb.new_store(tmp_path, "smf21")
+    _record(store, "smf21", "20_p2", "2026-11-22T11:11:12+00:00")
+    _record(store, "smf21", "25_p2", "2026-11-22T11:13:27+00:00")
+    rs = find_ruleset("002")
+    game = dataclasses.replace(tb.game("smf21"), tz="America/New_York")
+    votes_of = usable_votes(VoteRules.from_ruleset(rs), game.gms)
+    [alert] = [a for a in check_edits(store.posts(), game, posting_rules(rs), votes_of)
+               if a.post_id == 135]
+    assert ("Mr. Pickles' post #135 was silently edited (no edit notice) between "
+            "Sun 22 Nov 2026 06:11 EST and Sun 22 Nov 2026 06:13 EST") in alert.message
+    assert "+00:00" not in alert.message
+    assert [possessive(n) for n in ("Kat", "Tom & Jerry's", "Chris")] == [
+        "Kat's", "Tom & Jerry's", "Chris'"]

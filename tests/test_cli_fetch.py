@@ -94,12 +94,15 @@ def test_posts_filters(forum, run):
     code, out, _ = run("posts", "g1", "--author", "Nobody")
     assert code == 0 and "no posts by 'Nobody'" in out and "Tom & Jerry's" in out
     code, out, _ = run("posts", "g1", "--since", "40")
-    assert code == 0 and out.count("\n") == 26 and out.startswith("#40")
+    assert code == 0 and out.count("\n") == 26 and out.startswith("#42      pos 40 ")
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["fetch", "https://forum.example.org/index.php?board=4.0", "--game", "g1"],
-     "is not a topic URL: that is a board's list of topics"),
+     "is a board's list of topics, not a topic: open the game thread"),
+    (["fetch", "https://forum.example.org/app.php/feed/topic/7", "--game", "g1"],
+     "is a feed, not a topic: the assistant reads a topic's own pages; give the topic instead: "
+     "https://forum.example.org/viewtopic.php?t=7"),
     (["fetch", "forum.example.org/viewtopic.php?t=2", "--game", "g1"], "http:// or https://"),
     (["fetch", "--game", "g1"], "has no thread yet"),
     (["fetch", "https://f.org/viewtopic.php?t=2", "--game", "g1", "--tz", "Mars/Olympus"],
@@ -177,3 +180,40 @@ def test_fetch_uses_the_thread_url_given_to_game_new(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     doc = json.loads(out[out.index("{\n"):])
     assert doc["posts_stored"] == 10 and doc["backfill"] is True
+
+
+def test_posts_show_times_in_the_games_zone_read_in_the_forums_zone(forum, run):
+    """The game runs on New York time; the SMF forum shows guests UTC text dates. `--forum-tz`
+    reads them right, and `posts` prints them as the GM's players read deadlines."""
+    url = forum.serve_thread("smf", thread_files("smf"))
+    code, _, err = run("fetch", url, "--game", "g1", "--tz", "America/New_York",
+                       "--forum-tz", "UTC", "--delay", "0")
+    assert code == 0, err
+    code, out, _ = run("posts", "g1", "--since", "#67")
+    assert out.startswith("#67      pos 65    Sun 22 Nov 2026 02:11 EST  Host Mira: ")
+    last = json.loads(run("posts", "g1", "--since", "#67", "--json")[1])[0]
+    assert last["posted_at"] == "2026-11-22T07:11:00+00:00"  # the thread's truth, to the minute
+    with GameStore.open(forum_data_dir(run), "g1", create=False) as store:
+        assert (store.config()["tz"], store.config()["forum_tz"]) == ("America/New_York", "UTC")
+
+
+def forum_data_dir(run):
+    import os
+    from pathlib import Path
+
+    return Path(os.environ["ASSISTANT_DATA_DIR"])
+
+
+def test_a_print_view_says_which_topic_address_to_give(forum, run):
+    """A forum that answers a topic address with its print view (a mis-pasted link behind
+    a shortener): one line naming the page and the topic address to give."""
+    from conftest import REALFORUM
+
+    forum.set_page("/index.php?topic=7.0", (REALFORUM / "smf21" / "smf21_printpage.html")
+                   .read_bytes())
+    code, out, err = run("fetch", forum.base_url + "/index.php?topic=7.0", "--game", "g1",
+                         "--delay", "0")
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"error: {forum.base_url}/index.php?topic=7.0 is the print view of "
+                          "“Mafia Game 1 — Day 1”")
+    assert f"give the topic's own address instead: {forum.base_url}/index.php?topic=2.0" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import feedparser
 import pytest
@@ -88,7 +89,7 @@ def test_kill_records_a_death_the_count_reads(capsys, monkeypatch, game_dir) -> 
         "--how",
         "modkill",
     )
-    assert code == 0 and out.strip() == "Recorded: Jd- dead (modkill) after post 412."
+    assert code == 0 and out.strip() == "Recorded: Jd- dead (modkill) after post #412."
     from assistant.game import load_game
 
     with GameStore.open(game_dir, "g") as store:
@@ -139,7 +140,9 @@ def test_alerts_check_ack_and_feed(capsys, monkeypatch, tmp_path) -> None:
         "--note",
         "warned",
     )
-    assert copy["id"] not in out
+    # Confirmed in one line; no longer among the open alerts listed after it.
+    assert out.startswith(f"Acknowledged {copy['id']} (role_pm_copy).\n")
+    assert out.count(copy["id"]) == 1
     code, out, _ = run(capsys, monkeypatch, tmp_path, now, "alerts", "thread-b", "--all")
     assert f"{copy['id']}  violation role_pm_copy [acked]" in out
     feed = feedparser.parse(data["feed"])
@@ -153,3 +156,79 @@ def test_alerts_check_ack_and_feed(capsys, monkeypatch, tmp_path) -> None:
 def test_run_without_games_says_what_to_do(capsys, monkeypatch, tmp_path) -> None:
     code, _, err = run(capsys, monkeypatch, tmp_path, "2026-11-22T12:00:00+00:00", "run", "--once")
     assert code == 1 and "assistant fetch URL --game NAME" in err
+
+
+def test_run_once_logs_the_assistants_clock_and_json_is_one_document(
+    capsys, monkeypatch, tmp_path
+) -> None:
+    """Under a faked clock (ASSISTANT_NOW, as `assistant demo` runs) each log line carries
+    that moment, one line per event; --json prints one document on stdout."""
+    from daemon_support import LIVE, serve, setup_store, snapshots, thread_url
+    from forum_server import running_forum
+
+    with running_forum() as server:
+        snaps = snapshots("phpbb33")
+        serve(server, "phpbb33", snaps[-1], snaps)
+        setup_store(tmp_path, "phpbb33", thread_url(server, "phpbb33"))
+        assert LIVE.is_dir()
+        code, out, err = run(
+            capsys, monkeypatch, tmp_path, "2026-11-22T11:30:00+00:00",
+            "--json", "run", "--once", "--delay", "0",
+        )
+    assert code == 0, err
+    data = json.loads(out)
+    (game,) = data["games"]
+    assert game["game"] == "thread-b" and len(game["poll"]["new"]) == 46
+    assert game["new_alerts"] and all(a["id"] for a in game["new_alerts"])
+    assert any(e["kind"] == "deadline" and e["status"] == "locked" for e in game["events"])
+    lines = err.splitlines()
+    assert lines and all(line.startswith("2026-11-22 11:30:00 UTC ") for line in lines), lines
+    assert any(" INFO poll thread-b: 46 new" in line for line in lines)
+    assert any(" INFO deadline thread-b Day 2 at Sun 22 Nov 2026 11:2" in line for line in lines)
+
+
+def test_alerts_read_in_the_games_zone_and_a_bad_ack_changes_nothing(
+    capsys, monkeypatch, tmp_path
+) -> None:
+    store = tb.new_store(tmp_path, "phpbb33")
+    store.update_config(tz="America/New_York")
+    store.record_posts(tb.final_posts("phpbb33"), tb.SAVED_AT)
+    store.close()
+    now = "2026-11-22T12:05:00+00:00"
+    code, out, _ = run(capsys, monkeypatch, tmp_path, now, "alerts", "thread-b")
+    assert code == 0 and "No open alerts." in out
+    assert "`assistant alerts thread-b --check`" in out  # the checks never ran: say how
+    code, out, _ = run(capsys, monkeypatch, tmp_path, now, "alerts", "thread-b", "--check")
+    first = out.splitlines()[0]
+    assert re.fullmatch(r"[0-9a-f]{10}  \w+ +\w+  Sun 22 Nov 2026 06:\d\d EST", first), first
+    assert "+00:00" not in out
+    ids = [line.split()[0] for line in out.splitlines() if re.match(r"[0-9a-f]{10}  ", line)]
+    # One good id and one unknown: an error, and the good one is not acknowledged either.
+    code, _, err = run(
+        capsys, monkeypatch, tmp_path, now, "alerts", "thread-b", "--ack", ids[0], "--ack", "ffff"
+    )
+    assert code == 1 and "no alert 'ffff'" in err
+    with GameStore.open(tmp_path, "thread-b") as store:
+        assert all(d["acked_at"] is None for d in store.table("alerts").all())
+    code, out, _ = run(
+        capsys, monkeypatch, tmp_path, now, "--json", "alerts", "thread-b", "--ack", ids[0]
+    )
+    data = json.loads(out)
+    assert data["acknowledged"] == [ids[0]]
+    feed = feedparser.parse(data["feed"])
+    acked = next(e for e in feed.entries if e.id.endswith(ids[0]))
+    assert "Acknowledged Sun 22 Nov 2026 07:05 EST" in acked.content[0].value
+
+
+def test_kill_and_phase_speak_the_games_time(capsys, monkeypatch, game_dir) -> None:
+    now = "2026-10-28T12:00:00+00:00"
+    code, out, _ = run(
+        capsys, monkeypatch, game_dir, now, "kill", "g", "Kat", "--at", "2026-10-28T07:30"
+    )
+    assert code == 0 and out.strip() == "Recorded: Kat dead (other) at Wed 28 Oct 2026 07:30 EDT."
+    run(capsys, monkeypatch, game_dir, now, "phase", "g", "day", "1")
+    code, out, _ = run(capsys, monkeypatch, game_dir, now, "--json", "phase", "g")
+    data = json.loads(out)
+    assert data["deadline"] == "2026-11-01T20:00:00+00:00"
+    assert (data["deadline_local"], data["time_zone"]) == (
+        "Sun 1 Nov 2026 15:00 EST", "America/New_York")

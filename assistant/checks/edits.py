@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable
+from zoneinfo import ZoneInfo
 
 from assistant.alerts import Alert
 from assistant.checks import PostingRules
-from assistant.checks.text import post_text
+from assistant.checks.text import possessive, post_text
 from assistant.game import Game
 from assistant.models import Post, to_iso
 from assistant.names import fold
+from assistant.phases import game_zone, local_text
 from assistant.store import PostVersion, StoredPost
 from assistant.votes import VoteRules, extract_votes
 
@@ -36,18 +38,19 @@ def check_edits(
     votes_of: VotesOf,
 ) -> list[Alert]:
     alerts: list[Alert] = []
+    zone = game_zone(game.tz)
     for sp in posts:
         author = sp.latest.author
         if game.is_gm(author):
             continue
         if len(sp.versions) == 1:
             if sp.latest.edit is not None:
-                alert = _seen_edited(sp.versions[0], rules, votes_of)
+                alert = _seen_edited(sp.versions[0], rules, votes_of, zone)
                 if alert is not None:
                     alerts.append(alert)
             continue
         for before, after in zip(sp.versions, sp.versions[1:], strict=False):
-            alert = _edit(before, after, rules, votes_of)
+            alert = _edit(before, after, rules, votes_of, zone)
             if alert is not None:
                 alerts.append(alert)
     return alerts
@@ -59,7 +62,7 @@ def _editor_is_author(post: Post) -> bool:
 
 
 def _edit(
-    before: PostVersion, after: PostVersion, rules: PostingRules, votes_of: VotesOf
+    before: PostVersion, after: PostVersion, rules: PostingRules, votes_of: VotesOf, zone: ZoneInfo
 ) -> Alert | None:
     old, new = before.post, after.post
     marked = new.edit is not None and new.edit != old.edit
@@ -76,9 +79,9 @@ def _edit(
         return None
     when = new.edit.at if marked and new.edit is not None else None
     window = (
-        f"between {to_iso(before.seen_at)} and {to_iso(after.seen_at)}"
+        f"between {local_text(before.seen_at, zone)} and {local_text(after.seen_at, zone)}"
         if when is None
-        else f"at {to_iso(when)}"
+        else f"at {local_text(when, zone)}"
     )
     how = {
         "silent_edit": "silently edited (no edit notice)",
@@ -86,7 +89,7 @@ def _edit(
         "vote_changed_by_edit": "edited, changing a vote",
         "edit": "edited",
     }[kind]
-    message = f"{new.author}'s post #{new.post_id} was {how} {window}; edited by {who}"
+    message = f"{possessive(new.author)} post #{new.post_id} was {how} {window}; edited by {who}"
     if new.edit is not None and new.edit.reason:
         message += f" (reason: {new.edit.reason})"
     if vote_changed:
@@ -106,7 +109,9 @@ def _edit(
     )
 
 
-def _seen_edited(version: PostVersion, rules: PostingRules, votes_of: VotesOf) -> Alert | None:
+def _seen_edited(
+    version: PostVersion, rules: PostingRules, votes_of: VotesOf, zone: ZoneInfo
+) -> Alert | None:
     post = version.post
     assert post.edit is not None
     by_author = _editor_is_author(post)
@@ -115,9 +120,10 @@ def _seen_edited(version: PostVersion, rules: PostingRules, votes_of: VotesOf) -
     severity = rules.moderator_edit if not by_author else (rules.vote_edit if votes else rules.edit)
     if severity == "none":
         return None
-    when = f" at {to_iso(post.edit.at)}" if post.edit.at else ""
+    when = f" at {local_text(post.edit.at, zone)}" if post.edit.at else ""
     message = (
-        f"{post.author}'s post #{post.post_id} was edited{when} by {post.edit.by or post.author}"
+        f"{possessive(post.author)} post #{post.post_id} was edited{when} by "
+        f"{post.edit.by or post.author}"
     )
     if post.edit.reason:
         message += f" (reason: {post.edit.reason})"

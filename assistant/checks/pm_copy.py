@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from assistant.alerts import Alert
 from assistant.checks import PostingRules
-from assistant.checks.text import post_text, quoted_text
+from assistant.checks.text import possessive, post_text, quoted_text
 from assistant.game import Game
 from assistant.models import Post
 from assistant.names import fold
@@ -104,7 +104,9 @@ def check_pm_copies(
         copied = _longest_run(_raw_words(text), grams, shared)
         in_quote = _inside_quote(post, shared)
         whose = (
-            "their own" if game.slot_of_author(post.author) == pm.recipient else f"{pm.recipient}'s"
+            "their own"
+            if game.slot_of_author(post.author) == pm.recipient
+            else possessive(pm.recipient)
         )
         how = "inside a quote box" if in_quote else "without quote tags"
         alerts.append(
@@ -115,7 +117,8 @@ def check_pm_copies(
                 post_id=post.post_id,
                 post_url=post.url,
                 message=(
-                    f"{post.author}'s post #{post.post_id} copies {whose} {pm.label} {how} "
+                    f"{possessive(post.author)} post #{post.post_id} copies {whose} "
+                    f"{pm.label} {how} "
                     f"({fraction:.0%} of the PM's text)"
                 ),
                 evidence="copied: \u201c" + copied + "\u201d",
@@ -180,8 +183,8 @@ def check_quoted_gm_pms(
                     post_id=post.post_id,
                     post_url=post.url,
                     message=(
-                        f"{post.author}'s post #{post.post_id} quotes the GM {quote.author} "
-                        f"citing {source}: probably a PM"
+                        f"{possessive(post.author)} post #{post.post_id} quotes the GM "
+                        f"{quote.author} citing {source}: probably a PM"
                     ),
                     evidence=quoted_text(post.body_html),
                     occurred_at=post.posted_at,

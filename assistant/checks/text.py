@@ -49,3 +49,10 @@ def quoted_text(body_html: str) -> str:
 def _clean(text: str) -> str:
     lines = [_WS.sub(" ", line.replace("\xa0", " ")).strip() for line in text.split("\n")]
     return "\n".join(line for line in lines if line)
+
+
+def possessive(name: str) -> str:
+    """ "Kat's", "Tom & Jerry's" (already possessive), "Chris'"."""
+    if name.endswith(("'s", "’s")):
+        return name
+    return name + ("'" if name.endswith("s") else "'s")

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 from datetime import timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import click
 import httpx
 
-from assistant.alerts import AlertLog, feed_path, write_feed
+from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.cli import app, cli, common_options
-from assistant.daemon import Daemon, DaemonSettings, run_forever
+from assistant.daemon import Daemon, DaemonSettings, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
 from assistant.game import load_game
 from assistant.models import to_iso
@@ -62,11 +63,7 @@ def run(
 ) -> None:
     """The daemon: poll every game, raise alerts, draft tallies, until Ctrl-C or SIGTERM."""
     a = app(ctx)
-    logging.basicConfig(
-        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-    )
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # one line per event: ours
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # our poll line says what was fetched
+    setup_logging(a.clock, sys.stderr)
     settings = FetchSettings() if delay is None else FetchSettings(delay=delay)
     daemon = Daemon(
         a.data_dir,
@@ -80,8 +77,9 @@ def run(
             "`assistant fetch URL --game NAME`"
         )
     if once:
-        for game_id in daemon.games():
-            daemon.tick(game_id)
+        reports = [daemon.cycle(game_id) for game_id in daemon.games()]
+        if a.json_output:  # the log lines went to stderr: stdout is the one document
+            a.emit({"games": [r.to_json() for r in reports]}, "")
         return
     run_forever(daemon)
 
@@ -158,12 +156,12 @@ def phase(
             store.add_input("phase_adjust", data, now)
         view = load_view(store, now)
     info = describe(view)
-    a.emit(info, lambda: _phase_text(view, zone))
+    a.emit(info, lambda: _phase_text(view, zone, game_id))
 
 
-def _phase_text(view, zone) -> str:  # noqa: ANN001 - a GameView and a ZoneInfo
+def _phase_text(view, zone, game_id: str) -> str:  # noqa: ANN001 - a GameView and a ZoneInfo
     if view.phase is None:
-        return "No phase yet: start one with `assistant phase GAME day 1`."
+        return f"No phase yet: start one with `assistant phase {game_id} day 1`."
     dl = view.deadline
     lines = [f"{phase_label(view.phase)} started {local_text(view.phase.starts_at, zone)}"]
     if dl is None or dl.at is None:
@@ -174,7 +172,29 @@ def _phase_text(view, zone) -> str:  # noqa: ANN001 - a GameView and a ZoneInfo
         lines.append(f"Deadline: {local_text(dl.at, zone)} ({when}); {dl.why}")
         if dl.extensions_open:
             lines.append("An extension is still possible.")
+    orders = view.orders
+    waits_for_orders = view.phase.kind == "night" and view.phase_rules.night_ends_when_orders_in
+    if waits_for_orders and orders is None:
+        lines.append(
+            "Night orders: no setup entered, so the night runs to its deadline; enter it with "
+            f"`assistant roles {game_id} --file setup.toml` to end the night when all orders "
+            "are in."
+        )
+    elif orders is not None and orders.owed:
+        if orders.missing:
+            waiting = ", ".join(_need(n) for n in orders.missing)
+            lines.append(
+                f"Night orders: {len(orders.owed) - len(orders.missing)} of {len(orders.owed)} "
+                f"in; waiting for {waiting} (enter them with `assistant order`)"
+            )
+        else:
+            lines.append(f"Night orders: all {len(orders.owed)} in.")
     return "\n".join(lines)
+
+
+def _need(need: str) -> str:
+    """ "Conia", or "side:doppelgangers" -> "the doppelgangers side's order"."""
+    return f"the {need[5:]} side's order" if need.startswith("side:") else need
 
 
 def _short(delta: timedelta) -> str:
@@ -240,7 +260,10 @@ def kill(
     what = (
         f"{match.slot} replaced by {replacement}" if replacement else f"{match.slot} dead ({how})"
     )
-    where = f" after post {at_post}" if at_post is not None else f" at {to_iso(at)}"
+    zone = game_zone(game.tz)
+    where = (
+        f" after post #{at_post}" if at_post is not None else f" at {local_text(at, zone)}"
+    )  # type: ignore[arg-type]
     a.emit(data, f"Recorded: {what}{where}.")
 
 
@@ -290,10 +313,11 @@ def alerts(
         log = AlertLog(store)
         if check or rules:
             log.record(run_checks(load_view(store, now), store), now)
-        for alert_id in ack_ids:
-            log.ack(alert_id, now, note)
+        to_ack = [log.get(alert_id) for alert_id in ack_ids]  # every id checked before any ack
+        acked = [log.ack(s.id, now, note) for s in to_ack]
         shown = log.all(include_acked=show_all)
         config = store.config()
+        zone = game_zone(config.get("tz"))
         path = write_feed(
             log.all(),
             feed_path(store),
@@ -301,21 +325,42 @@ def alerts(
             title=config.get("title") or game_id,
             link=config.get("thread_url"),
             now=now,
+            zone=zone,
         )
     a.emit(
-        {"feed": str(path), "alerts": [s.to_json() for s in reversed(shown)]},
-        lambda: _alerts_text(shown, path, show_all),
+        {
+            "feed": str(path),
+            "acknowledged": [s.id for s in acked],
+            "alerts": [s.to_json() for s in reversed(shown)],
+        },
+        lambda: _alerts_text(shown, path, show_all, acked, zone, game_id, ran_checks=check),
     )
 
 
-def _alerts_text(shown, path, show_all: bool) -> str:  # noqa: ANN001
+def _alerts_text(  # noqa: PLR0913 - what the text shows
+    shown: list[StoredAlert],
+    path: Path,
+    show_all: bool,
+    acked: list[StoredAlert],
+    zone: ZoneInfo,
+    game_id: str,
+    *,
+    ran_checks: bool,
+) -> str:
+    lines = [f"Acknowledged {s.id} ({s.alert.kind})." for s in acked]
     if not shown:
-        return f"No {'' if show_all else 'open '}alerts. Feed: {path}"
-    lines = []
+        lines.append(f"No {'' if show_all else 'open '}alerts. Feed: {path}")
+        if not ran_checks and not acked:
+            lines.append(
+                "The checks run with each poll of `assistant run`; run them now on what is "
+                f"stored with `assistant alerts {game_id} --check`."
+            )
+        return "\n".join(lines)
     for s in reversed(shown):  # newest first, as in the feed
         a = s.alert
         ack = " [acked]" if s.acked_at else ""
-        lines.append(f"{s.id}  {a.severity:<9} {a.kind}{ack}")
+        when = a.occurred_at or s.first_seen
+        lines.append(f"{s.id}  {a.severity:<9} {a.kind}{ack}  {local_text(when, zone)}")
         lines.append(f"    {a.message}")
         if a.post_url:
             lines.append(f"    {a.post_url}")

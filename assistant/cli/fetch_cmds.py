@@ -14,7 +14,8 @@ import httpx
 from assistant.cli import app, cli, common_options
 from assistant.errors import ConfigError
 from assistant.models import to_iso
-from assistant.poller import Poller, PollResult, PollSettings
+from assistant.phases import local_text
+from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
 from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import Fetcher, FetchSettings
 from assistant.scrapers.login import login
@@ -28,14 +29,18 @@ def game_zone(name: str) -> ZoneInfo:
     except (ZoneInfoNotFoundError, ValueError):
         raise ConfigError(
             f"unknown time zone {name!r}: use an IANA name such as UTC, Europe/Berlin or "
-            "America/New_York (the zone the forum shows its times in to guests)"
+            "America/New_York"
         ) from None
 
 
 @cli.command("fetch")
 @click.argument("url", required=False)
 @click.option("--game", "game_id", required=True, help="The game to store the thread in.")
-@click.option("--tz", "tz_name", help="The forum's time zone (IANA name); stored with the game.")
+@click.option("--tz", "tz_name",
+              help="The game's time zone (IANA name), as `game new --tz`; stored with the game.")
+@click.option("--forum-tz", "forum_tz_name", metavar="ZONE",
+              help="The zone the forum shows its times in to guests, when it is not the game's "
+                   "(SMF writes text dates); stored with the game.")
 @click.option("--login", "user", help="Log in as this member first (members-only boards).")
 @click.option("--password-env", metavar="VARIABLE",
               help="The environment variable holding the password for --login.")
@@ -45,8 +50,8 @@ def game_zone(name: str) -> ZoneInfo:
 @common_options
 @click.pass_context
 def fetch(ctx: click.Context, url: str | None, game_id: str, tz_name: str | None,
-          user: str | None, password_env: str | None, recheck: bool,
-          delay: float | None) -> None:
+          forum_tz_name: str | None, user: str | None, password_env: str | None,
+          recheck: bool, delay: float | None) -> None:
     """Read the thread at URL into game GAME (the whole thread the first time, then what is new).
 
     A new game is created and remembers URL and --tz; later fetches may leave URL out.
@@ -67,8 +72,11 @@ def fetch(ctx: click.Context, url: str | None, game_id: str, tz_name: str | None
         config = store.config()
         # A game whose thread was never read may still change its mind about the URL.
         thread_url = _thread_url(url, config, game_id, locked=bool(store.crawl_state()))
-        zone = game_zone(tz_name or config.get("tz") or "UTC")
-        store.update_config(thread_url=thread_url, tz=zone.key)
+        game_tz = game_zone(tz_name or config.get("tz") or "UTC")
+        forum_tz = game_zone(forum_tz_name) if forum_tz_name else None
+        store.update_config(thread_url=thread_url, tz=game_tz.key,
+                            **({"forum_tz": forum_tz.key} if forum_tz else {}))
+        zone = game_zone(forum_zone_name(store.config()) or "UTC")
         settings = FetchSettings() if delay is None else FetchSettings(delay=max(0.0, delay))
         with Fetcher(httpx.Client(), settings, clock=a.clock) as fetcher:
             if user and password:
@@ -138,8 +146,9 @@ def posts(ctx: click.Context, game_id: str, since: str | None, author: str | Non
     a = app(ctx)
     with a.open_game(game_id) as store:
         stored = store.posts(include_vanished=vanished)
+        zone = game_zone(store.config().get("tz") or "UTC")
     chosen = _select(stored, since, author, edited)
-    a.emit([post_json(sp) for sp in chosen], lambda: _posts_text(chosen, stored, author))
+    a.emit([post_json(sp) for sp in chosen], lambda: _posts_text(chosen, stored, author, zone))
 
 
 def _select(stored: list[StoredPost], since: str | None, author: str | None,
@@ -202,7 +211,10 @@ def post_json(sp: StoredPost) -> dict[str, Any]:
 _TAG = re.compile(r"<[^>]+>")
 
 
-def _posts_text(chosen: list[StoredPost], stored: list[StoredPost], author: str | None) -> str:
+def _posts_text(chosen: list[StoredPost], stored: list[StoredPost], author: str | None,
+                zone: ZoneInfo) -> str:
+    """One line a post: `#id` (as `--since #id`, alerts and counts write it), its position,
+    when it was posted in the game's time zone, the author, and the start of the text."""
     if not chosen:
         if author and stored:
             names = sorted({sp.latest.author for sp in stored}, key=str.casefold)
@@ -218,6 +230,6 @@ def _posts_text(chosen: list[StoredPost], stored: list[StoredPost], author: str 
         ])
         text = " ".join(html.unescape(_TAG.sub(" ", p.body_html)).split())
         snippet = text if len(text) <= 70 else text[:69] + "…"
-        lines.append(f"#{p.position:<4} id {sp.post_id:<7} {p.posted_at:%Y-%m-%d %H:%M} UTC  "
-                     f"{p.author}{flags}: {snippet}")
+        lines.append(f"{'#' + str(sp.post_id):<8} pos {p.position:<5} "
+                     f"{local_text(p.posted_at, zone)}  {p.author}{flags}: {snippet}")
     return "\n".join(lines)

@@ -15,9 +15,17 @@ from datetime import datetime, tzinfo
 from types import ModuleType
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from assistant.errors import LayoutError, LoginError, NotAThreadError, UnsupportedForumError
+from assistant.errors import (
+    BoardPageError,
+    FeedError,
+    LayoutError,
+    LoginError,
+    NotAThreadError,
+    UnsupportedForumError,
+)
 from assistant.models import TopicPage
 from assistant.scrapers.common import decode_html, strip_session_ids
+from assistant.scrapers.other_pages import feed_error, other_page_error
 
 #: The parser module of each forum software, and the function that recognises its pages.
 PARSERS: dict[str, tuple[str, str]] = {
@@ -64,14 +72,22 @@ def parse_topic_page(
 ) -> TopicPage:
     """Parse a topic page of either forum. Bytes are decoded by header, meta charset, UTF-8.
 
-    A page that still shows a login form where posts should be becomes a LoginError
-    that says to log in, rather than a puzzling "layout not understood".
+    A print view, a board or a feed becomes its own NotAThreadError naming a topic
+    address to give instead (`other_pages.py`). A page that still shows a login form
+    where posts should be becomes a LoginError that says to log in, rather than a
+    puzzling "layout not understood".
     """
     text = decode_html(html, header_charset)
+    feed = feed_error(text, url)
+    if feed is not None:
+        raise feed
     software = detect_software(text, url)
     try:
         return _parser(software).parse_page(text, url, tz=tz, now=now)
-    except (LayoutError, NotAThreadError):
+    except (LayoutError, NotAThreadError) as e:
+        other = other_page_error(text, url, software) if isinstance(e, NotAThreadError) else None
+        if other is not None:
+            raise other from None
         if _LOGIN_FORM.search(text) and _PASSWORD_INPUT.search(text):
             raise LoginError(
                 f"{url}: the forum shows a login form instead of the topic: the board is for "
@@ -149,7 +165,8 @@ def thread_url_info(url: str) -> ThreadRef:
         )
     clean = strip_session_ids(urlunsplit(parts._replace(fragment="")))
     parts = urlsplit(clean)
-    query = dict(parse_qsl(parts.query.replace(";", "&"), keep_blank_values=True))
+    # SMF separates parameters with ";" (`?action=printpage;topic=2.0`): read the raw query.
+    query = dict(parse_qsl(urlsplit(raw).query.replace(";", "&"), keep_blank_values=True))
     path = parts.path or "/"
     script = path.rsplit("/", 1)[-1]
     base = urlunsplit((parts.scheme, parts.netloc, path[: len(path) - len(script)], "", ""))
@@ -172,10 +189,29 @@ def thread_url_info(url: str) -> ThreadRef:
         start = int(offset) if offset and offset.isdigit() else 0
         return ThreadRef("smf", base, int(smf_topic.group(1)), _int(msg), start, None, clean)
 
-    hint = ""
+    feed_topic = _FEED_TOPIC.search(path)
+    if feed_topic or script == "feed.php" or query.get("action", "").startswith(".xml"):
+        topic = feed_topic.group(2) if feed_topic else None
+        if script == "feed.php":
+            topic = query.get("t")
+        prefix = feed_topic.group(1) if feed_topic else path[: len(path) - len(script)]
+        topic_url = None
+        if topic and topic.isdigit():
+            topic_url = urlunsplit((parts.scheme, parts.netloc, prefix, "", "")) + (
+                f"viewtopic.php?t={topic}")
+        instead = (f"give the topic instead: {topic_url}" if topic_url else
+                   f"open the game thread and copy its address ({THREAD_URL_HELP})")
+        raise FeedError(
+            f"{url} is a feed, not a topic: the assistant reads a topic's own pages; {instead}",
+            url, topic_url)
     if "board" in query or script == "viewforum.php":
-        hint = "that is a board's list of topics; open the game thread and copy its address. "
-    raise NotAThreadError(f"{url} is not a topic URL: {hint}{THREAD_URL_HELP}", url)
+        raise BoardPageError(
+            f"{url} is a board's list of topics, not a topic: open the game thread and copy "
+            f"its address ({THREAD_URL_HELP})", url)
+    raise NotAThreadError(f"{url} is not a topic URL: {THREAD_URL_HELP}", url)
+
+
+_FEED_TOPIC = re.compile(r"^(.*?/)(?:app\.php/)?feed/topic/(\d+)/?$")
 
 
 def _int(text: str | None) -> int | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 # Session ids forums put in links for visitors without cookies.
@@ -42,15 +42,24 @@ def _python_codec(charset: str) -> str:
 
 
 def strip_session_ids(url: str) -> str:
-    """The URL without `PHPSESSID=` / `sid=` parameters, which change per visit."""
+    """The URL without `PHPSESSID=` / `sid=` parameters, which change per visit.
+
+    The rest of the query is kept byte for byte, with its own separators: SMF writes
+    `?action=printpage;topic=2.0`, and re-encoding would turn its ";" into "%3B".
+    """
     parts = urlsplit(url)
-    query = [
-        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-        if k.lower() not in SESSION_PARAMS or (k.lower() == "s" and len(v) < 16)
-    ]
+    tokens = re.split(r"([&;])", parts.query)
+    pieces = [("", tokens[0]), *zip(tokens[1::2], tokens[2::2], strict=True)]
+    kept = [(sep, piece) for sep, piece in pieces if piece and not _is_session(piece)]
+    query = "".join(sep + piece for sep, piece in kept)[len(kept[0][0]) if kept else 0:]
     path = _SESSION_IN_PATH.sub("", parts.path)
-    query_text = urlencode(query, safe=".:/,")
-    return urlunsplit((parts.scheme, parts.netloc, path, query_text, parts.fragment))
+    return urlunsplit((parts.scheme, parts.netloc, path, query, parts.fragment))
+
+
+def _is_session(piece: str) -> bool:
+    key, _, value = piece.partition("=")
+    key = unquote(key).lower()
+    return key in SESSION_PARAMS and not (key == "s" and len(value) < 16)
 
 
 def strip_session_ids_in_html(html: str) -> str:
