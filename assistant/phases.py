@@ -15,12 +15,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from assistant.errors import PhaseError, RulesetError
 from assistant.game import Phase
 from assistant.models import from_iso, to_iso
 from assistant.rulesets import Ruleset
+from assistant.timezones import zone
 
 PHASE_KINDS = ("day", "night")
 ALL_VOTED_ACTIONS = ("none", "end", "drop")
@@ -55,13 +56,7 @@ def format_duration(delta: timedelta) -> str:
 
 def game_zone(name: str | None) -> ZoneInfo:
     """The game's time zone (an IANA name such as "America/New_York"); UTC if unset."""
-    try:
-        return ZoneInfo(name or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        raise PhaseError(
-            f"{name!r} is not a time zone name; use an IANA name such as America/New_York "
-            "or Europe/Berlin"
-        ) from None
+    return zone(name)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ def test_unknown_target_in_the_first_version(forum, post_id) -> None:
     alerts = check_invalid_votes(count(posts, tb.game(forum), rs).votes, posting_rules(rs))
     assert [(a.post_id, a.kind) for a in alerts] == [(post_id, "unknown_vote_target")]
     assert "'Slayr' matches no player" in alerts[0].message
+    assert alerts[0].message.startswith("Mr. Pickles' [Vote: Slayr]")  # not "Pickles's"
 
 
 def test_wrong_markup() -> None:

@@ -413,3 +413,25 @@ def test_a_pm_vote_under_a_ruleset_without_pm_votes_is_refused(game_a: Path, cap
     )
     with GameStore.open(game_a, "a") as store:
         assert store.inputs("vote") == []
+
+
+def test_game_new_refuses_a_url_that_is_not_a_topic_and_keeps_the_forum_zone(tmp_path, capsys):
+    from assistant.cli import main
+    from assistant.store import GameStore
+
+    players = tmp_path / "players.txt"
+    players.write_text("Kat\nConia\n", encoding="utf-8")
+    base = ["--data-dir", str(tmp_path), "game", "new"]
+    with pytest.raises(SystemExit) as e:
+        main([*base, "bad", "--thread", "https://forum.example.org/index.php?board=4.0",
+              "--ruleset", "permissive", "--players", str(players)])
+    assert e.value.code == 1
+    err = capsys.readouterr().err
+    assert "not a topic" in err and "index.php?topic=" in err and "Traceback" not in err
+    assert not (tmp_path / "games" / "bad.json").exists()
+    main([*base, "g", "--thread", "https://forum.example.org/index.php?topic=12.0",
+          "--ruleset", "permissive", "--players", str(players), "--tz", "America/New_York",
+          "--forum-tz", "UTC"])
+    with GameStore.open(tmp_path, "g", create=False) as store:
+        assert store.config()["tz"] == "America/New_York"
+        assert store.config()["forum_tz"] == "UTC"

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from assistant.errors import PhaseError, RulesetError
+from assistant.errors import ConfigError, PhaseError, RulesetError
 from assistant.phases import (
     Adjustment,
     check_extension,
@@ -234,7 +234,7 @@ def test_parse_when_in_the_game_zone() -> None:
     assert parse_when("07:00", now=now, zone=NY) == utc(2026, 10, 29, 11)
     with pytest.raises(PhaseError, match="not a time"):
         parse_when("next week", now=now, zone=NY)
-    with pytest.raises(PhaseError, match="IANA"):
+    with pytest.raises(ConfigError, match="IANA"):
         game_zone("Eastern")
 
 

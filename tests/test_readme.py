@@ -6,9 +6,9 @@ import re
 import shlex
 
 import click
+from conftest import ROOT
 
 from assistant.cli import cli
-from conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```sh\n(.*?)```", README, re.S)

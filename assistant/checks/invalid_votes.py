@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from assistant.alerts import Alert
 from assistant.checks import PostingRules
+from assistant.checks.text import possessive
 from assistant.tally import Vote
 from assistant.vote_codes import VoteCode
 
@@ -49,7 +50,7 @@ def check_invalid_votes(votes: Iterable[Vote], rules: PostingRules) -> list[Aler
                 player=vote.voter,
                 post_id=vote.post_id,
                 post_url=vote.url,
-                message=f"{vote.voter}'s {vote.text} in {where}: {vote.reason}",
+                message=f"{possessive(vote.voter)} {vote.text} in {where}: {vote.reason}",
                 evidence=f"{vote.text} ({vote.markup})",
                 occurred_at=vote.at,
                 detail_key=f"{vote.text}@{vote.at.isoformat()}",

@@ -7,7 +7,6 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import click
 
@@ -18,8 +17,10 @@ from assistant.models import Post, to_iso
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules
 from assistant.rulesets import find_ruleset
+from assistant.scrapers import thread_url_info
 from assistant.tally import Tally, count
 from assistant.tally_draft import render_tally
+from assistant.timezones import zone
 from assistant.votes import VoteRules
 
 # ---- shared helpers ---------------------------------------------------------------------
@@ -38,7 +39,7 @@ def parse_time(text: str, tz: str) -> datetime:
             f"in the game's time zone ({tz}) unless it ends with +HH:MM or Z"
         ) from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=_zone(tz))
+        moment = moment.replace(tzinfo=zone(tz))
     return moment.astimezone(UTC)
 
 
@@ -52,15 +53,6 @@ def read_text(path: Path, what: str) -> str:
         ) from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read the {what}: {e.strerror or e}") from None
-
-
-def _zone(tz: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(
-            f"unknown time zone {tz!r}: use an IANA name such as America/New_York or Europe/Berlin"
-        ) from None
 
 
 def _posts_of(store: Any, at: datetime | None) -> list[Post]:
@@ -173,6 +165,8 @@ def game() -> None:
 )
 @click.option("--gm", "gms", multiple=True, help="A GM's forum name (repeat for co-GMs).")
 @click.option("--tz", default="UTC", show_default=True, help="The game's time zone (IANA name).")
+@click.option("--forum-tz", "forum_tz", default=None,
+              help="The zone the forum shows its dates in, when not the game's (SMF).")
 @common_options
 @click.pass_context
 def game_new(
@@ -183,12 +177,16 @@ def game_new(
     players_file: Path,
     gms: tuple[str, ...],
     tz: str,
+    forum_tz: str | None,
 ) -> None:
     """Create GAME: its thread, ruleset, players, GMs and time zone."""
     a = app(ctx)
+    thread_url_info(thread_url)  # a URL that is not a topic is refused now, not at the first poll
     ruleset = find_ruleset(ruleset_name)
     VoteRules.from_ruleset(ruleset), TallyRules.from_ruleset(ruleset)  # refuse a broken file now
-    _zone(tz)
+    zone(tz)
+    if forum_tz:
+        zone(forum_tz)
     slots = parse_players_file(read_text(players_file, "players file"), source=str(players_file))
     with a.open_game(game_id, create=True) as store:
         if store.config():
@@ -202,6 +200,7 @@ def game_new(
                 ruleset=str(ruleset.path) if Path(ruleset_name).suffix == ".toml" else ruleset.name,
                 tz=tz,
                 gms=list(gms),
+                **({"forum_tz": forum_tz} if forum_tz else {}),
             )
             store.add_input("players", {"players": [list(s.names) for s in slots]}, a.clock.now())
     a.emit(
@@ -448,7 +447,7 @@ def replay(
     """Count an archived thread from a file of posts (JSON lines)."""
     ruleset = find_ruleset(ruleset_name)
     VoteRules.from_ruleset(ruleset), TallyRules.from_ruleset(ruleset)  # refuse a broken file now
-    _zone(tz)
+    zone(tz)
     slots = parse_players_file(read_text(players_file, "players file"), source=str(players_file))
     posts = [
         p for p in read_posts_jsonl(posts_file, tz) if from_post is None or p.post_id >= from_post

@@ -6,7 +6,7 @@ import html
 import os
 import re
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 import click
 import httpx
@@ -14,23 +14,12 @@ import httpx
 from assistant.cli import app, cli, common_options
 from assistant.errors import ConfigError
 from assistant.models import to_iso
-from assistant.phases import local_text
+from assistant.phases import game_zone, local_text
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
 from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import Fetcher, FetchSettings
 from assistant.scrapers.login import login
 from assistant.store import StoredPost
-
-
-def game_zone(name: str) -> ZoneInfo:
-    """A time zone by IANA name; ConfigError with examples otherwise."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(
-            f"unknown time zone {name!r}: use an IANA name such as UTC, Europe/Berlin or "
-            "America/New_York"
-        ) from None
 
 
 @cli.command("fetch")
