@@ -10,10 +10,25 @@ replay, from files; nothing is derived from posts. The input kinds read:
               "start_post": int|None}
 - "vote"     {"voter", "target": str|None (None = unvote), "at": iso}   (004: votes by PM)
 - "modifier" {"player", "vote_weight": int (default 1), "powerless": bool, "lover_of": str|None,
-              "day": int|None (None = every day)}
+              "day": int|None (None = every day), "charmed_by": str|None,
+              "tiebreaker": bool, "lynch_immune": bool, "source": str}
              vote facts the GM knows from the roles: a doublevoter or Enchanter has
              vote_weight 2; a hexed (002 Hex of Powerlessness) or Imaginary-Friend vote is
              powerless (shown, not counted); lovers voting together get the ruleset's bonus.
+             When the game has a setup ("roles", `assistant roles`), the same facts are
+             *derived* from it and from the confirmed nights (see "Role effects" below); the
+             GM enters modifiers only for what the engine does not know.
+- "revive"   {"player", "at_post": int|None, "at": iso|None, "source"}
+             a dead player brought back (002 Priest), written by `assistant resolve` when the
+             GM confirms the resolution: alive again from that moment.
+- "roles"    the engine's setup (assistant/engine/setup.py); its `seed` seeds random ties.
+
+Role effects: data flows one way, facts -> derived. The stored facts are the setup and
+the confirmed resolutions; the vote effects of roles (weights, hexes, lovers, charm,
+Tiebreaker, Imaginary Friend) are recomputed from them on every load
+(`assistant.engine.vote_effects`) and never stored, so a setup entered again, a role
+stolen or a night re-resolved can never leave a stale modifier behind. They enter the
+game exactly as GM "modifier" inputs would, placed before the GM's own inputs.
 - "lynches"  {"day": int, "available": int}   (003: lynches available that day, 1..3)
 - "sheriff"  {"player": str, "day": int|None, "at_post": int|None}
              001: the player the village elected sheriff on `day` (None = from the start);
@@ -26,7 +41,7 @@ replay, from files; nothing is derived from posts. The input kinds read:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -69,8 +84,18 @@ class PmVote:
 
 
 @dataclass(frozen=True)
+class Revival:
+    """A dead player brought back to life (002 Priest): alive again from this moment."""
+
+    player: str
+    at_post: int | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
 class Modifier:
-    """A fact about how a player's vote counts (from the player's role, entered by the GM)."""
+    """A fact about how a player's vote counts (from the player's role, entered by the GM
+    or derived from the engine's setup and confirmed nights)."""
 
     player: str
     vote_weight: int = 1
@@ -78,6 +103,16 @@ class Modifier:
     lover_of: str | None = None
     day: int | None = None
     """Only on this day (a hex lasts one day); None = for the whole game."""
+    charmed_by: str | None = None
+    """002 Hex of Charming: a vote for this player has no power, and if this player is
+    lynched, the charmed player is lynched instead."""
+    tiebreaker: bool = False
+    """002 Tiebreaker: not considered when tied for the most votes; in a tie, a vote on
+    one of the leaders decides."""
+    lynch_immune: bool = False
+    """002 Imaginary Friend: cannot be lynched; the lynch passes on to the next."""
+    source: str = "gm"
+    """Where it comes from: "gm", or the role / hex the engine derived it from."""
 
 
 @dataclass(frozen=True)
@@ -119,10 +154,18 @@ class Game:
     sheriffs: tuple[Sheriff, ...] = ()
     """In the order entered (the latest for a day wins)."""
     tie_breaks: tuple[TieBreak, ...] = ()
+    revivals: tuple[Revival, ...] = ()
+    seed: int | None = None
+    """The setup's random seed (`assistant roles`): random ties are drawn with it."""
+    _life: tuple[tuple[str, Any], ...] = ()
+    """("death" | "revive", record) in the order entered: `is_alive` replays it."""
     _matcher: dict[float, NameMatcher] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_matcher", {})  # a cache, rebuilt by dataclasses.replace
+        if not self._life and (self.deaths or self.revivals):  # built without from_parts
+            life = [("death", d) for d in self.deaths] + [("revive", r) for r in self.revivals]
+            object.__setattr__(self, "_life", tuple(life))
 
     # ---- construction -------------------------------------------------------------
 
@@ -148,6 +191,13 @@ class Game:
         lynches: list[tuple[int, int]] = []
         sheriffs: list[Sheriff] = []
         tie_breaks: list[TieBreak] = []
+        revivals: list[Revival] = []
+        life: list[tuple[str, int]] = []
+        seed = None
+        roles = [doc for doc in inputs if doc["kind"] == "roles"]
+        if roles:
+            seed = int(roles[-1]["data"]["seed"])
+            inputs = [*_role_effects(ruleset, list(inputs)), *inputs]
         for doc in inputs:
             kind, data = doc["kind"], doc["data"]
             if kind == "players":
@@ -155,6 +205,7 @@ class Game:
             elif kind == "death" and data.get("how") == "replaced":
                 slots = _add_replacement(slots, data)
             elif kind == "death":
+                life.append(("death", len(deaths)))
                 deaths.append(
                     Death(
                         data["player"],
@@ -183,7 +234,16 @@ class Game:
                         bool(data.get("powerless")),
                         data.get("lover_of"),
                         data.get("day"),
+                        data.get("charmed_by"),
+                        bool(data.get("tiebreaker")),
+                        bool(data.get("lynch_immune")),
+                        data.get("source") or "gm",
                     )
+                )
+            elif kind == "revive":
+                life.append(("revive", len(revivals)))
+                revivals.append(
+                    Revival(data["player"], data.get("at_post"), from_iso(data.get("at")))
                 )
             elif kind == "lynches":
                 lynches.append((int(data["day"]), int(data["available"])))
@@ -207,9 +267,10 @@ class Game:
             thread_url,
             tuple(sheriffs),
             tuple(tie_breaks),
+            seed=seed,
         )
         # Names in deaths, modifiers and sheriffs may be aliases: store them by shown name.
-        return _with_resolved(game, deaths, modifiers)
+        return _with_resolved(game, deaths, modifiers, revivals, life)
 
     # ---- questions a count asks -------------------------------------------------------
 
@@ -234,23 +295,25 @@ class Game:
         return tuple(s.name for s in self.slots)
 
     def death_of(self, slot: str) -> Death | None:
-        for d in self.deaths:
-            if d.player == slot:
-                return d
-        return None
+        """The player's latest death (a revived player may die again)."""
+        found = [d for d in self.deaths if d.player == slot]
+        return found[-1] if found else None
 
     def is_alive(
         self, slot: str, *, post_id: int | None = None, at: datetime | None = None
     ) -> bool:
-        """Alive at a post / moment; a death with neither post nor time happened before it all."""
-        death = self.death_of(slot)
-        if death is None:
-            return True
-        if death.at_post is not None and post_id is not None:
-            return post_id <= death.at_post
-        if death.at is not None and at is not None:
-            return at <= death.at
-        return False
+        """Alive at a post / moment: the player's deaths and revivals, in the order entered,
+        that had happened by then. A death or revival with neither post nor time happened
+        before it all; a death takes effect after its post / moment, a revival from it."""
+        alive = True
+        for kind, record in self._life:
+            if record.player != slot:
+                continue
+            if kind == "death" and _happened(record, post_id, at, inclusive=False):
+                alive = False
+            elif kind == "revive" and _happened(record, post_id, at, inclusive=True):
+                alive = True
+        return alive
 
     def day(self, number: int | None = None) -> Phase | None:
         """Day `number`, or the current (last entered) day; None if no day was entered."""
@@ -293,6 +356,23 @@ class Game:
         return post.posted_at >= phase.starts_at
 
 
+def _happened(record: Any, post_id: int | None, at: datetime | None, *, inclusive: bool) -> bool:
+    """Whether a death / revival had happened at the post or moment asked about."""
+    if record.at_post is not None and post_id is not None:
+        return post_id >= record.at_post if inclusive else post_id > record.at_post
+    if record.at is not None and at is not None:
+        return at >= record.at if inclusive else at > record.at
+    return True
+
+
+def _role_effects(ruleset: str, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The modifier (and 003 lynches) inputs the engine derives from the setup and the
+    confirmed resolutions; see the module docstring."""
+    from assistant.engine.vote_effects import derived_inputs  # the engine imports game's peers
+
+    return derived_inputs(ruleset, inputs)
+
+
 def _int_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
 
@@ -315,7 +395,13 @@ def _add_replacement(slots: list[Slot], data: dict[str, Any]) -> list[Slot]:
     return [Slot(s.name, (*s.aliases, new)) if s.name == m.slot else s for s in slots]
 
 
-def _with_resolved(game: Game, deaths: list[Death], modifiers: list[Modifier]) -> Game:
+def _with_resolved(
+    game: Game,
+    deaths: list[Death],
+    modifiers: list[Modifier],
+    revivals: list[Revival],
+    life: list[tuple[str, int]],
+) -> Game:
     matcher = game.matcher()
 
     def resolve(name: str, what: str) -> str:
@@ -326,22 +412,42 @@ def _with_resolved(game: Game, deaths: list[Death], modifiers: list[Modifier]) -
             )
         return m.slot  # type: ignore[return-value]
 
-    from dataclasses import replace
-
+    deaths = [replace(d, player=resolve(d.player, "death")) for d in deaths]
+    revivals = [replace(r, player=resolve(r.player, "revival")) for r in revivals]
     return replace(
         game,
-        deaths=tuple(replace(d, player=resolve(d.player, "death")) for d in deaths),
+        deaths=tuple(deaths),
+        revivals=tuple(revivals),
+        _life=tuple(
+            (kind, deaths[i] if kind == "death" else revivals[i]) for kind, i in life
+        ),
         modifiers=tuple(
             replace(
                 m,
                 player=resolve(m.player, "modifier"),
                 lover_of=resolve(m.lover_of, "lover") if m.lover_of else None,
+                charmed_by=resolve(m.charmed_by, "charm") if m.charmed_by else None,
             )
             for m in modifiers
         ),
         pm_votes=tuple(replace(v, voter=resolve(v.voter, "PM vote")) for v in game.pm_votes),
         sheriffs=tuple(replace(s, player=resolve(s.player, "sheriff")) for s in game.sheriffs),
     )
+
+
+def posts_of(store: Any, at: datetime | None = None) -> list[Post]:
+    """The posts as the assistant had them: latest versions, or as seen at `at`."""
+    out = []
+    for sp in store.posts():
+        if at is None:
+            if sp.vanished_at is None:
+                out.append(sp.latest)
+        elif sp.vanished_at is None or sp.vanished_at > at:
+            # The version seen by then; a post fetched only later (a backfill) as first seen.
+            version = sp.as_of(at) or sp.versions[0].post
+            if version.posted_at <= at:
+                out.append(version)
+    return out
 
 
 def load_game(store: Any) -> Game:

@@ -4,14 +4,20 @@ Plurality with a tie rule (no lynch, decided by someone such as the sheriff, or 
 draw), a day with no votes, No Lynch leading, up to three lynches with share thresholds
 (003), and majority ending the day (the hammer). A random draw is reproducible: it is
 seeded with the game, the day and the tied names, and the seed is written in the reason,
-so re-running a count draws the same player and anyone can check it.
+so re-running a count draws the same player and anyone can check it. With an engine
+setup the seed is the game's stored seed (`assistant roles`), the one its nights use.
+
+Roles act on the outcome through `RoleEffects` (derived by the engine from the setup,
+see assistant/engine/vote_effects.py): a player who cannot be lynched passes the lynch
+on, a Tiebreaker tied for the lead is not considered and his vote breaks a tie, and a
+charmed player is lynched in place of the one who charmed them.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.errors import RulesetError
@@ -84,6 +90,18 @@ class TallyRules:
 
 
 @dataclass(frozen=True)
+class RoleEffects:
+    """What roles do to a day's outcome beyond vote weights (see the module docstring)."""
+
+    immune: frozenset[str] = frozenset()
+    """Players who cannot be lynched (002 Imaginary Friend)."""
+    tiebreakers: Mapping[str, str | None] = field(default_factory=dict)
+    """Each living Tiebreaker and the target of their standing vote."""
+    charmed: Mapping[str, str] = field(default_factory=dict)
+    """charmer -> the living player lynched instead of them (002 Hex of Charming)."""
+
+
+@dataclass(frozen=True)
 class Outcome:
     lynched: tuple[str, ...]
     reason: str
@@ -91,6 +109,8 @@ class Outcome:
     """The post that decided it (the hammer), else the last post counted."""
     final: bool = False
     """The day is over (majority reached or deadline passed); otherwise "if it ended now"."""
+    by_majority: bool = False
+    """The day ended when a wagon reached majority (the hammer, post `at_post`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"lynched": list(self.lynched), "reason": self.reason, "at_post": self.at_post}
@@ -144,6 +164,7 @@ def decide(
     decider: str | None = None,
     no_decider: str = "",
     decision: str | None = None,
+    roles: RoleEffects | None = None,
 ) -> Outcome:
     """The outcome of a day, or of the day so far ("if the day ended now").
 
@@ -152,14 +173,24 @@ def decide(
     sheriff"), and `decision` is the choice the GM recorded, if any.
     """
     prefix = "" if final else "if the day ended now: "
+    roles = roles or RoleEffects()
     if hammer is not None:
         target, post = hammer
         if target == NO_LYNCH:
             return Outcome(
-                (), f"majority ({majority}) for No Lynch: the day ends with no lynch", post, True
+                (),
+                f"majority ({majority}) for No Lynch: the day ends with no lynch",
+                post,
+                True,
+                True,
             )
+        lynched, notes = _charm([target], roles, alive)
         return Outcome(
-            (target,), f"majority reached: {majority} votes on {target} ends the day", post, True
+            tuple(lynched),
+            "; ".join([f"majority reached: {majority} votes on {target} ends the day", *notes]),
+            post,
+            True,
+            True,
         )
     if rules.decision == "majority" and rules.at_deadline == "no_lynch":
         return Outcome(
@@ -169,20 +200,46 @@ def decide(
     counted = [s for s in standings if s.effective > 0]
     if not counted:
         if rules.no_votes == "all_tied" and alive:
-            picked = draw(alive, seed)
+            pool = [n for n in alive if n not in roles.immune and n not in roles.tiebreakers]
+            picked = draw(pool or list(alive), seed)
+            lynched, notes = _charm([picked], roles, alive)
             reveal = "" if rules.reveal_on_no_votes else "; the role is not revealed"
             return Outcome(
-                (picked,),
+                tuple(lynched),
                 prefix + f"no votes: all {len(alive)} living players are tied at 0; "
-                f"drawn at random: {picked} (seed {seed!r}){reveal}",
+                f"drawn at random: {picked} (seed {seed!r}){reveal}"
+                + "".join(f"; {n}" for n in notes),
                 last_post,
                 final,
             )
         return Outcome((), prefix + "no votes: no lynch", last_post, final)
 
     ordered = _ranked(counted, seed)
+    role_notes: list[str] = []
+    top = ordered[0].effective
+    passed = [s.target for s in ordered if s.target in roles.immune and s.effective == top]
+    ordered = [s for s in ordered if s.target not in roles.immune]
+    if passed:
+        role_notes.append(f"{_and_list(passed)} cannot be lynched: the lynch passes on")
+    if not ordered:
+        return Outcome((), prefix + "; ".join([*role_notes, "no one else: no lynch"]),
+                       last_post, final)
     top = ordered[0].effective
     leaders = [s.target for s in ordered if s.effective == top]
+    if len(leaders) > 1:
+        out = [n for n in leaders if n in roles.tiebreakers]
+        if out and len(out) < len(leaders):
+            role_notes.append(f"{_and_list(out)} (Tiebreaker) is not considered in the tie")
+            ordered = [s for s in ordered if s.target not in out]
+            leaders = [n for n in leaders if n not in out]
+    if len(leaders) > 1:
+        picks = [t for t in roles.tiebreakers.values() if t in leaders]
+        if len(picks) == 1:
+            role_notes.append(f"the Tiebreaker's vote is on {picks[0]}: it decides the tie")
+            leaders = picks
+            ordered = [s for s in ordered if s.target == picks[0]] + [
+                s for s in ordered if s.target != picks[0]
+            ]
     if len(leaders) == 1 and leaders[0] == NO_LYNCH:
         return Outcome(
             (), prefix + f"No Lynch leads with {top}: no one is lynched", last_post, final
@@ -248,6 +305,18 @@ def decide(
             break
         cand = ordered[place - 1]
         share = cand.effective / voters if voters else 0.0
+        tied = [
+            s.target
+            for s in ordered[place - 1 :]
+            if s.effective == cand.effective and s.target != cand.target
+        ]
+        if tied:
+            group_seed = seed if cand.effective == top else f"{seed}/{cand.effective}"
+            notes.append(
+                f"{_and_list(sorted([cand.target, *tied]))} are tied at {cand.effective}: "
+                f"drawn at random for {_ordinal(place)} place: {cand.target} "
+                f"(seed {group_seed!r})"
+            )
         if cand.target == NO_LYNCH:
             notes.append(f"No Lynch is {_ordinal(place)}: no further lynch")
             break
@@ -265,7 +334,26 @@ def decide(
             break
     if available > 1:
         notes.append(f"{available} lynches available today")
-    return Outcome(tuple(lynched), prefix + "; ".join(notes), last_post, final)
+    lynched, charm_notes = _charm(lynched, roles, alive)
+    return Outcome(
+        tuple(lynched), prefix + "; ".join([*role_notes, *notes, *charm_notes]), last_post, final
+    )
+
+
+def _charm(
+    lynched: Sequence[str], roles: RoleEffects, alive: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """002 Hex of Charming: "if the Witch is put up to lynch ..., the hexed player is lynched
+    instead"."""
+    out, notes = [], []
+    for name in lynched:
+        instead = roles.charmed.get(name)
+        if instead and instead in alive and instead not in lynched:
+            notes.append(f"{instead} is charmed by {name} and is lynched instead")
+            out.append(instead)
+        else:
+            out.append(name)
+    return out, notes
 
 
 def _and_list(names: Sequence[str]) -> str:

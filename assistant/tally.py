@@ -10,6 +10,11 @@ never by the wording.
 
 Ties the ruleset leaves to someone (`[tally] tie = "decided"`) are decided by the GM's
 facts: who the sheriff is (001, input "sheriff") and whom they chose (input "tie_break").
+Random ties are drawn with the game's stored seed when it has an engine setup.
+
+What roles do to votes arrives as "modifier" facts (game.py), whether the GM entered them
+or the engine derived them from the setup: weights, powerless and charmed votes, lovers,
+and, for the outcome, the Tiebreaker and players who cannot be lynched.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 from assistant.errors import PhaseError
 from assistant.game import Game, Phase
 from assistant.models import Post, to_iso
-from assistant.outcome import NO_LYNCH, Outcome, Standing, TallyRules, decide
+from assistant.outcome import NO_LYNCH, Outcome, RoleEffects, Standing, TallyRules, decide
 from assistant.vote_codes import VoteCode
 from assistant.votes import VoteMark, VoteRules, extract_votes, visible
 
@@ -226,12 +231,13 @@ def count(
             no_decider = f"there is no sheriff: {_dead(game, sheriff.player)}"
         else:
             decider = sheriff.player
+    seed_base = game.game_id if game.seed is None else str(game.seed)
     outcome = decide(
         [Standing(w.target, w.effective, w.displayed) for w in wagons],
         alive=alive,
         majority=majority,
         rules=trules,
-        seed=f"{game.game_id}/day {phase.number if phase else 1}",
+        seed=f"{seed_base}/day {phase.number if phase else 1}",
         day=phase.number if phase else None,
         lynches_available=game.lynches_available(phase.number if phase else None),
         hammer=state.hammer,
@@ -240,6 +246,7 @@ def count(
         decider=decider,
         no_decider=no_decider,
         decision=game.tie_break(number),
+        roles=_role_effects(state, game, number, alive),
     )
     return Tally(
         day=phase.number if phase else None,
@@ -255,6 +262,33 @@ def count(
         last_post_at=last.posted_at if last else None,
         ruleset=getattr(rules, "name", ""),
     )
+
+
+def _role_effects(state: _State, game: Game, day: int | None, alive: Sequence[str]) -> RoleEffects:
+    """The outcome side of the day's modifiers: who cannot be lynched, Tiebreakers, charms."""
+    immune, tiebreakers, charmed = set(), {}, {}
+    for m in game.modifiers:
+        if m.player not in alive or not (m.day is None or day is None or m.day == day):
+            continue
+        if m.lynch_immune:
+            immune.add(m.player)
+        if m.tiebreaker:
+            standing = state.current.get(m.player)
+            tiebreakers[m.player] = standing.target if standing else None
+        if m.charmed_by:
+            charmed.setdefault(m.charmed_by, m.player)
+    return RoleEffects(frozenset(immune), tiebreakers, charmed)
+
+
+def _vote_weight(game: Game, voter: str, target: str | None, day: int | None) -> tuple[int, str]:
+    """A vote's effective weight on `target` and the roles that made it so ("" for none)."""
+    mods = game.modifiers_for(voter, day)
+    zero = [m for m in mods if m.powerless or (m.charmed_by is not None and m.charmed_by == target)]
+    if zero:
+        return 0, ", ".join(dict.fromkeys(m.source for m in zero))
+    weight = max((m.vote_weight for m in mods), default=1)
+    heavy = [m.source for m in mods if m.vote_weight == weight and weight > 1]
+    return weight, ", ".join(dict.fromkeys(heavy))
 
 
 # ---- choosing what to count -----------------------------------------------------------------
@@ -661,11 +695,7 @@ def _weights(
     voters = [v for v, st in state.current.items() if st.target == target and v in alive]
     weights: dict[str, int] = {}
     for v in voters:
-        mods = game.modifiers_for(v, day)
-        weight = max((m.vote_weight for m in mods), default=1)
-        if any(m.powerless for m in mods):
-            weight = 0
-        weights[v] = weight
+        weights[v] = _vote_weight(game, v, target, day)[0]
     if trules.lovers_bonus:
         for v in voters:
             for m in game.modifiers_for(v, day):
@@ -720,17 +750,13 @@ def _freeze_votes(state: _State, game: Game, trules: TallyRules, phase: Phase | 
             and fields["action"] == "vote"
             and fields["target"] not in (None, ABSTAIN)
         ):
-            mods = game.modifiers_for(fields["voter"], day)
-            weight = (
-                0
-                if any(m.powerless for m in mods)
-                else max((m.vote_weight for m in mods), default=1)
-            )
+            weight, why = _vote_weight(game, fields["voter"], fields["target"], day)
+            by = "" if why in ("", "gm") else f"; {why}"
             if weight == 0:
-                fields["reason"] += " (powerless: shown, not counted)"
+                fields["reason"] += f" (powerless: shown, not counted{by})"
                 if fields["code"] == VoteCode.COUNTED:
                     fields["code"] = VoteCode.POWERLESS
             elif weight > 1:
-                fields["reason"] += f" (counts {weight})"
+                fields["reason"] += f" (counts {weight}{by})"
         out.append(Vote(weight=weight, **fields))
     return out

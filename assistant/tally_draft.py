@@ -2,7 +2,8 @@
 
 Templates live in `templates/tally_{style}.j2` ([tally] template = "classic", "chat" or
 "pm"); this module only prepares the values (links, the deadline in the game's time
-zone, the time left) so the templates hold no logic.
+zone, the time left) so the templates hold no logic. A day that ended at majority (the
+hammer) has no time left: the draft names the deciding post instead of the deadline.
 """
 
 from __future__ import annotations
@@ -55,7 +56,15 @@ def render_tally(
     urls = post_urls or {}
     zone = ZoneInfo(tz)
     deadline = None
-    if tally.deadline is not None:
+    ended = None
+    if tally.outcome.by_majority:
+        post = tally.outcome.at_post
+        ended = {
+            "post": post,
+            "url": urls.get(post) if post is not None else None,
+            "lynched": ", ".join(tally.outcome.lynched) or "no lynch",
+        }
+    elif tally.deadline is not None:
         local = tally.deadline.astimezone(zone)
         deadline = local.strftime("%Y-%m-%d %H:%M ") + (local.tzname() or tz)
     wagons = [
@@ -81,7 +90,8 @@ def render_tally(
             alive=list(tally.alive),
             majority=tally.majority,
             deadline=deadline,
-            time_left=time_left(tally.deadline, now),
+            time_left=None if ended else time_left(tally.deadline, now),
+            ended=ended,
             result=f"{lynched} ({tally.outcome.reason})",
         ).strip()
         + "\n"

@@ -4,9 +4,10 @@ spell out. Each test quotes the sentence of ../shared/seeds/001_c8fe4abb5e740ea0
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
-from assistant.engine.day import decide_lynch, elect_sheriff
 from assistant.engine.drafts import reveal
 from assistant.engine.history import apply_death
 from assistant.engine.orders import Order, check_order, parse_order
@@ -16,7 +17,10 @@ from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import GameState
 from assistant.engine.win import check_win
 from assistant.errors import IllegalOrderError
+from assistant.game import Game
+from assistant.models import Post
 from assistant.rulesets import find_ruleset
+from assistant.tally import count
 from tests.conftest import SEEDS
 
 RULES = load_engine_rules(find_ruleset("millers-hollow"))
@@ -321,15 +325,23 @@ def test_thief_steals_a_role_on_the_first_night_or_takes_the_extra_card():
     assert r.state.players["Thi"].side == "werewolves" and r.state.players["Wolf"].side == "village"
 
 
-def test_sheriff_election_and_tie_break():
-    quote("The player that ends up with the most votes, becomes the sheriff.")
-    quote("If it still remains a tie, there will be no sheriff during that day")
-    quote("You cannot vote on yourself (for both the sheriff election and the lynch).")
-    s = game("See=seer", *BASE)
-    assert elect_sheriff(s, {"Ann": "Ben", "Ben": "Ben", "Wolf": "Ann", "See": "Ben"}).chosen == (
-        "Ben",
-    )
-    assert elect_sheriff(s, {"Ann": "Ben", "Ben": "Ann"}).chosen == ()
+def test_sheriff_breaks_a_tie_with_the_counters_facts():
+    """One source for the sheriff: the GM's "sheriff" and "tie_break" facts the vote counter
+    reads (`assistant sheriff`, `assistant tiebreak`); the engine has no election of its own."""
+    t0 = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+    votes = [("Ann", "Wolf"), ("Ben", "Wulf")]  # bold names, as SMF renders them
+    posts = [
+        Post(10 + i, i, v, None, t0 + timedelta(minutes=i), f"<b>{t}</b>", 1)
+        for i, (v, t) in enumerate(votes)
+    ]
+    day1 = {"kind": "phase", "data": {"kind": "day", "number": 1, "starts_at": t0.isoformat()}}
+
+    def lynched(*facts: dict) -> tuple[str, ...]:
+        g = Game.from_parts(
+            "mh", [["See"], ["Ann"], ["Ben"], ["Wolf"], ["Wulf"]], inputs=[day1, *facts]
+        )
+        return count(posts, g, find_ruleset("millers-hollow")).outcome.lynched
+
     quote(
         "When at the end of a lynch vote, two or more people have the same amount of votes, the "
         "sheriff must decide among those with the most votes who will actually be lynched."
@@ -337,9 +349,11 @@ def test_sheriff_election_and_tie_break():
     quote(
         "If there's no sheriff and nobody is willing to change their vote, nobody will be lynched."
     )
-    tied = {"Ann": "Wolf", "Ben": "Wulf"}
-    assert decide_lynch(s, tied, day=1, sheriff_pick="Wulf").chosen == ("Wulf",)
-    assert decide_lynch(s, tied, day=1).chosen == ()
+    sheriff = {"kind": "sheriff", "data": {"player": "See", "day": 1, "at_post": None}}
+    choice = {"kind": "tie_break", "data": {"day": 1, "choice": "Wulf"}}
+    assert lynched(sheriff, choice) == ("Wulf",)
+    assert lynched(choice) == ()
+    assert lynched(sheriff) == ()  # the sheriff has not chosen yet
 
 
 def test_village_and_werewolf_wins():

@@ -5,17 +5,22 @@ Each test quotes the sentence of ../shared/seeds/002_127b503cdbb8696c.txt it che
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
-from assistant.engine.day import decide_lynch, effective_votes
 from assistant.engine.orders import check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.rules import load_engine_rules
 from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import GameState
+from assistant.engine.vote_effects import modifiers_for_day
 from assistant.engine.win import check_win
 from assistant.errors import AmbiguousOrderError, IllegalOrderError, MalformedOrderError
+from assistant.game import Game
+from assistant.models import Post
 from assistant.rulesets import find_ruleset
+from assistant.tally import Tally, count
 from tests.conftest import SEEDS
 
 RULES = load_engine_rules(find_ruleset("chat-mafia"))
@@ -57,6 +62,33 @@ def quote(sentence: str) -> str:
 
 
 BASE = ("Gus=/town", "Hal=/town", "Carol=godfather", "Moe=/mafia")
+T0 = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+
+
+def lynch_count(state: GameState, votes: dict[str, str], day: int) -> Tally:
+    """The day's count through the real vote counter, with the role effects the engine
+    derives from `state`: each vote a post in 002's markup as SMF and phpBB render it
+    (`[Vote: X]` as literal text)."""
+    posts = [
+        Post(100 + i, i, voter, None, T0 + timedelta(minutes=i), f"Hmm.<br><br>[Vote: {t}]", 1)
+        for i, (voter, t) in enumerate(votes.items())
+    ]
+    facts = [{"kind": "modifier", "data": m} for m in modifiers_for_day(state, day)]
+    facts += [
+        {"kind": "death", "data": {"player": n, "how": "other"}}
+        for n, p in state.players.items()
+        if not p.alive
+    ]
+    facts.append(
+        {"kind": "phase", "data": {"kind": "day", "number": day, "starts_at": T0.isoformat()}}
+    )
+    g = Game.from_parts("t", [[n] for n in state.players], gms=["Host"], inputs=facts)
+    return count(posts, g, find_ruleset("chat-mafia"), day=day)
+
+
+def totals(tally: Tally) -> dict[str, tuple[int, int]]:
+    """{target: (displayed, effective)}."""
+    return {w.target: (w.displayed, w.effective) for w in tally.wagons}
 
 
 def test_ruleset_has_every_role_of_the_seed():
@@ -194,12 +226,14 @@ def test_tiebreaker_not_considered_and_his_vote_decides():
         "vote leaders, that person will be lynched."
     )
     s = game("Tim=tiebreaker", *BASE)
-    out = decide_lynch(
+    out = lynch_count(
         s, {"Gus": "Tim", "Hal": "Carol", "Carol": "Tim", "Tim": "Carol", "Moe": "Gus"}, day=1
-    )
-    assert out.chosen == ("Carol",)
-    out = decide_lynch(s, {"Gus": "Hal", "Hal": "Gus", "Tim": "Gus", "Carol": "Hal"}, day=1)
-    assert out.chosen == ("Gus",)
+    ).outcome
+    assert out.lynched == ("Carol",)
+    assert out.reason.startswith("if the day ended now: Tim (Tiebreaker) is not considered")
+    out = lynch_count(s, {"Gus": "Hal", "Hal": "Gus", "Tim": "Gus", "Carol": "Hal"}, day=1).outcome
+    assert out.lynched == ("Gus",)
+    assert "the Tiebreaker's vote is on Gus: it decides the tie" in out.reason
 
 
 def test_child_rock_is_public_without_the_child():
@@ -253,11 +287,15 @@ def test_imaginary_friend_cannot_be_lynched_and_vote_has_no_power():
     )
     s = game("Ima=imaginary-friend", *BASE)
     votes = {"Gus": "Ima", "Hal": "Ima", "Carol": "Moe", "Ima": "Carol"}
-    assert effective_votes(s, votes) == {"Ima": 2.0, "Moe": 1.0, "Carol": 0.0}
-    assert decide_lynch(s, votes, day=1).chosen == ("Moe",)
+    tally = lynch_count(s, votes, day=1)
+    quote("This is not reflected in the vote count.")
+    assert totals(tally) == {"Ima": (2, 2), "Moe": (1, 1), "Carol": (1, 0)}
+    assert tally.outcome.lynched == ("Moe",)
+    assert "Ima cannot be lynched: the lynch passes on" in tally.outcome.reason
     quote("Once it happens, the Imaginary Friend is, for all intents and purposes, a Vanilla Town.")
     s2 = day(s, 1, "Ima: discard").state
-    assert decide_lynch(s2, votes, day=2).chosen == ("Ima",)
+    tally = lynch_count(s2, votes, day=2)
+    assert tally.outcome.lynched == ("Ima",) and totals(tally)["Carol"] == (1, 1)
 
 
 def test_monk_hamedo_kills_whoever_targets_him():
@@ -399,10 +437,10 @@ def test_doublevoter_and_lovers_votes():
     s = game("Dub=doublevoter/town", "Cup=cupid/town", *BASE)
     s = night(s, 1, "Cup: arrow Gus and Hal").state
     assert s.players["Gus"].role == "lovers"
-    assert effective_votes(s, {"Dub": "Moe", "Gus": "Carol", "Hal": "Carol"}) == {
-        "Moe": 2.0,
-        "Carol": 3.0,
-    }
+    quote("This extra vote is not displayed in official vote tallies.")
+    tally = lynch_count(s, {"Dub": "Moe", "Gus": "Carol", "Hal": "Carol"}, day=2)
+    assert totals(tally) == {"Carol": (2, 3), "Moe": (1, 2)}
+    assert tally.outcome.lynched == ("Carol",)
 
 
 def test_cupid_lovers_die_together():
@@ -448,7 +486,11 @@ def test_hex_of_silence_informed_and_powerlessness_not():
     assert r.pms["Gus"][0].startswith("You have been hexed with the Hex of Silence")
     r = night(s, 1, "Wi: powerlessness Gus")
     assert "Gus" not in r.pms
-    assert effective_votes(r.state, {"Gus": "Moe", "Hal": "Moe"}) == {"Moe": 1.0}
+    tally = lynch_count(r.state, {"Gus": "Moe", "Hal": "Moe"}, day=2)
+    assert totals(tally) == {"Moe": (2, 1)}
+    assert tally.votes[0].reason == (
+        "counted: tag vote (powerless: shown, not counted; hex: powerless)"
+    )
 
 
 def test_hex_of_telepathy_tells_the_witch_the_alignment():
@@ -469,8 +511,11 @@ def test_hex_of_charming():
         "lynched instead."
     )
     s = night(game("Wi=witch/town", *BASE), 1, "Wi: charm Gus").state
-    assert effective_votes(s, {"Gus": "Wi", "Hal": "Wi"}) == {"Wi": 1.0}
-    assert decide_lynch(s, {"Gus": "Wi", "Hal": "Wi"}, day=2).chosen == ("Gus",)
+    tally = lynch_count(s, {"Gus": "Wi", "Hal": "Wi"}, day=2)
+    assert totals(tally) == {"Wi": (2, 1)}
+    assert tally.outcome.lynched == ("Gus",)
+    assert tally.outcome.reason.endswith("Gus is charmed by Wi and is lynched instead")
+    assert lynch_count(s, {"Gus": "Hal", "Hal": "Moe"}, day=2).wagon("Hal").effective == 1
 
 
 def test_hex_of_death_kills_two_nights_later_then_the_witch():

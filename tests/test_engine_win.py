@@ -4,14 +4,19 @@ Also 000's investigations (visible race, reporter)."""
 
 from __future__ import annotations
 
-from assistant.engine.day import multi_lynch
+from datetime import UTC, datetime, timedelta
+
 from assistant.engine.orders import parse_order
 from assistant.engine.resolver import resolve_phase
 from assistant.engine.rules import load_engine_rules
 from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import Death, GameState
 from assistant.engine.win import check_win
+from assistant.game import Game
+from assistant.models import Post
+from assistant.outcome import seeded_order
 from assistant.rulesets import find_ruleset
+from assistant.tally import count
 from tests.conftest import SEEDS
 
 
@@ -69,18 +74,54 @@ def test_003_modkilled_players_lose():
     assert win.players == ("town0", "town1")
 
 
-def test_003_multi_lynch_thresholds():
+T0 = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
+
+
+def day_two_003(votes: dict[str, str], *night_one: str, extra: tuple = ()):
+    """Day 2 of a 003 game counted by the real vote counter: the setup (seed 9) and the
+    confirmed Night 1 are stored facts, lynches available are derived from that night's
+    town deaths, and each vote is a post in 003's blue `vote NAME` (purple for No Lynch)
+    as SMF renders it."""
+    rules = load_engine_rules(find_ruleset("three-factions"))
+    sides = {"town": 8, "mafia": 2, "wolves": 2}
+    players = [PlayerSetup(f"{side}{i}", side) for side, n in sides.items() for i in range(n)]
+    setup = Setup(tuple(players), 9)
+    state = GameState.from_setup(rules, setup)
+    docs = [("roles", setup.to_dict())]
+    docs += [
+        ("order", parse_order(o, state, phase="night", number=1).to_dict()) for o in night_one
+    ]
+    docs += [("resolution", {"phase": "night", "number": 1})]
+    docs += [
+        ("death", {"player": p, "how": "nightkill", "source": "engine"})
+        for p in ("town6", "town7")
+    ]
+    docs += [("phase", {"kind": "day", "number": 2, "starts_at": T0.isoformat()}), *extra]
+    inputs = [{"seq": i, "kind": k, "data": d} for i, (k, d) in enumerate(docs, 1)]
+    color = {"No Lynch": "purple"}
+    posts = [
+        Post(
+            500 + i, i, voter, None, T0 + timedelta(minutes=i + 1),
+            f'<span style="color: {color.get(t, "blue")};" class="bbc_color">vote {t}</span>', 1,
+        )
+        for i, (voter, t) in enumerate(votes.items())
+    ]
+    g = Game.from_parts("tf", [[p.name] for p in players], ruleset="three-factions", inputs=inputs)
+    return g, count(posts, g, find_ruleset("three-factions"), day=2)
+
+
+def test_003_multi_lynch_thresholds_from_the_night_and_the_stored_seed():
+    quote(
+        "003",
+        "The available number of lynches is equal to the number of Town players who died "
+        "during the preceding Night, not to exceed 3.",
+    )
     quote(
         "003",
         "If at least 2 lynches are available on a given Day, the second-leading vote "
         "getter will also be lynched if (s)he has received more than 34% of the available votes.",
     )
-    quote(
-        "003",
-        "If “No Lynch” is the leading vote-getter for any given Day, then no player will "
-        "be lynched",
-    )
-    s = game("003", town=6, mafia=2, wolves=2)
+    quote("003", "In the event of a tie, the moderators will consult Random.org.")
     votes = {
         "town0": "mafia0",
         "town1": "mafia0",
@@ -93,15 +134,39 @@ def test_003_multi_lynch_thresholds():
         "wolves0": "town5",
         "wolves1": "town5",
     }
-    assert multi_lynch(s, votes, day=2, town_deaths_last_night=3).chosen == (
-        "mafia0",
-        "wolves0",
-        "town5",
+    both = ("Mafia: kill town6", "Wolves: kill town7")
+    g, tally = day_two_003(votes, *both)
+    assert g.lynches_available(2) == 2 and g.seed == 9
+    first, second = seeded_order(["mafia0", "wolves0"], "9/day 2")
+    assert tally.outcome.lynched == (first, second)
+    assert tally.outcome.reason == (
+        "if the day ended now: tie between mafia0 and wolves0 (4 each): drawn at random: "
+        f"{first} (seed '9/day 2'); {second} is second with 4 of 10 (40% > 34%): also "
+        "lynched; 2 lynches available today"
     )
-    assert multi_lynch(s, votes, day=2, town_deaths_last_night=1).chosen == ("mafia0",)
-    assert multi_lynch(s, votes, day=1, town_deaths_last_night=3).chosen == ("mafia0",)
+    assert day_two_003(votes, *both)[1].outcome == tally.outcome  # the same draw every time
+    # One town death: one lynch, the same seeded draw.
+    _, one = day_two_003(votes, "Mafia: kill town6", "Wolves: kill mafia1")
+    assert one.outcome.lynched == (first,)
+    # The GM's own "lynches" fact wins over the derived one.
+    _, three = day_two_003(votes, *both, extra=(("lynches", {"day": 2, "available": 3}),))
+    assert three.outcome.lynched == (first, second, "town5")
+    # A tie below the top is drawn with the same seed, and the draw is written down.
+    below = {**votes, "town4": "town3", "town5": "town3", "mafia0": "town3", "mafia1": "town5"}
+    _, tie2 = day_two_003(below, *both)
+    a, _b = seeded_order(["town3", "town5"], "9/day 2/3")
+    assert tie2.outcome.lynched == ("mafia0",)
+    assert (
+        f"town3 and town5 are tied at 3: drawn at random for second place: {a} "
+        f"(seed '9/day 2/3')" in tie2.outcome.reason
+    )
+    quote(
+        "003",
+        "If “No Lynch” is the leading vote-getter for any given Day, then no player will "
+        "be lynched",
+    )
     no = dict.fromkeys(["town0", "town1", "town2", "town3", "town4", "town5"], "No Lynch")
-    assert multi_lynch(s, {**votes, **no}, day=2, town_deaths_last_night=3).chosen == ()
+    assert day_two_003({**votes, **no}, *both)[1].outcome.lynched == ()
 
 
 def test_000_town_and_doppelgangers():

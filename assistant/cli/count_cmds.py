@@ -12,7 +12,7 @@ import click
 
 from assistant.cli import app, cli, common_options, draft
 from assistant.errors import ConfigError, StoreError, VoteError
-from assistant.game import Game, load_game
+from assistant.game import Game, load_game, posts_of
 from assistant.models import Post, to_iso
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules
@@ -53,21 +53,6 @@ def read_text(path: Path, what: str) -> str:
         ) from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read the {what}: {e.strerror or e}") from None
-
-
-def _posts_of(store: Any, at: datetime | None) -> list[Post]:
-    """The posts as the assistant had them: latest versions, or as seen at `at`."""
-    out = []
-    for sp in store.posts():
-        if at is None:
-            if sp.vanished_at is None:
-                out.append(sp.latest)
-        elif sp.vanished_at is None or sp.vanished_at > at:
-            # The version seen by then; a post fetched only later (a backfill) as first seen.
-            version = sp.as_of(at) or sp.versions[0].post
-            if version.posted_at <= at:
-                out.append(version)
-    return out
 
 
 def _text(tally: Tally, why: str | None) -> str:
@@ -114,7 +99,7 @@ def _game_tally(
         game = load_game(store)
         ruleset = find_ruleset(game.ruleset)
         at = parse_time(at_text, game.tz) if at_text else None
-        posts = _posts_of(store, at)
+        posts = posts_of(store, at)
     now = at or a.clock.now()
     return game, ruleset, count(posts, game, ruleset, at_post=at_post, at=at, day=day, now=now)
 

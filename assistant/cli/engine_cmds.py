@@ -1,4 +1,4 @@
-"""Issue 5 commands: `roles`, `order`, `resolve`, `draft dawn`, `draft pms`.
+"""Issue 5 commands: `roles`, `order`, `resolve`, `draft dawn`, `draft pms`, `draft dusk`.
 
 The commands only store the GM's facts (setup, orders, "night N is confirmed") and
 print what the engine derives from them; see assistant/engine/history.py.
@@ -13,7 +13,8 @@ import click
 
 from assistant.cli import app, cli, common_options
 from assistant.engine.drafts import dawn_post, result_pms
-from assistant.engine.history import DEATH, ORDER, RESOLUTION, ROLES, Replay, replay
+from assistant.engine.dusk import DuskResult, confirm_dusk, draft_dusk
+from assistant.engine.history import DEATH, ORDER, RESOLUTION, REVIVE, ROLES, Replay, replay
 from assistant.engine.orders import check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.rules import EngineRules, load_engine_rules
@@ -134,6 +135,16 @@ def order_cmd(
     )
 
 
+def revived(rep: Replay, result: PhaseResult) -> list[str]:
+    """Players dead before the phase and alive after it (002 Priest): written as "revive"
+    facts so the vote counter and the checks count them alive again."""
+    return [
+        name
+        for name, p in result.state.players.items()
+        if p.alive and name in rep.state.players and not rep.state.players[name].alive
+    ]
+
+
 def _print_result(result: PhaseResult, confirmed: bool) -> str:
     head = f"{result.phase} {result.number}: " + (
         "resolved and stored" if confirmed else "dry run (nothing stored)"
@@ -181,12 +192,26 @@ def resolve_cmd(game: str, night: int | None, day: int | None, dry_run: bool) ->
                         },
                         now,
                     )
+                for name in revived(rep, result):
+                    store.add_input(
+                        REVIVE,
+                        {
+                            "player": name,
+                            "at_post": None,
+                            "at": to_iso(now),
+                            "source": "engine",
+                            "phase": phase,
+                            "number": number,
+                        },
+                        now,
+                    )
     data = {
         "phase": phase,
         "number": number,
         "stored": not dry_run,
         "events": [e.__dict__ for e in result.events],
         "deaths": [d.__dict__ for d in result.deaths],
+        "revived": revived(rep, result),
         "notes": list(result.notes),
     }
     ctx.emit(data, lambda: _print_result(result, not dry_run))
@@ -252,3 +277,40 @@ def draft_pms(game: str, night: int | None) -> None:
         result, _confirmed = _draft_result(store, night)
     pms = result_pms(result)
     ctx.emit(pms, lambda: "\n---\n".join(v.rstrip("\n") for v in pms.values()) or "no PMs to send")
+
+
+def _dusk_text(result: DuskResult, stored: list[dict] | None) -> str:
+    lines = [result.post.rstrip("\n"), "", "---", "for the GM (not for the thread):"]
+    if not result.final:
+        lines.append("preview: the day is not over yet; the count may still change")
+    outcome = result.tally.outcome
+    at = f" (post {outcome.at_post})" if outcome.at_post is not None else ""
+    lines.append(f"outcome{at}: {outcome.reason}")
+    lines += [f"note: {n}" for n in result.notes]
+    if stored is not None:
+        lines.append(
+            "stored: " + (", ".join(f"{f['player']} ({f['how']})" for f in stored) or "no deaths")
+        )
+    elif result.confirmed:
+        lines.append("already recorded")
+    return "\n".join(lines)
+
+
+@draft.command("dusk")
+@click.argument("game")
+@click.option("--day", type=int, help="Which day (default: the current one).")
+@click.option(
+    "--confirm",
+    is_flag=True,
+    help="Record the lynches (and the deaths they set off) as death facts; the day must be over.",
+)
+@common_options
+def draft_dusk_cmd(game: str, day: int | None, confirm: bool) -> None:
+    """The dusk post: who is lynched (from the count), the reveal, on-death effects, a win."""
+    ctx = app(click.get_current_context())
+    now = ctx.clock.now()
+    with ctx.open_game(game) as store:
+        result = draft_dusk(store, now, day=day)
+        stored = confirm_dusk(store, result, now) if confirm else None
+    doc = {**result.to_json(), "stored": stored}
+    ctx.emit(doc, lambda: _dusk_text(result, stored))

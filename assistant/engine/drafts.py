@@ -27,6 +27,10 @@ _env = Environment(
 )
 
 
+env = _env
+"""The drafts' Jinja2 environment (templates/), shared with the dusk draft."""
+
+
 @dataclass(frozen=True)
 class Reveal:
     """What the public (or the killer) learns of one death."""

@@ -21,6 +21,8 @@ from assistant.errors import ConfigError
 
 #: GM input kinds this module reads and writes.
 ROLES, ORDER, RESOLUTION, DEATH = "roles", "order", "resolution", "death"
+#: Written when a confirmed resolution brings a player back (game.py honours it).
+REVIVE = "revive"
 
 
 @dataclass
@@ -30,6 +32,8 @@ class Replay:
     state: GameState
     results: list[PhaseResult] = field(default_factory=list)
     open_orders: list[Order] = field(default_factory=list)
+    initial: GameState | None = None
+    """The state the setup gives, before any phase."""
 
     def result(self, phase: str, number: int) -> PhaseResult | None:
         return next((r for r in self.results if (r.phase, r.number) == (phase, number)), None)
@@ -81,7 +85,7 @@ def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
         )
     first_seq = setups[-1]["seq"]
     state = GameState.from_setup(rules, Setup.from_dict(setups[-1]["data"]))
-    rep = Replay(state)
+    rep = Replay(state, initial=state)
     for inp in inputs:
         if inp["seq"] <= first_seq:
             continue

@@ -1,0 +1,275 @@
+"""Dusk: the day's lynch from the vote count, what it reveals, what it sets off, who won.
+
+`draft_dusk(store, now)` counts the day exactly as `assistant count` does
+(`assistant.tally.count` on the stored posts), so the lynch is the count's outcome: one
+source for ties, the sheriff and role effects. The engine then applies each lynch to the
+game state (lovers follow, a hunter may shoot, a lynched Bomb takes the last voter),
+reveals what the ruleset's `[reveal] lynch` policy allows (none after a 002 day without
+votes: `[tally] reveal_on_no_votes`), and runs the win checks marked for dusk, in the
+ruleset's order. `confirm_dusk` stores the lynches as "death" facts (how = "lynch",
+at_post = the deciding post); the deaths they set off are stored with source = "engine",
+as `assistant resolve` stores a night's, so the count and the checks see them.
+
+The daemon can call `draft_dusk` at the deadline; nothing here prints or asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from jinja2 import TemplateNotFound
+
+from assistant.engine.drafts import Reveal, env, reveal, win_post
+from assistant.engine.history import DEATH, ROLES, apply_death, replay
+from assistant.engine.rules import EngineRules, load_engine_rules
+from assistant.engine.state import Death, GameState
+from assistant.engine.win import Win, check_win
+from assistant.errors import ConfigError, PhaseError
+from assistant.game import Game, load_game, posts_of
+from assistant.models import to_iso
+from assistant.outcome import TallyRules
+from assistant.rulesets import find_ruleset
+from assistant.tally import Tally, count
+
+DUSK_TEMPLATE = "dusk_default.j2"
+
+
+@dataclass(frozen=True)
+class DuskResult:
+    """What dusk brings: the lynches, reveals, the deaths they set off, and a win."""
+
+    game_id: str
+    day: int | None
+    tally: Tally
+    """The day's count; `tally.outcome` says who is lynched and why."""
+    reveals: tuple[Reveal, ...]
+    """One per lynched player: role / side as the ruleset reveals them (None: not shown)."""
+    deaths: tuple[Death, ...]
+    """Every death at dusk: the lynches first, then what they set off."""
+    others: tuple[Reveal, ...]
+    """Deaths the lynches set off (a lover), as the ruleset reveals a non-lynch death."""
+    notes: tuple[str, ...]
+    """For the GM only (a hunter must name a target, no setup entered...)."""
+    win: Win | None
+    post: str
+    """The dusk post, ready to paste."""
+    facts: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    """The "death" facts `confirm_dusk` stores."""
+    confirmed: bool = False
+    """The lynches of this day are already stored."""
+
+    @property
+    def lynched(self) -> tuple[str, ...]:
+        return self.tally.outcome.lynched
+
+    @property
+    def final(self) -> bool:
+        return self.tally.outcome.final
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game_id,
+            "day": self.day,
+            "final": self.final,
+            "confirmed": self.confirmed,
+            "outcome": self.tally.outcome.to_json(),
+            "reveals": [r.__dict__ for r in self.reveals],
+            "deaths": [{"player": d.player, "how": d.how, "cause": d.cause} for d in self.deaths],
+            "notes": list(self.notes),
+            "win": None
+            if self.win is None
+            else {
+                "winner": self.win.winner,
+                "title": self.win.title,
+                "reason": self.win.reason,
+                "players": list(self.win.players),
+            },
+            "post": self.post,
+        }
+
+
+def _dusk_facts(inputs: list[dict[str, Any]], day: int | None) -> list[dict[str, Any]]:
+    """The death facts an earlier `draft dusk --confirm` stored for `day`."""
+    return [
+        i for i in inputs if i["kind"] == DEATH and "dusk" in i["data"] and i["data"]["dusk"] == day
+    ]
+
+
+def _names(game: Game, state: GameState) -> dict[str, str]:
+    """engine name -> the slot's shown name in the count."""
+    out = {}
+    for name in state.players:
+        m = game.matcher().match(name, strict=True)
+        if not m.ok:
+            raise ConfigError(
+                f"the setup names {m.describe()}, who is not a player of {game.game_id}; "
+                "enter the setup again with `assistant roles GAME --file setup.toml`"
+            )
+        out[name] = m.slot  # type: ignore[assignment]
+    return out
+
+
+def _last_voter(tally: Tally, target: str) -> str | None:
+    wagon = tally.wagon(target)
+    return wagon.voters[-1] if wagon and wagon.voters else None
+
+
+def draft_dusk(store: Any, now: datetime, *, day: int | None = None) -> DuskResult:
+    """The dusk of `day` (default: the current day) as of `now`: see the module docstring."""
+    game = load_game(store)
+    ruleset = find_ruleset(game.ruleset)
+    tally = count(posts_of(store), game, ruleset, day=day, now=now)
+    inputs = store.inputs()
+    stored = _dusk_facts(inputs, tally.day)
+    outcome = tally.outcome
+    no_votes = bool(outcome.lynched) and not any(w.effective > 0 for w in tally.wagons)
+    withheld = no_votes and not TallyRules.from_ruleset(ruleset).reveal_on_no_votes
+    notes: list[str] = []
+    deaths: list[Death] = []
+    win = None
+    rules: EngineRules | None = None
+    if not any(i["kind"] == ROLES for i in inputs):
+        reveals = tuple(Reveal(p, None, None) for p in outcome.lynched)
+        others: tuple[Reveal, ...] = ()
+        notes.append(
+            "no setup entered: roles are not revealed and no win is checked "
+            "(enter it with `assistant roles GAME --file setup.toml`)"
+        )
+    else:
+        rules = load_engine_rules(ruleset)
+        stored_seqs = {i["seq"] for i in stored}
+        rep = replay(rules, [i for i in inputs if i["seq"] not in stored_seqs])
+        state = rep.state
+        slot_of = _names(game, state)
+        engine_name = {slot: name for name, slot in slot_of.items()}
+        missing = [slot for slot in outcome.lynched if slot not in engine_name]
+        if missing:
+            raise ConfigError(
+                f"{', '.join(missing)} is not in the setup of {game.game_id}; enter the whole "
+                "setup with `assistant roles GAME --file setup.toml`"
+            )
+        for slot in outcome.lynched:
+            result = apply_death(
+                state,
+                {
+                    "player": engine_name[slot],
+                    "how": "lynch",
+                    "last_voter": engine_name.get(_last_voter(tally, slot) or "", None),
+                },
+                rep.open_orders,
+            )
+            state = result.state
+            deaths += result.deaths
+            notes += result.notes
+        policy = str(rules.reveal.get("lynch", "role_alignment"))
+        reveals = tuple(
+            Reveal(slot, None, None)
+            if withheld
+            else _renamed(reveal(state, _death(deaths, engine_name[slot]), policy), slot)
+            for slot in outcome.lynched
+        )
+        night_policy = str(rules.reveal.get("night_death", "role_alignment"))
+        others = tuple(
+            _renamed(
+                reveal(state, d, "none" if night_policy == "killer" else night_policy),
+                slot_of[d.player],
+            )
+            for d in deaths
+            if slot_of[d.player] not in outcome.lynched
+        )
+        deaths = [Death(slot_of[d.player], d.how, d.cause, d.killers) for d in deaths]
+        win = check_win(state, "dusk")
+    facts = _facts(tally, deaths, now)
+    post = _render(rules, tally, reveals, others, withheld, win)
+    return DuskResult(
+        game.game_id,
+        tally.day,
+        tally,
+        reveals,
+        tuple(deaths),
+        others,
+        tuple(notes),
+        win,
+        post,
+        tuple(facts),
+        bool(stored),
+    )
+
+
+def _death(deaths: list[Death], name: str) -> Death:
+    """The lynch's death record (one the GM already entered by hand leaves none: made here)."""
+    return next((d for d in deaths if d.player == name), Death(name, "lynch", "lynched"))
+
+
+def _renamed(r: Reveal, slot: str) -> Reveal:
+    return Reveal(slot, r.role, r.side)
+
+
+def _facts(tally: Tally, deaths: list[Death], now: datetime) -> list[dict[str, Any]]:
+    """Lynches as the GM's death facts; what they set off with source = "engine"."""
+    at_post = tally.outcome.at_post
+    lynched = set(tally.outcome.lynched)
+    base = {"at_post": at_post, "at": to_iso(now), "replacement": None, "dusk": tally.day}
+    facts = [
+        {"player": p, "how": "lynch", "last_voter": _last_voter(tally, p), **base}
+        for p in tally.outcome.lynched
+    ]
+    facts += [
+        {"player": d.player, "how": "other", "source": "engine", "cause": d.cause, **base}
+        for d in deaths
+        if d.player not in lynched
+    ]
+    return facts
+
+
+def _render(
+    rules: EngineRules | None,
+    tally: Tally,
+    reveals: tuple[Reveal, ...],
+    others: tuple[Reveal, ...],
+    withheld: bool,
+    win: Win | None,
+) -> str:
+    name = str(rules.reveal.get("dusk_template", DUSK_TEMPLATE)) if rules else DUSK_TEMPLATE
+    try:
+        template = env.get_template(name)
+    except TemplateNotFound:
+        raise ConfigError(f"the dusk template templates/{name} does not exist") from None
+    number = tally.day or 1
+    next_night = number if rules is None or rules.first_phase == "day" else number + 1
+    return (
+        template.render(
+            day=tally.day,
+            lynched=reveals,
+            others=others,
+            withheld=withheld,
+            win=win,
+            win_text=win_post(win) if win else "",
+            next_night=next_night,
+        ).strip()
+        + "\n"
+    )
+
+
+def confirm_dusk(store: Any, result: DuskResult, now: datetime) -> list[dict[str, Any]]:
+    """Store the lynches of a finished day (and the deaths they set off) as death facts."""
+    where = f"day {result.day}" if result.day is not None else "the day"
+    if result.confirmed:
+        raise PhaseError(
+            f"the dusk of {where} of {result.game_id} is already recorded; "
+            "`assistant draft dusk` still shows it"
+        )
+    if not result.final:
+        deadline = result.tally.deadline
+        raise PhaseError(
+            f"{where} of {result.game_id} is not over yet"
+            + (f" (deadline {to_iso(deadline)})" if deadline else " (no deadline is set)")
+            + ": confirm the lynch after the deadline, or set the day's end with "
+            "`assistant phase`"
+        )
+    with store.batch():
+        for fact in result.facts:
+            store.add_input(DEATH, fact, now)
+    return list(result.facts)

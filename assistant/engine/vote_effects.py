@@ -1,0 +1,155 @@
+"""What roles do to the lynch vote, derived from the setup and the confirmed phases.
+
+The vote counter (assistant/tally.py) counts with "modifier" facts: a vote's weight,
+powerless votes, lovers, the Hex of Charming, the Tiebreaker, a player who cannot be
+lynched. When a game has a setup, those facts follow from it and from the confirmed
+nights (a hex cast on night 1 makes a vote powerless on the next day; Cupid's Lovers
+vote together from then on), so the engine derives them here, day by day, in the shape
+of the GM's "modifier" input. They are recomputed from the stored facts on every load and
+never stored (facts in, everything else derived): a setup entered again or a role stolen
+at night cannot leave a stale modifier behind.
+
+Which passives and statuses mean what is ruleset data: a role's `vote_weight`,
+`lovers_vote`, `tiebreaker`, `lynch_immune` and `lost_with_status` passives, and the
+`[night.vote_statuses]` table naming the day statuses (set by hexes) that make a vote
+powerless or charm it. 003's lynches a day follow the deaths of the night before
+(`[night] lynches_per_death_of`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from assistant.engine.history import ROLES, Replay, replay
+from assistant.engine.rules import EngineRules, load_engine_rules
+from assistant.engine.state import GameState
+from assistant.rulesets import find_ruleset
+
+_DEFAULT_STATUSES = {"powerless": "powerless", "charmed": "charmed-by"}
+
+
+def preceding_night(rules: EngineRules, day: int) -> int:
+    """The night just before `day` (0 when the game starts with day 1)."""
+    return day if rules.first_phase == "night" else day - 1
+
+
+def state_for_day(rules: EngineRules, rep: Replay, day: int) -> GameState:
+    """The engine's state during `day`: after the phases confirmed before the next night.
+
+    A day status (a hex) lasts only for the day after the night that set it: when that
+    night is not confirmed, older day statuses are dropped.
+    """
+    before = preceding_night(rules, day)
+    state = rep.initial if rep.initial is not None else rep.state
+    seen_night = before == 0
+    for result in rep.results:
+        if result.phase == "night" and result.number > before:
+            break
+        if result.phase == "night" and result.number == before:
+            seen_night = True
+        state = result.state
+    if not seen_night:
+        state = state.copy()
+        for p in state.players.values():
+            p.day_statuses.clear()
+    return state
+
+
+def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
+    """The "modifier" inputs the roles and statuses give on `day`, one per player at most."""
+    names = {**_DEFAULT_STATUSES, **dict(state.rules.night.get("vote_statuses", {}))}
+    out = []
+    for name, p in state.players.items():
+        sources: list[str] = []
+        weight = int(state.passive(name, "vote_weight", 1))  # type: ignore[arg-type]
+        lost_with = state.passive(name, "lost_with_status")
+        lost = bool(lost_with) and lost_with in p.statuses
+        if lost:
+            weight = 1
+        if weight != 1:
+            sources.append(state.role_title(name))
+        powerless = weight == 0
+        if names["powerless"] in p.day_statuses:
+            powerless = True
+            sources.append(f"hex: {names['powerless']}")
+        prefix = f"{names['charmed']}:"
+        charmed_by = next((s[len(prefix) :] for s in p.day_statuses if s.startswith(prefix)), None)
+        if charmed_by:
+            sources.append(f"charmed by {charmed_by}")
+        lover = state.lover_of(name) if state.passive(name, "lovers_vote") else None
+        if lover:
+            sources.append(f"lover of {lover}")
+        tiebreaker = bool(state.passive(name, "tiebreaker"))
+        immune = bool(state.passive(name, "lynch_immune")) and not lost
+        if tiebreaker or immune:
+            sources.append(state.role_title(name))
+        if not sources:
+            continue
+        out.append(
+            {
+                "player": name,
+                "vote_weight": max(weight, 1),
+                "powerless": powerless,
+                "lover_of": lover,
+                "day": day,
+                "charmed_by": charmed_by,
+                "tiebreaker": tiebreaker,
+                "lynch_immune": immune,
+                "source": ", ".join(dict.fromkeys(sources)),
+            }
+        )
+    return out
+
+
+def lynches_for_day(rules: EngineRules, rep: Replay, day: int) -> int | None:
+    """003: lynches available on `day` = deaths of `[night] lynches_per_death_of` the night
+    before (at least one); None when the ruleset does not say or that night is unconfirmed."""
+    side = rules.night.get("lynches_per_death_of")
+    night = rep.result("night", preceding_night(rules, day))
+    if not side or night is None:
+        return None
+    died = [d for d in night.deaths if night.state.players[d.player].side == side]
+    return max(1, len(died))
+
+
+def days_of(rules: EngineRules, rep: Replay, inputs: Iterable[dict[str, Any]]) -> list[int]:
+    """Every day entered as a phase, and every day up to the one after the last night."""
+    entered = {
+        int(i["data"]["number"])
+        for i in inputs
+        if i["kind"] == "phase" and i["data"].get("kind") == "day"
+    }
+    last_night = max((r.number for r in rep.results if r.phase == "night"), default=0)
+    upto = last_night + (1 if rules.first_phase == "day" else 0)
+    return sorted(entered | set(range(1, max(upto, 1) + 1)))
+
+
+def derived_inputs(ruleset: str, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The inputs a count gets from the engine: per day, role modifiers and (003) lynches.
+
+    Shaped like stored GM inputs ({"kind", "data"}) with data["source"] naming the role,
+    so `Game.from_parts` reads them exactly as it reads the GM's own.
+    """
+    if not any(i["kind"] == ROLES for i in inputs):
+        return []
+    inputs = [{**i, "seq": i.get("seq", n)} for n, i in enumerate(inputs, 1)]
+    rules = load_engine_rules(find_ruleset(ruleset))
+    rep = replay(rules, inputs)
+    out: list[dict[str, Any]] = []
+    if not any(i["kind"] == "phase" and i["data"].get("kind") == "day" for i in inputs):
+        # No day entered: a count has no day number, so only the coming day's effects,
+        # for "every day" (a hex of an older night must not linger).
+        current = days_of(rules, rep, inputs)[-1]
+        state = state_for_day(rules, rep, current)
+        return [
+            {"kind": "modifier", "data": {**m, "day": None}}
+            for m in modifiers_for_day(state, current)
+        ]
+    for day in days_of(rules, rep, inputs):
+        state = state_for_day(rules, rep, day)
+        out += [{"kind": "modifier", "data": m} for m in modifiers_for_day(state, day)]
+        lynches = lynches_for_day(rules, rep, day)
+        if lynches is not None:
+            out.append({"kind": "lynches", "data": {"day": day, "available": lynches}})
+    return out
