@@ -4,10 +4,11 @@ One `tick(game)` is the whole cycle: poll the thread, look at the game as of now
 (`monitor.load_view`), store the new alerts and rewrite the Atom feed, then handle every
 clock event that is due and not yet handled: interval tallies (002: every 5 minutes),
 deadline warnings, and at the deadline the final count, locked and drafted with its
-outcome. Events are keyed by phase and kind and marked handled in the store's "daemon"
-table, so a restart neither repeats nor loses one: a deadline missed while the daemon
-was down is handled once when it starts again (interval tallies missed then are not
-drafted late, except the latest).
+outcome, then (once the game has a setup, `assistant roles`) the dusk post: the lynch,
+its reveal and a win, from `engine.dusk.draft_dusk`. Events are keyed by phase and
+kind and marked handled in the store's "daemon" table, so a restart neither repeats nor
+loses one: a deadline missed while the daemon was down is handled once when it starts
+again (interval tallies missed then are not drafted late, except the latest).
 
 APScheduler (3.x) only decides *when* to tick: one interval job per game (with jitter)
 and one date job at the game's next clock event. Everything else takes the injected
@@ -27,6 +28,8 @@ from typing import Any, TextIO
 
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.clock import Clock
+from assistant.engine.dusk import draft_dusk
+from assistant.engine.history import ROLES
 from assistant.errors import AssistantError
 from assistant.models import Post, to_iso
 from assistant.monitor import GameView, load_view, run_checks
@@ -90,9 +93,10 @@ class ClockEvent:
     """Something due at a moment of a phase."""
 
     key: str
-    """Stable: "day2:tally:2026-11-22T11:07:07+00:00", "day2:warn:3600", "day2:deadline"."""
+    """Stable: "day2:tally:2026-11-22T11:07:07+00:00", "day2:warn:3600", "day2:deadline",
+    "day2:dusk"."""
     kind: str
-    """"tally", "warning" or "deadline"."""
+    """"tally", "warning", "deadline" or "dusk" (a day's, right after its deadline)."""
     at: datetime
     before: timedelta | None = None
     """For a warning: how long before the deadline."""
@@ -113,7 +117,10 @@ def clock_events(view: GameView) -> list[ClockEvent]:
         for w, t in warning_times(dl.at, phase.starts_at, view.phase_rules)
     ]
     events.append(ClockEvent(f"{tag}:deadline", "deadline", dl.at))
-    return sorted(events, key=lambda e: (e.at, e.kind != "deadline"))
+    if phase.kind == "day":
+        events.append(ClockEvent(f"{tag}:dusk", "dusk", dl.at))
+    rank = {"deadline": 0, "dusk": 1}
+    return sorted(events, key=lambda e: (e.at, rank.get(e.kind, 2)))
 
 
 @dataclass(frozen=True)
@@ -279,6 +286,8 @@ class Daemon:
                 if event.key in done:
                     continue
                 status, path = self._handle(store, view, event, due)
+                if status is None:  # not for now (a dusk before the setup): not marked
+                    continue
                 store.table(MARKERS).insert(
                     {
                         "key": event.key,
@@ -297,10 +306,14 @@ class Daemon:
 
     def _handle(
         self, store: GameStore, view: GameView, event: ClockEvent, due: list[ClockEvent]
-    ) -> tuple[str, Path | None]:
+    ) -> tuple[str | None, Path | None]:
+        """Handle one due event: its status and draft file; status None leaves it unmarked,
+        to be handled by a later cycle."""
         game_id, phase, now = store.game_id, view.phase, view.now
         assert phase is not None and view.deadline is not None
         label = phase_label(phase)
+        if event.kind == "dusk":
+            return self._dusk(store, view, event)
         if event.kind == "tally":
             later = [e for e in due if e.kind in ("tally", "deadline") and e.at > event.at]
             if later:
@@ -378,6 +391,36 @@ class Daemon:
             path,
         )
         return "locked", path
+
+    def _dusk(
+        self, store: GameStore, view: GameView, event: ClockEvent
+    ) -> tuple[str | None, Path | None]:
+        """The day's dusk post, once the game has a setup; without one, nothing (the GM's
+        `draft dusk` still shows the lynch) and the event waits for a setup."""
+        game_id, phase = store.game_id, view.phase
+        assert phase is not None
+        if not store.inputs(ROLES):
+            return None, None
+        try:
+            day_store = _DayAsViewed(store, view)
+            result = draft_dusk(day_store, max(view.now, event.at), day=phase.number)
+        except AssistantError as e:
+            log.warning("dusk %s %s: not drafted: %s", game_id, phase_label(phase), e)
+            return None, None
+        path = self._write(game_id, f"day{phase.number}-dusk.txt", result.post)
+        won = f", {result.win.title} win" if result.win else ""
+        log.info(
+            "dusk %s %s: %s (%s)%s -> %s",
+            game_id,
+            phase_label(phase),
+            ", ".join(result.lynched) or "no lynch",
+            result.tally.outcome.reason,
+            won,
+            path,
+        )
+        for note in result.notes:
+            log.info("dusk %s note: %s", game_id, note)
+        return "drafted", path
 
     def _night_ends(
         self, store: GameStore, view: GameView, event: ClockEvent
@@ -469,6 +512,40 @@ def run_forever(daemon: Daemon) -> None:
     log.info("started: %d game(s)", len(daemon.games()))
     scheduler.start()
     log.info("stopped")
+
+
+class _DayAsViewed:
+    """The store as `draft_dusk` reads it (config, inputs, posts), with the running day
+    ending at its effective deadline (002: the drop to 5 minutes when all have voted; a
+    majority), so the dusk post counts the day exactly as the locked final count did.
+    Read-only: nothing is written through it."""
+
+    def __init__(self, store: GameStore, view: GameView) -> None:
+        self._store = store
+        self._view = view
+        self.game_id = store.game_id
+
+    def config(self) -> dict[str, Any]:
+        return self._store.config()
+
+    def posts(self) -> list[Any]:
+        return self._store.posts()
+
+    def inputs(self, kind: str | None = None) -> list[dict[str, Any]]:
+        docs = self._store.inputs(kind) if kind else self._store.inputs()
+        phase, dl = self._view.phase, self._view.deadline
+        if phase is None or dl is None or dl.at is None:
+            return docs
+        running = [
+            i for i, d in enumerate(docs)
+            if d["kind"] == "phase"
+            and (d["data"]["kind"], int(d["data"]["number"])) == (phase.kind, phase.number)
+        ]
+        if not running:
+            return docs
+        i = running[-1]
+        effective = {**docs[i], "data": {**docs[i]["data"], "ends_at": to_iso(dl.at)}}
+        return [*docs[:i], effective, *docs[i + 1 :]]
 
 
 def _day_start(store: GameStore) -> datetime | None:

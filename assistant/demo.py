@@ -1,9 +1,12 @@
 """`assistant demo`: the main job on a bundled game, where no forum is at hand.
 
 It starts the demo forum on 127.0.0.1, creates a game for it, and then runs the same
-commands a GM runs, printing each one: the daemon's cycle (`run --once`) after every
-burst of posts, the live count, the alert feed, and the tally draft. The clock is the
-thread's own (`ASSISTANT_NOW`), so the demo takes seconds, not two game days.
+commands a GM runs through a whole day and night, printing each one: the setup
+(`roles`), the daemon's cycle (`run --once`) after every burst of posts, the live count,
+the alert feed and the tally draft; at the day's end the dusk post (`draft dusk
+--confirm`), then the night's orders, their resolution (`resolve --dry-run`, `resolve`),
+the dawn post and the result PMs. The clock is the thread's own (`ASSISTANT_NOW`), so
+the demo takes seconds, not two game days.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 
 import click
 
-from assistant.demo_forum import DemoForum, DemoThread
+from assistant.demo_forum import DEMO_DIR, DemoForum, DemoThread
 from assistant.models import to_iso
 
 Runner = Callable[[list[str]], int]
@@ -64,6 +67,8 @@ def run_demo(
         with _now(datetime.fromisoformat(d["day_starts"])):
             step("game", "new", game, "--thread", forum.thread_url, "--ruleset", d["ruleset"],
                  "--players", str(players), "--gm", d["gm"], "--tz", d["tz"])
+            # The setup first: the engine replays the deaths entered after it.
+            step("roles", game, "--file", str(DEMO_DIR / d["setup"]))
             for death in d["dead"]:
                 step("kill", game, death["player"], "--how", death["how"],
                      "--at", d["day_starts"])
@@ -80,6 +85,21 @@ def run_demo(
         with _now(thread.stage_time(thread.stages)):
             step("count", game, "--why", "Esme")
             step("draft", "tally", game)
+            echo("\n==== Dusk: the day is over; the daemon drafted the dusk post, the GM "
+                 "records the lynch ====")
+            step("draft", "dusk", game, "--confirm")
+        night = d["night"]
+        n = str(night["number"])
+        echo(f"\n==== Night {n}: the orders arrive by PM ====")
+        with _now(datetime.fromisoformat(night["orders_at"])):
+            for line in night["orders"]:
+                step("order", game, line, "--night", n)
+        echo(f"\n==== Dawn: Night {n} is resolved, the dawn post and the PMs drafted ====")
+        with _now(datetime.fromisoformat(night["resolve_at"])):
+            step("resolve", game, "--night", n, "--dry-run")
+            step("resolve", game, "--night", n)
+            step("draft", "dawn", game)
+            step("draft", "pms", game)
     drafts = data_dir / "drafts" / game
     if drafts.is_dir():
         echo(f"\nDrafts written by the daemon, ready to paste: {drafts}")

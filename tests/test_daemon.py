@@ -16,7 +16,9 @@ from forum_server import running_forum
 from assistant.alerts import AlertLog
 from assistant.clock import FakeClock
 from assistant.daemon import MARKERS, Daemon
+from assistant.engine.setup import PlayerSetup, Setup
 from assistant.scrapers.http import Fetcher, FetchSettings
+from assistant.store import GameStore
 
 
 def make_daemon(data_dir, clock) -> Daemon:
@@ -154,6 +156,9 @@ def test_daemon_follows_thread_b_as_it_grew(tmp_path, forum, caplog) -> None:
     assert {
         v: t for w in locked["tally"]["wagons"] for t in [w["target"]] for v in w["voters"]
     } == meta["final_votes_002"]
+    # No setup entered (`assistant roles`): no dusk draft, and no dusk marked as handled.
+    assert not (drafts / "day2-dusk.txt").exists()
+    assert not [m for m in markers if m["kind"] == "dusk"]
 
 
 def _lines(path) -> list[str]:
@@ -186,3 +191,100 @@ def test_restart_after_a_missed_deadline_handles_it_once(tmp_path, forum, caplog
     assert ("day2:deadline", "locked") in first
     deadline_logs = [r for r in caplog.records if r.getMessage().startswith("deadline ")]
     assert len(deadline_logs) == 1
+
+
+# Thread B's setup, from the role PMs its host sent (meta.role_pms): 002 role keys.
+THREAD_B_SETUP = Setup(
+    (
+        PlayerSetup("Mr. Pickles", "town"),
+        PlayerSetup("xX_Slayer_Xx", "mafia", "roleblocker"),
+        PlayerSetup("Jd-", "town", "child"),
+        PlayerSetup("Conia", "town", "jailkeeper"),
+        PlayerSetup("Lady Grey", "town", "investigator"),
+        PlayerSetup("Tom & Jerry's", "town"),
+        PlayerSetup("ÆtherWolf", "mafia"),
+        PlayerSetup("Kat", "town", "doctor"),
+    ),
+    seed=2,
+)
+
+
+def setup_store_with_roles(data_dir, forum: str, url: str) -> None:
+    """Thread B's store as `setup_store` makes it, with the setup entered right after the
+    players: the engine replays the deaths entered after the setup (ÆtherWolf, Kat)."""
+    meta = tb.truth(forum)["meta"]
+    at = datetime(2026, 11, 22, 11, 0, tzinfo=UTC)
+    with GameStore.open(data_dir, "thread-b") as store:
+        store.update_config(
+            ruleset="chat-mafia",
+            gms=[tb.GM],
+            tz="UTC",
+            thread_url=url,
+            posting={"pm_copy": "violation"},
+            recheck_every_polls=1,
+        )
+        with store.batch():
+            for doc in tb.inputs(forum, day_ends=meta["day"]["announced_end_iso"]):
+                store.add_input(doc["kind"], doc["data"], at)
+                if doc["kind"] == "players":
+                    store.add_input("roles", THREAD_B_SETUP.to_dict(), at)
+
+
+@pytest.mark.parametrize("forum", ["smf21"])
+def test_the_deadline_drafts_the_dusk_once_the_game_has_a_setup(tmp_path, forum, caplog) -> None:
+    """With the setup entered, the deadline also drafts the dusk post (engine.dusk): the
+    lynch of the locked count, its 002 reveal, and the Town's win; once, across a restart."""
+    caplog.set_level(logging.INFO, logger="assistant.daemon")
+    clock = FakeClock(datetime(2026, 11, 22, 11, 0, tzinfo=UTC))
+    with running_forum() as server:
+        setup_store_with_roles(tmp_path, forum, thread_url(server, forum))
+        drive(make_daemon(tmp_path, clock), clock, server, forum)
+        clock.advance(timedelta(minutes=30))
+        make_daemon(tmp_path, clock).tick("thread-b")  # a restart after it: nothing again
+
+    dusk = tmp_path / "drafts" / "thread-b" / "day2-dusk.txt"
+    # 002: "If a player is lynched, their alignment and role will be revealed to all
+    # players"; both mafia are dead, so "All threats to the Town have been eliminated".
+    assert dusk.read_text(encoding="utf-8") == (
+        "Day 2 is over.\n"
+        "xX_Slayer_Xx has been lynched. xX_Slayer_Xx was Roleblocker (Mafia).\n"
+        "\n"
+        "The game is over. Victory: Town!\n"
+        "All threats to the Town have been eliminated.\n"
+        "Winners: Mr. Pickles, Jd-, Conia, Lady Grey, Tom & Jerry's, Kat.\n"
+    )
+    with open_store(tmp_path) as store:
+        markers = store.table(MARKERS).all()
+        [locked] = store.table("final_counts").all()
+        # The draft stores nothing: the GM confirms the lynch (`draft dusk --confirm`).
+        assert [i for i in store.inputs("death") if i["data"].get("dusk")] == []
+    [mark] = [m for m in markers if m["kind"] == "dusk"]
+    assert (mark["key"], mark["status"], mark["at"]) == ("day2:dusk", "drafted", locked["deadline"])
+    logged = [r.getMessage() for r in caplog.records if r.getMessage().startswith("dusk ")]
+    # Counted to the effective deadline (the drop to 5 minutes), not the announced 11:23:
+    # the outcome is final, as in the locked count.
+    assert logged == [
+        f"dusk thread-b Day 2: xX_Slayer_Xx (xX_Slayer_Xx leads with 4), Town win -> {dusk}"
+    ]
+
+
+def test_a_setup_entered_after_the_deadline_still_gets_its_dusk(tmp_path) -> None:
+    """The dusk waits (unmarked) for a setup; a wrong setup is logged and waits too."""
+    clock = FakeClock(datetime(2026, 11, 22, 11, 0, tzinfo=UTC))
+    with running_forum() as server:
+        setup_store(tmp_path, "phpbb33", thread_url(server, "phpbb33"))
+        drive(make_daemon(tmp_path, clock), clock, server, "phpbb33")
+        drafts = tmp_path / "drafts" / "thread-b"
+        assert (drafts / "day2-final.txt").is_file() and not (drafts / "day2-dusk.txt").exists()
+        wrong = Setup((PlayerSetup("Nobody", "town"), *THREAD_B_SETUP.players[1:]), seed=2)
+        with open_store(tmp_path) as store:
+            store.add_input("roles", wrong.to_dict(), clock.now())
+        clock.advance(timedelta(minutes=1))
+        report = make_daemon(tmp_path, clock).cycle("thread-b")
+        assert report.handled == () and not (drafts / "day2-dusk.txt").exists()
+        with open_store(tmp_path) as store:
+            store.add_input("roles", THREAD_B_SETUP.to_dict(), clock.now())
+        clock.advance(timedelta(minutes=1))
+        report = make_daemon(tmp_path, clock).cycle("thread-b")
+    assert [(e.key, e.status) for e in report.handled] == [("day2:dusk", "drafted")]
+    assert "xX_Slayer_Xx was Roleblocker (Mafia)." in (drafts / "day2-dusk.txt").read_text()

@@ -106,6 +106,56 @@ def test_kill_records_a_death_the_count_reads(capsys, monkeypatch, game_dir) -> 
     assert code == 1 and "already recorded as dead" in err
 
 
+def test_kill_refuses_the_dead_but_not_a_player_the_engine_revived(
+    capsys, monkeypatch, tmp_path
+) -> None:
+    """002's Priest revives Eve (a "revive" fact written by `resolve`): she is alive again and
+    can be killed again; while dead (and at a moment before the revival) she cannot."""
+    store = GameStore.open(tmp_path, "g")
+    store.update_config(ruleset="chat-mafia", gms=[tb.GM], tz="UTC")
+    store.add_input("players", {"players": [["Pia"], ["Eve"], ["Max"], ["Tom"]]}, tb.SAVED_AT)
+    store.close()
+    (tmp_path / "setup.toml").write_text(
+        'seed = 1\nplayers = [{ name = "Pia", role = "priest", side = "town" },\n'
+        '  { name = "Eve", side = "town" }, { name = "Max", role = "godfather" },\n'
+        '  { name = "Tom", side = "town" }]\n',
+        encoding="utf-8",
+    )
+
+    def at(now: str, *args: str) -> tuple[int, str, str]:
+        return run(capsys, monkeypatch, tmp_path, now, *args)
+
+    assert (
+        at("2026-11-20T12:00:00+00:00", "roles", "g", "--file", str(tmp_path / "setup.toml"))[0]
+        == 0
+    )
+    code, out, _ = at("2026-11-20T18:00:00+00:00", "kill", "g", "Eve", "--how", "lynch")
+    assert code == 0 and out.startswith("Recorded: Eve dead (lynch)")
+    code, _, err = at("2026-11-21T09:00:00+00:00", "kill", "g", "Eve", "--how", "modkill")
+    assert code == 1 and err == (
+        "error: Eve is already recorded as dead (lynch) at that moment; only a living "
+        "(or revived) player can be killed\n"
+    )
+    assert at("2026-11-21T10:00:00+00:00", "order", "g", "Pia: revive Eve", "--day", "2")[0] == 0
+    code, out, _ = at("2026-11-21T10:05:00+00:00", "--json", "resolve", "g", "--day", "2")
+    assert code == 0 and json.loads(out)["revived"] == ["Eve"]
+    # Alive again from the revival: the CLI kills her; a moment before it, she was dead.
+    code, _, err = at(
+        "2026-11-21T11:00:00+00:00", "kill", "g", "Eve", "--at", "2026-11-21T10:00:00+00:00"
+    )
+    assert code == 1 and "already recorded as dead (lynch)" in err
+    code, out, _ = at("2026-11-21T20:00:00+00:00", "kill", "g", "Eve", "--how", "nightkill")
+    assert code == 0 and out.startswith("Recorded: Eve dead (nightkill)")
+    from assistant.game import load_game
+
+    with GameStore.open(tmp_path, "g") as store:
+        game = load_game(store)
+    assert not game.is_alive("Eve")
+    assert [d.how for d in game.deaths if d.player == "Eve"] == ["lynch", "nightkill"]
+    code, _, err = at("2026-11-21T21:00:00+00:00", "kill", "g", "Eve")
+    assert code == 1 and "already recorded as dead (nightkill)" in err
+
+
 def test_alerts_check_ack_and_feed(capsys, monkeypatch, tmp_path) -> None:
     store = tb.new_store(tmp_path, "phpbb33")
     store.record_posts(tb.final_posts("phpbb33"), tb.SAVED_AT)
@@ -172,8 +222,15 @@ def test_run_once_logs_the_assistants_clock_and_json_is_one_document(
         setup_store(tmp_path, "phpbb33", thread_url(server, "phpbb33"))
         assert LIVE.is_dir()
         code, out, err = run(
-            capsys, monkeypatch, tmp_path, "2026-11-22T11:30:00+00:00",
-            "--json", "run", "--once", "--delay", "0",
+            capsys,
+            monkeypatch,
+            tmp_path,
+            "2026-11-22T11:30:00+00:00",
+            "--json",
+            "run",
+            "--once",
+            "--delay",
+            "0",
         )
     assert code == 0, err
     data = json.loads(out)
@@ -231,4 +288,6 @@ def test_kill_and_phase_speak_the_games_time(capsys, monkeypatch, game_dir) -> N
     data = json.loads(out)
     assert data["deadline"] == "2026-11-01T20:00:00+00:00"
     assert (data["deadline_local"], data["time_zone"]) == (
-        "Sun 1 Nov 2026 15:00 EST", "America/New_York")
+        "Sun 1 Nov 2026 15:00 EST",
+        "America/New_York",
+    )

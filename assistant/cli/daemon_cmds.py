@@ -240,13 +240,20 @@ def kill(
         match = game.matcher().match(player, strict=True)
         if not match.ok:
             raise ConfigError(f"{match.describe()}; players: {', '.join(game.players)}")
-        if game.death_of(match.slot) is not None and how != "replaced":  # type: ignore[arg-type]
-            raise ConfigError(f"{match.slot} is already recorded as dead")
         at = (
             parse_when(at_text, now=now, zone=game_zone(game.tz))
             if at_text
             else (None if at_post is not None else now)
         )
+        # Alive at the moment of this death, not "never died": a player the engine revived
+        # (002 Priest, a "revive" fact) can be killed again.
+        slot: str = match.slot  # type: ignore[assignment]
+        if how != "replaced" and not game.is_alive(slot, post_id=at_post, at=at):
+            death = game.death_of(slot)
+            raise ConfigError(
+                f"{slot} is already recorded as dead ({death.how if death else 'other'}) at "
+                "that moment; only a living (or revived) player can be killed"
+            )
         data = {
             "player": match.slot,
             "at_post": at_post,

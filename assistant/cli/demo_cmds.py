@@ -26,7 +26,8 @@ def _run_cli(args: list[str]) -> int:
               help="Keep the demo game here (default: a new temporary directory).")
 def demo(demo_dir: str | None) -> None:
     """Run the assistant on a bundled demo thread served on 127.0.0.1: poll it as it
-    grows, count the votes, raise alerts, draft the tally."""
+    grows, count the votes, raise alerts, draft the tally and the dusk post, then run
+    the night: orders, resolution, dawn post and result PMs."""
     from assistant.demo import run_demo
 
     run_demo(Path(demo_dir) if demo_dir else None, _run_cli)
