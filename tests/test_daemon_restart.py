@@ -55,7 +55,7 @@ class Daemon:
         for line in self.proc.stderr:
             self.lines.append(line.rstrip("\n"))
 
-    def wait_for(self, predicate, timeout: float = 20.0) -> None:  # noqa: ANN001
+    def wait_for(self, predicate, timeout: float = 90.0) -> None:  # noqa: ANN001
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if predicate(self.lines):
@@ -86,7 +86,7 @@ def test_sigkill_then_restart_then_sigterm(tmp_path) -> None:
         first = Daemon(tmp_path, "2026-11-22T11:11:30+00:00")
         first.wait_for(lambda lines: sum(" poll thread-b:" in x for x in lines) >= 3)
         first.proc.send_signal(signal.SIGKILL)  # in the middle of whatever it is doing
-        first.proc.wait(timeout=10)
+        first.proc.wait(timeout=60)
         assert first.proc.returncode == -signal.SIGKILL
 
         with open_store(tmp_path) as store:
@@ -101,7 +101,7 @@ def test_sigkill_then_restart_then_sigterm(tmp_path) -> None:
             )
         )
         second.proc.send_signal(signal.SIGTERM)
-        second.proc.wait(timeout=10)
+        second.proc.wait(timeout=60)
         second._reader.join(timeout=5)
         assert second.proc.returncode == 0
         assert any("stopping (SIGTERM)" in line for line in second.lines)
