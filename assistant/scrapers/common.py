@@ -1,9 +1,17 @@
-"""What the SMF and phpBB parsers share: decoding bytes, cleaning URLs, small text helpers."""
+"""What the SMF and phpBB parsers share: decoding bytes, cleaning URLs, small text helpers,
+member ids, posts per page, and the error for a page whose layout is not understood.
+
+Forum dates have their own module, `dates.py`.
+"""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Callable, Iterable
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
+
+from assistant.errors import LayoutError
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 # Session ids forums put in links for visitors without cookies.
@@ -88,3 +96,54 @@ _WS = re.compile(r"\s+")
 def clean_text(text: str | None) -> str:
     """Collapse runs of whitespace (including non-breaking spaces) and strip."""
     return _WS.sub(" ", (text or "").replace("\xa0", " ")).strip()
+
+
+_MEMBER_ID = re.compile(r"[?&;](?:amp;)?u=(\d+)")
+
+
+def member_id(profile_href: str) -> int | None:
+    """The member id in a profile link: SMF `action=profile;u=61`, phpBB
+    `memberlist.php?mode=viewprofile&amp;u=61`."""
+    m = _MEMBER_ID.search(profile_href)
+    return int(m.group(1)) if m else None
+
+
+def first_id(pattern: re.Pattern[str], texts: Iterable[str | None]) -> int | None:
+    """Group 1 of `pattern` in the first of `texts` it is found in: the topic or post id
+    in the first of several links that names one."""
+    for text in texts:
+        m = pattern.search(text or "")
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def per_page_from_links(links: Iterable[tuple[int, int]], stated: Iterable[int] = ()) -> int | None:
+    """Posts per page from the page links, as (page number, offset) pairs: a link to page n
+    at offset o says o / (n - 1). `stated` adds values a page gives outright. The most
+    common answer wins (ties: the first seen), so one odd link does not decide."""
+    votes = Counter(offset // (n - 1) for n, offset in links if n > 1 and offset % (n - 1) == 0)
+    votes.update(stated)
+    return votes.most_common(1)[0][0] if votes else None
+
+
+def per_page_from_offset(offset: int | None, page: int) -> int | None:
+    """Posts per page from the page's own offset, for a last page that links only to the
+    pages before it: the offset spread over those pages."""
+    if not offset or page < 2:
+        return None
+    return offset // (page - 1) or None
+
+
+def page_urls(page_count: int, per_page: int | None,
+              url_at: Callable[[int], str]) -> tuple[str, ...]:
+    """The URL of every page of a topic, from a function offset -> URL."""
+    return tuple(url_at((n - 1) * (per_page or 0)) for n in range(1, page_count + 1))
+
+
+def layout_error(url: str, what: str, problem: str) -> LayoutError:
+    """The error for a topic page with a part missing: `what` names the part (kept as
+    `LayoutError.what`), `problem` says what was missing and what was looked for."""
+    return LayoutError(
+        f"{url}: {problem}; the forum's theme is not one the assistant understands, so nothing "
+        "from this page was stored: keep the page and report it", url, what=what)

@@ -8,23 +8,23 @@ author's `memberlist.php?mode=viewprofile&u=N` link, the `.author` line "by NAME
 A post whose author, time or body cannot be found raises LayoutError: a wrong post in
 the store would be worse than a stopped poll.
 
-Text dates are read in the board's time zone (the game's configured `tz`), in English or
-the other languages listed in the tables below; phpBB 3.3 `<time datetime>` wins when present.
+Text dates are read in the board's time zone (the game's configured `tz`), in any language
+of `dates.LANGUAGES`; phpBB 3.3 `<time datetime>` wins when present.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.errors import LayoutError, NotAThreadError
 from assistant.models import EditNote, Post, Quote, TopicPage
+from assistant.scrapers import common, dates
 from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
 
 # --- recognising a phpBB page ---------------------------------------------------------
@@ -86,10 +86,7 @@ def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> TopicPage:
             "pages cannot be addressed: give the topic URL (viewtopic.php?t=N)", clean_url,
             what="the topic id")
     base = _script_base(clean_url)
-    page_urls = tuple(
-        _page_url(base, topic_id, _url_param(clean_url, "f"), (n - 1) * (pages.per_page or 0))
-        for n in range(1, pages.page_count + 1)
-    )
+    forum_id = _url_param(clean_url, "f")
     posts = tuple(
         _parse_post(block, clean_url, base, pages.page, pages.start + index, tz, now)
         for index, block in enumerate(blocks)
@@ -103,7 +100,8 @@ def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> TopicPage:
         page=pages.page,
         page_count=pages.page_count,
         per_page=pages.per_page,
-        page_urls=page_urls,
+        page_urls=common.page_urls(pages.page_count, pages.per_page,
+                            lambda start: _page_url(base, topic_id, forum_id, start)),
         posts=posts,
     )
 
@@ -187,7 +185,8 @@ def _pagination(tree: LexborHTMLParser, url: str, post_count: int) -> _Pages:
     boxes = tree.css(".pagination, .paging, td.nav, td.gensmall, .pagination-wrapper")
     page = count = None
     numbers: list[int] = []
-    per_page_votes: list[int] = []
+    offsets: list[tuple[int, int]] = []
+    stated: list[int] = []
     for box in boxes:
         text = clean_text(box.text())
         m = _PAGE_OF.search(text)
@@ -203,26 +202,26 @@ def _pagination(tree: LexborHTMLParser, url: str, post_count: int) -> _Pages:
                 continue
             numbers.append(int(label))
             start = _START.search(href)
-            if start and int(label) > 1 and int(start.group(1)) % (int(label) - 1) == 0:
-                per_page_votes.append(int(start.group(1)) // (int(label) - 1))
-        for attr_box in box.css("[data-per-page]"):
-            value = attr_box.attributes.get("data-per-page") or ""
+            if start:
+                offsets.append((int(label), int(start.group(1))))
+        for node in box.css("[data-per-page]"):
+            value = node.attributes.get("data-per-page") or ""
             if value.isdigit():
-                per_page_votes.append(int(value))
+                stated.append(int(value))
     page = page or 1
     count = max([count or 1, page, *numbers])
-    per_page = max(set(per_page_votes), key=per_page_votes.count) if per_page_votes else None
     start_param = _url_param(url, "start") or _url_param(_canonical(tree) or "", "start")
-    if per_page is None and page > 1 and start_param and start_param.isdigit():
-        per_page = int(start_param) // (page - 1) or None
+    offset = int(start_param) if start_param and start_param.isdigit() else None
+    per_page = (common.per_page_from_links(offsets, stated)
+                or common.per_page_from_offset(offset, page))
     if per_page is None and page < count:
         per_page = post_count  # a page before the last one is full
     if per_page is None and count > 1:
         raise LayoutError(
             f"{url}: page {page} of {count}, but neither the page's links nor its URL tell how "
             "many posts a page holds", url, what="the posts per page")
-    if start_param and start_param.isdigit():
-        start = int(start_param)
+    if offset is not None:
+        start = offset
     elif page == 1:
         start = 0
     else:
@@ -246,10 +245,9 @@ def _topic_id(tree: LexborHTMLParser, url: str) -> int | None:
     candidates += [a.attributes.get("href") or "" for a in tree.css(".pagination a[href]")]
     candidates += [f.attributes.get("action") or "" for f in tree.css("form[action]")]
     candidates += [a.attributes.get("href") or "" for a in tree.css("a[href*='mode=reply']")]
-    for text in candidates:
-        m = _TOPIC_IN_HREF.search(text)
-        if m:
-            return int(m.group(1))
+    topic_id = common.first_id(_TOPIC_IN_HREF, candidates)
+    if topic_id is not None:
+        return topic_id
     hidden = tree.css_first("input[name='t']")
     value = hidden.attributes.get("value") if hidden is not None else None
     return int(value) if value and value.isdigit() else None
@@ -347,9 +345,7 @@ def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
 
 
 def _missing(url: str, what: str, looked_for: str) -> LayoutError:
-    return LayoutError(
-        f"{url}: {what} was not found (looked for {looked_for}); the page's style is not "
-        "understood, so nothing from this page was stored", url, what=what)
+    return common.layout_error(url, what, f"{what} was not found (looked for {looked_for})")
 
 
 def _body(block: _Block) -> LexborNode | None:
@@ -365,7 +361,6 @@ def _body(block: _Block) -> LexborNode | None:
 
 
 _PROFILE_LINK = re.compile(r"memberlist[^?]*\?(?:[^\"'#]*?[&;])?mode=viewprofile")
-_MEMBER_ID = re.compile(r"[?&;](?:amp;)?u=(\d+)")
 _NAME_SELECTOR = ".username, .username-coloured"
 
 
@@ -402,9 +397,9 @@ def _member_id(author_node: LexborNode | None, outside: list[LexborNode],
                   and (table or clean_text(n.text()) == name)]
     for link in links:
         href = link.attributes.get("href") or ""
-        m = _MEMBER_ID.search(href)
-        if _PROFILE_LINK.search(href) and m:
-            return int(m.group(1))
+        number = common.member_id(href)
+        if _PROFILE_LINK.search(href) and number is not None:
+            return number
     return None
 
 
@@ -414,11 +409,11 @@ def _posted_at(block: _Block, outside: list[LexborNode], author: str, tz: tzinfo
     for line in lines:
         stamp = line.css_first("time[datetime]")
         if stamp is not None:
-            parsed = _parse_iso(stamp.attributes.get("datetime") or "", tz)
+            parsed = dates.parse_iso(stamp.attributes.get("datetime") or "", tz)
             if parsed is not None:
                 return parsed
     for node in block.nodes:  # custom styles: <div id="p1" data-date="2020-04-30 11:16:53">
-        parsed = _parse_iso(node.attributes.get("data-date") or "", tz)
+        parsed = dates.parse_iso(node.attributes.get("data-date") or "", tz)
         if parsed is not None:
             return parsed
     for line in lines:  # "by NAME » DATE"; styles without the » still print NAME before DATE
@@ -545,11 +540,7 @@ def _quoted_post_id(box: LexborNode, cite: LexborNode | None) -> int | None:
     if cite is not None:
         hrefs += [f"#p{a.attributes.get('data-post-id')}" for a in cite.css("a[data-post-id]")]
         hrefs += [a.attributes.get("href") or "" for a in cite.css("a[href*='viewtopic']")]
-    for href in hrefs:
-        m = _QUOTED_POST.search(href)
-        if m:
-            return int(m.group(1))
-    return None
+    return common.first_id(_QUOTED_POST, hrefs)
 
 
 # --- body HTML -------------------------------------------------------------------------
@@ -572,144 +563,12 @@ def _clean_body_html(html: str) -> str:
 
 # --- dates -------------------------------------------------------------------------------
 
-_MONTH_NAMES = {
-    "en": ("january february march april may june july august september october november "
-           "december"),
-    "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre "
-          "novembre dicembre",
-    "de": "januar februar märz april mai juni juli august september oktober november dezember",
-    "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
-    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre "
-          "diciembre",
-    "nl": "januari februari maart april mei juni juli augustus september oktober november "
-          "december",
-}
-_MONTH_ABBREVIATIONS = (
-    "jan feb mar apr may jun jul aug sep oct nov dec sept",
-    "gen feb mar apr mag giu lug ago set ott nov dic",
-    "jan feb mär apr mai jun jul aug sep okt nov dez",
-    "janv févr mars avr mai juin juil août sept oct nov déc",
-    "ene feb mar abr may jun jul ago sep oct nov dic",
-)
-_TODAY = {"today", "oggi", "heute", "aujourd'hui", "hoy", "vandaag"}
-_YESTERDAY = {"yesterday", "ieri", "gestern", "hier", "ayer", "gisteren"}
-
-
-def _fold(word: str) -> str:
-    """Lower case without accents, so "Févr" and "fevr" match."""
-    decomposed = unicodedata.normalize("NFKD", word.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def _month_table() -> tuple[dict[str, int], dict[str, int]]:
-    full = {_fold(name): i + 1 for names in _MONTH_NAMES.values()
-            for i, name in enumerate(names.split())}
-    short: dict[str, int] = {}
-    for names in _MONTH_ABBREVIATIONS:
-        words = names.split()
-        for i, name in enumerate(words[:12]):
-            short[_fold(name)] = i + 1
-        for extra in words[12:]:
-            short[_fold(extra)] = 9
-    return full, short
-
-
-_FULL_MONTHS, _SHORT_MONTHS = _month_table()
-_ISO = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?")
-_CLOCK = re.compile(r"\b(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?\s?m\b\.?)?", re.I)
-_NUMERIC_DATE = re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4})\b")
-_YEAR = re.compile(r"\b(\d{4})\b|'(\d{2})\b")
-_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th|\.|º)?(?!\d)", re.I)
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
-_MINUTES_AGO = re.compile(
-    r"(\d+)\s*(?:minutes?|minuti|minuto|min)\b.*?\b(?:ago|fa)\b|\bvor\s+(\d+)\s+Minuten?", re.I)
-_JUST_NOW = re.compile(r"less than a minute ago|meno di un minuto fa|vor weniger als", re.I)
-
-
-def _parse_iso(text: str, tz: tzinfo) -> datetime | None:
-    m = _ISO.search(text)
-    if not m:
-        return None
-    year, month, day, hour, minute = (int(m.group(i)) for i in range(1, 6))
-    second = int(m.group(6) or 0)
-    offset = m.group(7)
-    if offset:
-        stamp = datetime.fromisoformat(
-            f"{m.group(1)}-{m.group(2)}-{m.group(3)}T{hour:02d}:{minute:02d}:{second:02d}"
-            + ("+00:00" if offset == "Z" else offset))
-        return stamp.astimezone(UTC)
-    return datetime(year, month, day, hour, minute, second, tzinfo=tz).astimezone(UTC)
-
-
 def parse_forum_time(text: str, tz: tzinfo, now: datetime) -> datetime | None:
-    """A phpBB date as printed ("Sat Nov 21, 2026 12:01 pm", "13 Jul 2013 13:43",
-    "martedì 21 gennaio 2020, 14:24", "Today, 12:01", "5 minutes ago") in the board's `tz`,
-    as aware UTC; None when the text holds no date and time."""
-    text = clean_text(text)
-    if not text:
-        return None
-    iso = _parse_iso(text, tz)
-    if iso is not None:
-        return iso
-    if _JUST_NOW.search(text):
-        return now.astimezone(UTC).replace(second=0, microsecond=0)
-    ago = _MINUTES_AGO.search(text)
-    if ago:
-        minutes = int(ago.group(1) or ago.group(2))
-        return (now.astimezone(UTC) - timedelta(minutes=minutes)).replace(second=0, microsecond=0)
-    clock = _CLOCK.search(_NUMERIC_DATE.sub(" ", text))
-    if not clock:
-        return None
-    hour, minute, second = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
-    if clock.group(4):
-        hour = hour % 12 + (12 if clock.group(4).lower() == "p" else 0)
-    rest = _CLOCK.sub(" ", text)
-    day_of = _calendar_day(rest, tz, now)
-    if day_of is None or hour > 23 or minute > 59:
-        return None
-    local = datetime(day_of.year, day_of.month, day_of.day, hour, minute, second, tzinfo=tz)
-    return local.astimezone(UTC)
-
-
-def _calendar_day(text: str, tz: tzinfo, now: datetime) -> date | None:
-    words = [_fold(w) for w in _WORD.findall(text)]
-    today = now.astimezone(tz).date()
-    if any(w in _TODAY for w in words):
-        return today
-    if any(w in _YESTERDAY for w in words):
-        return today - timedelta(days=1)
-    numeric = _NUMERIC_DATE.search(text)
-    if numeric:
-        first, second, year = (int(g) for g in numeric.groups())
-        day, month = (second, first) if first <= 12 < second and "/" in numeric.group() else (
-            first, second)
-        return _date_or_none(year, month, day)
-    month = next((_FULL_MONTHS[w] for w in words if w in _FULL_MONTHS), None)
-    if month is None:  # "mar 03 mar 2020": the day's abbreviation comes before the month's
-        shorts = [_SHORT_MONTHS[w] for w in words if w in _SHORT_MONTHS]
-        month = shorts[-1] if shorts else None
-    if month is None:
-        return None
-    year_match = _YEAR.search(text)
-    year = None
-    if year_match:
-        year = int(year_match.group(1) or 2000 + int(year_match.group(2)))
-    without_year = _YEAR.sub(" ", text)
-    day_match = _DAY.search(without_year)
-    if day_match is None:
-        return None
-    day = int(day_match.group(1))
-    if year is None:  # a board format without the year: the latest such day not in the future
-        year = today.year if (month, day) <= (today.month, today.day) else today.year - 1
-    return _date_or_none(year, month, day)
-
-
-def _date_or_none(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
+    """A phpBB date somewhere in `text` ("Sat Nov 21, 2026 12:01 pm", "martedì 21 gennaio
+    2020, 14:24", "Today, 12:01", "5 minutes ago") in the board's `tz`, as aware UTC; None
+    when the text holds no date and time. Boards that print slashed dates mostly put the
+    day first."""
+    return dates.find_forum_time(text, tz, now, slashes=dates.Slashes.DAY_FIRST)
 
 
 # --- small tree helpers ------------------------------------------------------------------

@@ -8,10 +8,10 @@ author, time and edit notice are looked for inside it only, so a broken post rai
 `LayoutError` instead of borrowing its neighbour's data.
 
 SMF prints times as text in the viewer's time zone (for guests, the forum's), in the
-format the admin chose and the board's language; `parse_forum_time` reads the formats
-SMF's defaults and the fixture forums use. "Today" / "Yesterday" are resolved against
-the clock the page itself shows (SMF 2.1's `<time datetime>` header) when there is one,
-else against the `now` passed in.
+format the admin chose and the board's language; `parse_forum_time` reads them with the
+shared reader of `dates.py`, strictly. "Today" / "Yesterday" are resolved against the
+clock the page itself shows (SMF 2.1's `<time datetime>` header) when there is one, else
+against the `now` passed in.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime
 from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -28,6 +28,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.errors import LayoutError, NotAThreadError
 from assistant.models import EditNote, Post, Quote, TopicPage
+from assistant.scrapers import common, dates
 from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
 
 __all__ = ["looks_like_smf", "parse_page", "parse_forum_time"]
@@ -59,118 +60,15 @@ def looks_like_smf(html: str) -> bool:
 # ---------------------------------------------------------------------------------------
 # Forum times
 
-#: Month names SMF's language files print: English (the default) and Hungarian (a
-#: fixture forum's language). Abbreviations ("Nov", "márc.") match by prefix.
-_MONTH_NAMES = {
-    "en": ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december"),
-    "hu": ("január", "február", "március", "április", "május", "június", "július",
-           "augusztus", "szeptember", "október", "november", "december"),
-}
-_WEEKDAYS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur "
-    "thurs fri sat sun hétfő kedd szerda csütörtök péntek szombat vasárnap".split()
-)
-#: Words SMF's language files use for relative days, to how many days back they mean.
-_RELATIVE_DAYS = {"today": 0, "yesterday": 1, "ma": 0, "tegnap": 1}
-_FILLERS = frozenset({"at"})  # "Today at 12:27 AM"; never "on", which parts name and date
-_AMPM = {"am": "am", "pm": "pm", "a.m": "am", "p.m": "pm", "de": "am", "du": "pm"}
-_TIME_OF_DAY = re.compile(r"(?<!\d)(\d{1,2}):(\d{2})(?::(\d{2}))?(?!\d)")
-_TOKEN = re.compile(r"\d+|[^\W\d_]+(?:\.[^\W\d_]+)*|\S")
-
-
-def _month(word: str) -> int | None:
-    """Month number of a full or abbreviated month name ("Nov", "márc.", "October")."""
-    if len(word) < 3:
-        return None
-    hits = {i + 1 for names in _MONTH_NAMES.values() for i, n in enumerate(names)
-            if n.startswith(word)}
-    return hits.pop() if len(hits) == 1 else None
-
 
 def parse_forum_time(text: str, tz: ZoneInfo, now: datetime) -> datetime:
-    """An SMF date as text ("Nov 21, 2026, 12:01 PM", "Today at 12:27 AM",
-    "Fri, 13 October 2017, 21:52:42", "2011-04-24, 22:37:00", "2018. április 25, 10:11:12")
-    read in the forum's time zone `tz`, as aware UTC.
+    """An SMF date that is the whole of `text` ("Nov 21, 2026, 12:01 PM", "Today at 12:27
+    AM", "2018. április 25, 10:11:12"), read in the forum's zone `tz`, as aware UTC.
 
-    Strict: every word must be a date word, so "Tom & Jerry's on Nov 21 ..." is refused
-    (quote headers are split by trying this). Raises ValueError.
+    Strict, so quote headers can be split by trying it (see `dates.parse_forum_time`);
+    SMF's default formats put the month first in slashed dates. Raises ValueError.
     """
-    s = clean_text(text).strip(" «»,")
-    times = list(_TIME_OF_DAY.finditer(s))
-    if len(times) != 1:
-        raise ValueError(f"no single time of day in {text!r}")
-    t = times[0]
-    hour, minute, second = int(t[1]), int(t[2]), int(t[3] or 0)
-    rest = s[: t.start()] + " " + s[t.end():]
-    year: int | None = None
-    month: int | None = None
-    numbers: list[int] = []
-    separators: set[str] = set()
-    year_last = False
-    relative: int | None = None
-    ampm: str | None = None
-    for tok in _TOKEN.findall(rest):
-        low = tok.casefold().rstrip(".")
-        if tok.isdigit():
-            if len(tok) == 4:
-                if year is not None:
-                    raise ValueError(f"two years in {text!r}")
-                year = int(tok)
-                year_last = bool(numbers)
-            elif len(tok) <= 2:
-                numbers.append(int(tok))
-            else:
-                raise ValueError(f"unexpected number {tok!r} in {text!r}")
-        elif low in _AMPM:
-            ampm = _AMPM[low]
-        elif low in _RELATIVE_DAYS:
-            relative = _RELATIVE_DAYS[low]
-        elif low in _FILLERS or low in _WEEKDAYS:
-            continue
-        elif (m := _month(low)) is not None:
-            month = m
-        elif tok in ",.-/":
-            separators.add(tok)
-        else:
-            raise ValueError(f"{tok!r} is not part of a date in {text!r}")
-    if ampm is not None:
-        if not 1 <= hour <= 12:
-            raise ValueError(f"hour {hour} with {ampm.upper()} in {text!r}")
-        hour = hour % 12 + (12 if ampm == "pm" else 0)
-    if relative is not None:
-        if year is not None or month is not None or numbers:
-            raise ValueError(f"both a relative day and a date in {text!r}")
-        day_date = now.astimezone(tz).date() - timedelta(days=relative)
-    else:
-        day_date = _calendar_date(year, month, numbers, year_last, "/" in separators, text)
-    try:
-        local = datetime(day_date.year, day_date.month, day_date.day, hour, minute, second,
-                         tzinfo=tz)
-    except ValueError as e:
-        raise ValueError(f"{e} in {text!r}") from None
-    return local.astimezone(UTC)
-
-
-def _calendar_date(year: int | None, month: int | None, numbers: list[int],
-                   year_last: bool, slashes: bool, text: str) -> date:
-    if year is None:
-        raise ValueError(f"no year in {text!r}")
-    if month is not None:
-        if len(numbers) != 1:
-            raise ValueError(f"no single day of month in {text!r}")
-        day = numbers[0]
-    elif len(numbers) == 2:
-        if not year_last or slashes:  # 2011-04-24, 04/24/2011
-            month, day = numbers
-        else:  # 24.04.2011
-            day, month = numbers
-    else:
-        raise ValueError(f"no month in {text!r}")
-    try:
-        return date(year, month, day)
-    except ValueError as e:
-        raise ValueError(f"{e} in {text!r}") from None
+    return dates.parse_forum_time(text, tz, now, slashes=dates.Slashes.MONTH_FIRST)
 
 
 def _is_forum_time(text: str) -> bool:
@@ -185,7 +83,6 @@ def _is_forum_time(text: str) -> bool:
 # Finding posts
 
 _MARKER_ID = re.compile(r"(msg|msg_|subject_|modified_)(\d+)")
-_PROFILE_ID = re.compile(r"[?;&]u=(\d+)")
 _MSG_IN_HREF = re.compile(r"(?:[?&;]msg=|\.msg|#msg)(\d+)")
 _TOPIC_IN_URL = re.compile(r"topic[=,](\d+)(?:\.(\d+|msg\d+|new))?")
 _PAGE_LINK = re.compile(r"topic[=,](\d+)\.(\d+)(?!\d)")
@@ -268,11 +165,8 @@ class _PageContext:
     permalink_base: str
 
     def error(self, post_id: int, what: str, hint: str) -> LayoutError:
-        return LayoutError(
-            f"{self.url}: post #msg{post_id}: {what}; {hint}. The forum's theme may not be "
-            "one the assistant knows: keep this page and report it.",
-            url=self.url, what=f"post #msg{post_id}: {what}",
-        )
+        return common.layout_error(self.url, f"post #msg{post_id}: {what}",
+                            f"post #msg{post_id}: {what}; {hint}")
 
 
 def _author(container: LexborNode, post_id: int, ctx: _PageContext) -> tuple[str, int | None]:
@@ -281,9 +175,9 @@ def _author(container: LexborNode, post_id: int, ctx: _PageContext) -> tuple[str
         poster = container
     for link in poster.css('a[href*="action=profile"]'):
         name = clean_text(link.text())
-        m = _PROFILE_ID.search(link.attributes.get("href") or "")
-        if name and m:
-            return name, int(m[1])
+        number = common.member_id(link.attributes.get("href") or "")
+        if name and number is not None:
+            return name, number
     heading = poster.css_first("h4")
     name = clean_text(heading.text()) if heading is not None else ""
     if name:  # a guest: SMF prints the name without a profile link
@@ -374,11 +268,7 @@ def _quote_author(header_text: str) -> str | None:
 
 
 def _quote_post_id(header: LexborNode) -> int | None:
-    for link in header.css("a[href]"):
-        m = _MSG_IN_HREF.search(link.attributes.get("href") or "")
-        if m:
-            return int(m[1])
-    return None
+    return common.first_id(_MSG_IN_HREF, (a.attributes.get("href") for a in header.css("a[href]")))
 
 
 def _quotes(body: LexborNode) -> tuple[Quote, ...]:
@@ -441,11 +331,11 @@ class _Pagination:
 
 def _topic_id(tree: LexborHTMLParser, html: str, url: str) -> int | None:
     # The page's own links first: a merged or moved topic answers for another id.
-    for source in (_attr(tree.css_first('link[rel="canonical"]'), "href"),
-                   _attr(tree.css_first('meta[property="og:url"]'), "content"), url):
-        m = _TOPIC_IN_URL.search(source or "")
-        if m:
-            return int(m[1])
+    topic_id = common.first_id(_TOPIC_IN_URL, (
+        _attr(tree.css_first('link[rel="canonical"]'), "href"),
+        _attr(tree.css_first('meta[property="og:url"]'), "content"), url))
+    if topic_id is not None:
+        return topic_id
     m = re.search(r"iTopicId:\s*(\d+)", html)
     if m:
         return int(m[1])
@@ -464,10 +354,7 @@ def _pagination(tree: LexborHTMLParser, html: str, url: str, topic_id: int | Non
         m = _PAGE_LINK.search(link.attributes.get("href") or "")
         if label.isdigit() and m and (topic_id is None or int(m[1]) == topic_id):
             numbered.append((int(label), int(m[2]), link))
-    per_page_votes = Counter(
-        off // (n - 1) for n, off, _ in numbered if n > 1 and off % (n - 1) == 0
-    )
-    per_page: int | None = per_page_votes.most_common(1)[0][0] if per_page_votes else None
+    per_page = common.per_page_from_links((n, off) for n, off, _ in numbered)
     if per_page is None and (m := _EXPAND_PAGES.search(html)):
         per_page = int(m[1])
     offset = _offset_in(_attr(tree.css_first('link[rel="canonical"]'), "href"))
@@ -476,8 +363,8 @@ def _pagination(tree: LexborHTMLParser, html: str, url: str, topic_id: int | Non
     current = _current_page_marker(numbered)
     if current is None:
         current = offset // per_page + 1 if offset and per_page else 1
-    if per_page is None and current > 1 and offset:  # last page: links only to earlier ones
-        per_page = offset // (current - 1)
+    if per_page is None:
+        per_page = common.per_page_from_offset(offset, current)
     page_count = max([current] + [n for n, _, _ in numbered])
     return _Pagination(current, page_count, per_page)
 
@@ -591,8 +478,6 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime) -> TopicPage
         _parse_post(marks, containers[marks.post_id], offset + i, pages.page, ctx)
         for i, marks in enumerate(markers)
     )
-    per_page = pages.per_page
-    page_urls = tuple(page_url((n - 1) * (per_page or 0)) for n in range(1, pages.page_count + 1))
     return TopicPage(
         software="smf",
         version=_version(tree, html),
@@ -601,7 +486,7 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime) -> TopicPage
         title=_title(tree, pages.page),
         page=pages.page,
         page_count=pages.page_count,
-        per_page=per_page,
-        page_urls=page_urls,
+        per_page=pages.per_page,
+        page_urls=common.page_urls(pages.page_count, pages.per_page, page_url),
         posts=posts,
     )
