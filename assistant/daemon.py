@@ -402,8 +402,7 @@ class Daemon:
         if not store.inputs(ROLES):
             return None, None
         try:
-            day_store = _DayAsViewed(store, view)
-            result = draft_dusk(day_store, max(view.now, event.at), day=phase.number)
+            result = draft_dusk(store, max(view.now, event.at), day=phase.number)
         except AssistantError as e:
             log.warning("dusk %s %s: not drafted: %s", game_id, phase_label(phase), e)
             return None, None
@@ -512,40 +511,6 @@ def run_forever(daemon: Daemon) -> None:
     log.info("started: %d game(s)", len(daemon.games()))
     scheduler.start()
     log.info("stopped")
-
-
-class _DayAsViewed:
-    """The store as `draft_dusk` reads it (config, inputs, posts), with the running day
-    ending at its effective deadline (002: the drop to 5 minutes when all have voted; a
-    majority), so the dusk post counts the day exactly as the locked final count did.
-    Read-only: nothing is written through it."""
-
-    def __init__(self, store: GameStore, view: GameView) -> None:
-        self._store = store
-        self._view = view
-        self.game_id = store.game_id
-
-    def config(self) -> dict[str, Any]:
-        return self._store.config()
-
-    def posts(self) -> list[Any]:
-        return self._store.posts()
-
-    def inputs(self, kind: str | None = None) -> list[dict[str, Any]]:
-        docs = self._store.inputs(kind) if kind else self._store.inputs()
-        phase, dl = self._view.phase, self._view.deadline
-        if phase is None or dl is None or dl.at is None:
-            return docs
-        running = [
-            i for i, d in enumerate(docs)
-            if d["kind"] == "phase"
-            and (d["data"]["kind"], int(d["data"]["number"])) == (phase.kind, phase.number)
-        ]
-        if not running:
-            return docs
-        i = running[-1]
-        effective = {**docs[i], "data": {**docs[i]["data"], "ends_at": to_iso(dl.at)}}
-        return [*docs[:i], effective, *docs[i + 1 :]]
 
 
 def _day_start(store: GameStore) -> datetime | None:

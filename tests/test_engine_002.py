@@ -642,6 +642,16 @@ def test_roleblocker_tells_the_target_and_leaves_alignment_powers():
     s = game("Dan=roleblocker", "Boss=/secret-boss", *BASE)
     r = night(s, 1, "Dan: block Boss", "Secret Boss: kill Gus")
     assert dead(r) == ["Gus"] and r.pms["Boss"] == ("You have been roleblocked.",)
+    # The Mafia nightkill too, whoever carries it out (the Godfather or another member):
+    # unlike mafiascum's, 002's factional kill has no blockable performer.
+    assert RULES.side("mafia").abilities["kill"].params["performer_blockable"] is False
+    for killer in ("Carol", "Moe"):
+        r = night(s, 1, f"Dan: block {killer}", f"Mafia: kill Gus by {killer}")
+        assert dead(r) == ["Gus"] and r.pms[killer] == ("You have been roleblocked.",)
+        assert r.log_lines()[-2:] == [
+            f"[nightkills] {killer} (mafia): kill Gus: kills Gus",
+            f"[nightkills] Gus: dies ({killer} (mafia): kill Gus)",
+        ]
 
 
 def test_strongman_ignores_protection_and_bomb():

@@ -32,6 +32,11 @@ players = [
   { name = "Kat", role = "witch", side = "town" },
 ]
 """
+#: Day 2's effective end: 5 minutes after everyone had voted (SMF shows no seconds).
+EVERYONE_VOTED_END = {
+    "smf21": "2026-11-22T11:20:00+00:00",
+    "phpbb33": "2026-11-22T11:20:31+00:00",
+}
 URL = {
     "smf21": "http://127.0.0.1:8021/index.php?topic=3.0",
     "phpbb33": "http://127.0.0.1:8033/viewtopic.php?t=3",
@@ -138,9 +143,20 @@ def test_roles_and_night_hexes_reach_the_count_and_dusk(cli: Cli, tmp_path: Path
     why = cli.json("count", "tb", "--why", "Tom", at="2026-11-22T11:30:00+00:00")["votes"]
     assert why[-1]["weight"] == 2 and why[-1]["reason"].endswith("(counts 2; Doublevoter)")
 
-    # Before the deadline the dusk is a preview and cannot be confirmed.
-    err = cli("draft", "dusk", "tb", "--confirm", at="2026-11-22T11:20:00+00:00", ok=False)
-    assert err.startswith("error: day 2 of tb is not over yet (deadline 2026-11-22T11:21:07")
+    # Before the deadline the dusk is a preview and cannot be confirmed. The deadline is
+    # the effective one `assistant phase` shows: everyone had voted by 11:15 (SMF shows no
+    # seconds), so the clock dropped to 5 minutes, before the 11:21:07 set for the day.
+    end = EVERYONE_VOTED_END[forum]
+    phase = cli.json("phase", "tb", at="2026-11-22T11:19:00+00:00")
+    assert (phase["deadline"], phase["why"]) == (
+        end,
+        "everyone has voted: the clock dropped to 5 min",
+    )
+    err = cli("draft", "dusk", "tb", "--confirm", at="2026-11-22T11:19:00+00:00", ok=False)
+    assert err.startswith(f"error: day 2 of tb is not over yet (deadline {end})")
+    # Past the effective end, before the end first set: the dusk is final.
+    doc = cli.json("draft", "dusk", "tb", at="2026-11-22T11:20:40+00:00")
+    assert doc["final"] and doc["outcome"]["lynched"] == ["xX_Slayer_Xx"]
 
     out = cli("draft", "dusk", "tb", at="2026-11-22T11:30:00+00:00")
     assert out.split("\n\n---\n")[0] == (

@@ -154,14 +154,26 @@ def test_roleblocker_town_and_mafia_block_before_anything_else():
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: resolver.cannot_act exempts side actions from roleblocks, so a "
-    "roleblocked member still carries out the mafia's kill (mafiascum: the kill fails)",
-)
 def test_roleblocking_the_killer_stops_the_factional_kill():
+    """The kill is carried out by one member ("Mafia: kill X by Y"); a roleblock on that
+    member stops it (the ruleset's `performer_blockable`), a roleblock on another does not."""
     s = game(*TOWN, *SCUM, "Dan=roleblocker/town")
-    assert dead(night(s, 1, "Dan: block Lou", "Mafia: kill Jon by Lou")) == []
+    assert RULES.side("mafia").abilities["kill"].params["performer_blockable"] is True
+    r = night(s, 1, "Dan: block Lou", "Mafia: kill Jon by Lou")
+    assert dead(r) == []
+    assert r.log_lines() == [
+        "[roleblock] Dan: block Lou: roleblocks Lou",
+        "[kill] Lou (mafia): kill Jon: fails (Lou is roleblocked, which stops the mafia's kill)",
+    ]
+    assert dead(night(s, 1, "Dan: block Kim", "Mafia: kill Jon by Lou")) == ["Jon"]
+    # Without "by", the kill is carried out by the first living member: Kim.
+    assert dead(night(s, 1, "Dan: block Kim", "Mafia: kill Jon")) == []
+    # A roleblocked killer did not go anywhere: the tracker sees no visit, the watcher none.
+    r = night(s, 1, "Dan: block Lou", "Mafia: kill Jon by Lou", "Eve: track Lou", "Fay: watch Jon")
+    assert (r.pms["Eve"], r.pms["Fay"]) == (
+        ("Lou targeted: no one.",),
+        ("Jon was targeted by: no one.",),
+    )
 
 
 def test_tracker_sees_whom_the_target_visited():
@@ -175,15 +187,21 @@ def test_tracker_sees_whom_the_target_visited():
     assert r.log_lines()[-1] == "[investigate] Eve: track Lou: fails (the actor died before acting)"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: the `follow` kind skips actions that failed at their target, so a kill "
-    "stopped by a doctor does not show as a visit (the watcher does see it)",
-)
 def test_tracker_sees_a_visit_that_was_stopped_by_a_doctor():
-    s = game(*TOWN, *SCUM)
+    """A visit is a visit: an action that failed where it arrived (a kill the doctor
+    stopped, an action on a jailed player) still shows, to the tracker as to the watcher."""
+    s = game(*TOWN, *SCUM, "Gus=jailkeeper")
     r = night(s, 1, "Eve: track Lou", "Ben: protect Jon", "Mafia: kill Jon by Lou")
-    assert r.pms["Eve"] == ("Lou targeted: Jon.",)
+    assert dead(r) == [] and r.pms["Eve"] == ("Lou targeted: Jon.",)
+    # The jail stops the kill at Jon's door (and a watcher on Jon, jailed, gets no result).
+    r = night(s, 1, "Eve: track Lou", "Fay: watch Jon", "Gus: jail Jon", "Mafia: kill Jon by Lou")
+    assert dead(r) == []
+    assert (r.pms["Eve"], r.pms["Fay"]) == (
+        ("Lou targeted: Jon.",),
+        ("Jon was targeted by: No result.",),
+    )
+    # The doctor's own visit shows too, protecting someone nobody attacked.
+    assert night(s, 1, "Eve: track Ben", "Ben: protect Ann").pms["Eve"] == ("Ben targeted: Ann.",)
 
 
 def test_watcher_sees_who_visited_the_target():

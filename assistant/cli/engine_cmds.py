@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import click
 
@@ -21,6 +22,7 @@ from assistant.engine.rules import EngineRules, load_engine_rules
 from assistant.engine.setup import read_setup_file
 from assistant.errors import ConfigError, MalformedOrderError
 from assistant.models import to_iso
+from assistant.phases import game_zone, local_text
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore
 
@@ -279,10 +281,14 @@ def draft_pms(game: str, night: int | None) -> None:
     ctx.emit(pms, lambda: "\n---\n".join(v.rstrip("\n") for v in pms.values()) or "no PMs to send")
 
 
-def _dusk_text(result: DuskResult, stored: list[dict] | None) -> str:
+def _dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> str:
     lines = [result.post.rstrip("\n"), "", "---", "for the GM (not for the thread):"]
     if not result.final:
         lines.append("preview: the day is not over yet; the count may still change")
+    end = result.tally.deadline
+    if end is not None:
+        why = f" ({result.ends_why})" if result.ends_why else ""
+        lines.append(f"day {'ended' if result.final else 'ends'}: {local_text(end, zone)}{why}")
     outcome = result.tally.outcome
     at = f" (post {outcome.at_post})" if outcome.at_post is not None else ""
     lines.append(f"outcome{at}: {outcome.reason}")
@@ -312,5 +318,6 @@ def draft_dusk_cmd(game: str, day: int | None, confirm: bool) -> None:
     with ctx.open_game(game) as store:
         result = draft_dusk(store, now, day=day)
         stored = confirm_dusk(store, result, now) if confirm else None
+        zone = game_zone(store.config().get("tz"))
     doc = {**result.to_json(), "stored": stored}
-    ctx.emit(doc, lambda: _dusk_text(result, stored))
+    ctx.emit(doc, lambda: _dusk_text(result, stored, zone))

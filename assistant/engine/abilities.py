@@ -202,16 +202,17 @@ def forge(r: Resolution, a: Action, tier: str) -> None:
         r.event(tier, a.label(), "no effect", f"{a.actor} has not found the Investigator")
 
 
+def visits(b: Action) -> bool:
+    """Whether `b` is a visit to its targets, for watchers and trackers alike: any action
+    that set out, whether or not it worked where it arrived (a kill a doctor stopped is a
+    visit); not one stopped at its actor (dead, roleblocked), which did not happen."""
+    return not b.stayed
+
+
 def watch(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
     seen = sorted(
-        {
-            b.actor
-            for b in r.actions
-            if t in b.targets
-            and b.actor != a.actor
-            and not (b.failed or "").startswith("the actor died")
-        }
+        {b.actor for b in r.actions if t in b.targets and b.actor != a.actor and visits(b)}
     )
     result = ", ".join(seen) or a.ability.params.get("nobody", "nobody")
     r.event(tier, a.label(), f"sees {result}")
@@ -224,7 +225,7 @@ def watch(r: Resolution, a: Action, tier: str) -> None:
 
 def follow(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
-    went = sorted({x for b in r.actions if b.actor == t and not b.failed for x in b.targets} - {t})
+    went = sorted({x for b in r.actions if b.actor == t and visits(b) for x in b.targets} - {t})
     result = ", ".join(went) or a.ability.params.get("nobody", "nowhere")
     r.event(tier, a.label(), f"sees {t} visit {result}")
     r.pm_later(

@@ -4,6 +4,10 @@ Nothing the engine computes is stored as truth. A confirmed night is stored as
 "resolved night N", and replaying it with the orders entered before the confirmation
 and the game's seed gives the same result every time. Deaths the GM enters (lynches,
 modkills) are applied where they were entered, with their chains (lovers, hunters, Bomb).
+
+The setup says who the players are; every other fact is about the game, not about the
+setup, so it counts whenever the GM entered it: a death entered before `assistant roles`
+(or before a corrected setup) is replayed on the setup all the same.
 """
 
 from __future__ import annotations
@@ -77,18 +81,15 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
 
 
 def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
-    """Apply the stored inputs in the order they were entered."""
+    """Apply the stored inputs in the order they were entered, on the latest setup."""
     setups = [i for i in inputs if i["kind"] == ROLES]
     if not setups:
         raise ConfigError(
             "this game has no setup yet: enter it with `assistant roles GAME --file setup.toml`"
         )
-    first_seq = setups[-1]["seq"]
     state = GameState.from_setup(rules, Setup.from_dict(setups[-1]["data"]))
     rep = Replay(state, initial=state)
     for inp in inputs:
-        if inp["seq"] <= first_seq:
-            continue
         kind, data = inp["kind"], inp["data"]
         if kind == ORDER:
             rep.open_orders.append(Order.from_dict(data))

@@ -27,6 +27,9 @@ class Action:
     targets: list[str]
     tier: str
     failed: str | None = None
+    stayed: bool = False
+    """Stopped before it left its actor (dead, roleblocked, a jailed performer): it did not
+    happen, so no tracker or watcher sees a visit. One stopped at its target did happen."""
     strengthened: bool = False
     hastened_by: str | None = None
     done: bool = False
@@ -227,6 +230,17 @@ class Resolution:
 
     def cannot_act(self, a: Action, tier: str) -> str | None:
         """Why the action fails now, or None; spends a limited use it reaches first."""
+        reason = self._stopped_at_actor(a)
+        if reason:
+            a.stayed = True
+            return reason
+        if a.strengthened:
+            return None
+        return self._stopped_at_target(a, tier)
+
+    def _stopped_at_actor(self, a: Action) -> str | None:
+        """Why the actor cannot set out: dead, roleblocked, jailed (for a side action, as
+        the ruleset says: `jail_stops_side`, and `performer_blockable` on the ability)."""
         actor = self.state.players[a.actor]
         if not actor.alive and not (a.kind == "shoot" or a.ability.params.get("after_death")):
             return "the actor died before acting"
@@ -236,6 +250,9 @@ class Resolution:
         if a.order.side:
             if a.actor in self.jailed and self.state.passive(a.actor, "jail_stops_side"):
                 return f"{a.actor} is jailed, which stops the {a.order.side}'s power"
+            if a.actor in self.blocked and a.ability.params.get("performer_blockable"):
+                what = f"the {a.order.side}'s {a.ability.name}"
+                return f"{a.actor} is roleblocked, which stops {what}"
         elif a.actor in self.blocked:
             return f"{a.actor} is roleblocked"
         elif a.kind in self.rules.night.get("blocks_preempt", ()):
@@ -246,8 +263,10 @@ class Resolution:
                     and self.state.players[b.actor].alive
                 ):
                     return f"{a.actor} is roleblocked by {b.actor}, which stops this before it acts"
-        if a.strengthened:
-            return None
+        return None
+
+    def _stopped_at_target(self, a: Action, tier: str) -> str | None:
+        """Why the action fails where it arrives (a jail, a Hamedo): it still was a visit."""
         for t in a.targets:
             if t in self.jailed and not a.ability.params.get("jail"):
                 return f"{t} is jailed: every action aimed at them fails"
