@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.errors import RulesetError
+from assistant.rulesets import known_section
 
 NO_LYNCH = "No Lynch"
 
@@ -68,16 +69,7 @@ class TallyRules:
 
     @classmethod
     def from_ruleset(cls, ruleset: Any) -> TallyRules:
-        section: Mapping[str, Any] = (
-            ruleset.section("tally") if hasattr(ruleset, "section") else ruleset
-        )
-        where = getattr(ruleset, "path", "ruleset")
-        known = set(cls.__dataclass_fields__)
-        unknown = set(section) - known
-        if unknown:
-            raise RulesetError(
-                f"{where}: [tally] has unknown keys {sorted(unknown)}; known: {sorted(known)}"
-            )
+        section, where = known_section(ruleset, "tally", cls.__dataclass_fields__)
         values = dict(section)
         for key, allowed in _CHOICES.items():
             if key in values and values[key] not in allowed:

@@ -135,25 +135,30 @@ class Poller:
         now = self.clock.now()
         tally = _Tally()
         backfill = not state.get("backfilled")
-        rechecked = False
-        if backfill:
-            self._read_forward(int(state.get("backfill_next") or 1), state, tally, backfill=True)
-        else:
-            self._read_forward(int(state.get("last_page") or 1), state, tally, backfill=False)
+        due = False
+        if not backfill:
             due = self._recheck_due(state, now) if recheck is None else recheck
+        # The poll's counters go into its last write, so that a poll is one atomic write
+        # of the file (two or more only when it reads more pages than `pages_per_write`,
+        # or re-reads earlier pages).
+        counters: dict[str, Any] = {
+            "polls": int(state.get("polls", 0)) + 1,
+            "polls_since_recheck": (
+                0 if (due or backfill) else int(state.get("polls_since_recheck", 0)) + 1
+            ),
+        }
+        if due or backfill:
+            counters["last_recheck_at"] = to_iso(now)
+        if backfill:
+            self._read_forward(int(state.get("backfill_next") or 1), state, tally, backfill=True,
+                               counters=counters)
+        else:
+            self._read_forward(int(state.get("last_page") or 1), state, tally, backfill=False,
+                               counters=None if due else counters)
             if due:
                 since = recheck_since or now - self.settings.recheck_window
-                self._recheck(since, state, tally)
-                rechecked = True
-        polls_since = 0 if (rechecked or backfill) else int(state.get("polls_since_recheck", 0)) + 1
-        updates: dict[str, Any] = {
-            "polls": int(state.get("polls", 0)) + 1,
-            "polls_since_recheck": polls_since,
-            "last_poll_at": to_iso(self.clock.now()),
-        }
-        if rechecked or backfill:
-            updates["last_recheck_at"] = to_iso(now)
-        self.store.set_crawl_state(**updates)
+                self._recheck(since, state, tally, counters)
+        rechecked = due
         return PollResult(
             thread_url=state.get("thread_url") or self.ref.url,
             new=tuple(tally.new), changed=tuple(tally.changed),
@@ -221,7 +226,13 @@ class Poller:
         return _Read(page, seen_at)
 
     def _read_forward(
-        self, start: int, state: dict[str, Any], tally: _Tally, *, backfill: bool
+        self,
+        start: int,
+        state: dict[str, Any],
+        tally: _Tally,
+        *,
+        backfill: bool,
+        counters: dict[str, Any] | None = None,
     ) -> None:
         """Read from page `start` to the thread's last page, writing every few pages.
 
@@ -275,10 +286,14 @@ class Poller:
         finally:
             if bar is not None:
                 bar.close()
-        self._write(buffer, tally, state, per_page, page_count or 0, prev_hi, backfill, done=True)
+        self._write(buffer, tally, state, per_page, page_count or 0, prev_hi, backfill, done=True,
+                    counters=counters)
 
-    def _recheck(self, since: datetime, state: dict[str, Any], tally: _Tally) -> None:
-        """Re-read the pages before the last one that hold posts made since `since`."""
+    def _recheck(
+        self, since: datetime, state: dict[str, Any], tally: _Tally, counters: dict[str, Any]
+    ) -> None:
+        """Re-read the pages before the last one that hold posts made since `since`; the
+        poll's `counters` go into the last write."""
         read_now = set(tally.pages)
         pages = sorted({
             sp.latest.page for sp in self.store.posts(include_vanished=False)
@@ -286,13 +301,17 @@ class Poller:
         })
         per_page = state.get("per_page")
         page_count = int(state.get("page_count") or 0)
-        for run in _runs(pages):
+        runs = _runs(pages)
+        if not runs:
+            self._save_counters(counters)
+        for i, run in enumerate(runs):
             reads = []
             for page_no in run:
                 reads.append(self._read_page(page_no, per_page))
                 tally.pages.append(reads[-1].page.page)
             self._write(reads, tally, state, per_page, page_count,
-                        -math.inf if run[0] == 1 else None, backfill=False, touch_end=False)
+                        -math.inf if run[0] == 1 else None, backfill=False, touch_end=False,
+                        counters=counters if i == len(runs) - 1 else None)
 
     def _progress(self, total: int, start: int, backfill: bool) -> tqdm | None:
         show = self.settings.progress
@@ -318,15 +337,20 @@ class Poller:
         *,
         done: bool = False,
         touch_end: bool = True,
+        counters: dict[str, Any] | None = None,
     ) -> float | None:
-        """Store whole pages, vanished marks and the crawl state in one atomic write.
+        """Store whole pages, vanished marks and the crawl state in one atomic write, with
+        the poll's `counters` when this is the poll's last write.
 
         `prev_hi` is the highest id before these pages (-inf from the thread's start, None
         when unknown: the window then starts at these pages' lowest id). Returns the
         highest post id of these pages, the bound for the next run."""
         if not reads:
-            if done and touch_end:
-                self._save_state(state, per_page, page_count, None, backfill, done)
+            with self.store.batch():
+                if done and touch_end:
+                    self._save_state(state, per_page, page_count, None, backfill, done)
+                if counters is not None:
+                    self._save_counters(counters)
             return prev_hi
         ids = [p.post_id for r in reads for p in r.page.posts]
         ends_thread = touch_end and reads[-1].page.page >= page_count
@@ -344,13 +368,19 @@ class Poller:
             if touch_end:
                 self._save_state(state, per_page, max(page_count, reads[-1].page.page), reads,
                                  backfill, done)
+            if counters is not None:
+                self._save_counters(counters)
         return max(ids) if ids else prev_hi
+
+    def _save_counters(self, counters: dict[str, Any]) -> None:
+        """The poll's counters, stamped with the moment it ended."""
+        self.store.set_crawl_state(**counters, last_poll_at=to_iso(self.clock.now()))
 
     def _missing(self, present: set[int], lo: float, hi: float) -> list[int]:
         """Stored, not-vanished posts with ids in [lo, hi] that the pages did not show."""
         return sorted(
-            doc.doc_id for doc in self.store.table("posts").all()
-            if lo <= doc.doc_id <= hi and doc.doc_id not in present and not doc.get("vanished_at")
+            pid for pid in self.store.live_post_ids()
+            if lo <= pid <= hi and pid not in present
         )
 
     def _save_state(

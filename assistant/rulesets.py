@@ -8,7 +8,7 @@ name, aliases, schema version. A GM can copy a file, change it, and pass its pat
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -50,6 +50,20 @@ class Ruleset:
         if not isinstance(value, Mapping):
             raise RulesetError(f"{self.path}: [{name}] must be a table, not {type(value).__name__}")
         return value
+
+
+def known_section(ruleset: Any, name: str, known: Iterable[str]) -> tuple[Mapping[str, Any], str]:
+    """`ruleset`'s `[name]` table (or `ruleset` itself when a plain mapping is given, as tests
+    do) and where it came from, refusing keys outside `known`: a misspelt setting would
+    otherwise be silently ignored."""
+    section: Mapping[str, Any] = ruleset.section(name) if hasattr(ruleset, "section") else ruleset
+    where = str(getattr(ruleset, "path", "ruleset"))
+    unknown = set(section) - set(known)
+    if unknown:
+        raise RulesetError(
+            f"{where}: [{name}] has unknown keys {sorted(unknown)}; known: {sorted(known)}"
+        )
+    return section, where
 
 
 def load_ruleset(path: Path | str) -> Ruleset:

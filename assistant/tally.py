@@ -152,6 +152,18 @@ class _State:
     order: int = 0
     hammer: tuple[str, int | None] | None = None
     """(target, post) of the vote that reached majority; post None for a PM vote."""
+    players: tuple[str, ...] = ()
+    weights: dict[tuple[str, str | None], tuple[int, str]] = field(default_factory=dict)
+    """`_vote_weight` of (voter, target) on the day counted: the game's facts do not change
+    during a count, and the weights are asked for again at every vote on a wagon."""
+
+    def weight(
+        self, game: Game, voter: str, target: str | None, day: int | None
+    ) -> tuple[int, str]:
+        found = self.weights.get((voter, target))
+        if found is None:
+            found = self.weights[(voter, target)] = _vote_weight(game, voter, target, day)
+        return found
 
 
 def count(
@@ -185,7 +197,7 @@ def count(
         )
     number = phase.number if phase else None
     selected = _select(posts, game, phase, at_post, at)
-    state = _State()
+    state = _State(players=game.players)
     matcher = game.matcher(vrules.close_spelling)
     sheriff = game.sheriff(number)
     # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
@@ -346,8 +358,19 @@ def _events(
 # ---- applying one mark ------------------------------------------------------------------------
 
 
-def _record(state: _State, **fields: Any) -> int:
-    state.votes.append(fields)
+def _record(
+    state: _State,
+    base: dict[str, Any],
+    voter: str,
+    accepted: bool,
+    code: VoteCode,
+    reason: str,
+    target: str | None = None,
+) -> int:
+    """Append what became of one vote-like mark (`base`: its post, text and markup)."""
+    state.votes.append(
+        dict(voter=voter, target=target, accepted=accepted, reason=reason, code=code, **base)
+    )
     return len(state.votes) - 1
 
 
@@ -385,49 +408,19 @@ def _apply_mark(
         action="unvote" if mark.action == "unvote" else "vote",
     )
     if game.is_gm(post.author):
-        _record(
-            state,
-            voter=post.author,
-            target=None,
-            accepted=False,
-            reason=mark.reason,
-            code=mark.code,
-            **base,
-        )
+        _record(state, base, post.author, False, mark.code, mark.reason)
         return
     voter = game.slot_of_author(post.author)
     if voter is None:
-        _record(
-            state,
-            voter=post.author,
-            target=None,
-            accepted=False,
-            reason=f"not counted: {post.author} is not a player in this game",
-            code=VoteCode.NOT_A_PLAYER,
-            **base,
-        )
+        why = f"not counted: {post.author} is not a player in this game"
+        _record(state, base, post.author, False, VoteCode.NOT_A_PLAYER, why)
         return
     if not mark.usable:
-        _record(
-            state,
-            voter=voter,
-            target=None,
-            accepted=False,
-            reason=mark.reason,
-            code=mark.code,
-            **base,
-        )
+        _record(state, base, voter, False, mark.code, mark.reason)
         return
     if election is not None:
-        _record(
-            state,
-            voter=voter,
-            target=None,
-            accepted=False,
-            reason=f"not counted for the lynch: {election}",
-            code=VoteCode.SHERIFF_ELECTION,
-            **base,
-        )
+        why = f"not counted for the lynch: {election}"
+        _record(state, base, voter, False, VoteCode.SHERIFF_ELECTION, why)
         return
     if target_match is None and mark.action == "vote":
         target_match = (
@@ -468,15 +461,8 @@ def _apply_pm(
         action="vote" if pm.target else "unvote",
     )
     if "pm" not in vrules.forms:
-        _record(
-            state,
-            voter=pm.voter,
-            target=None,
-            accepted=False,
-            reason="not counted: this ruleset does not take votes by PM",
-            code=VoteCode.PM_NOT_ALLOWED,
-            **base,
-        )
+        why = "not counted: this ruleset does not take votes by PM"
+        _record(state, base, pm.voter, False, VoteCode.PM_NOT_ALLOWED, why)
         return
     action = "vote" if pm.target else "unvote"
     target_match = None
@@ -500,7 +486,18 @@ def _apply_pm(
 
 
 def _special(text: str | None, vrules: VoteRules) -> bool:
-    return vrules.is_no_lynch(text) or vrules.is_abstain(text)
+    return _special_vote(text, vrules) is not None
+
+
+def _special_vote(
+    text: str | None, vrules: VoteRules
+) -> tuple[str, bool, VoteCode, str] | None:
+    """A No Lynch or Abstain vote: its target, whether the ruleset allows it, its refusal."""
+    if vrules.is_no_lynch(text):
+        return NO_LYNCH, vrules.no_lynch, VoteCode.NO_LYNCH_NOT_ALLOWED, "No Lynch"
+    if vrules.is_abstain(text):
+        return ABSTAIN, vrules.abstain, VoteCode.ABSTAIN_NOT_ALLOWED, "abstaining"
+    return None
 
 
 def _dead(game: Game, slot: str) -> str:
@@ -525,9 +522,7 @@ def _apply(
     at: datetime,
 ) -> None:
     def refuse(code: VoteCode, reason: str, target: str | None = None) -> None:
-        _record(
-            state, voter=voter, target=target, accepted=False, reason=reason, code=code, **base
-        )
+        _record(state, base, voter, False, code, reason, target)
 
     if state.hammer is not None:
         on, hammer_post = state.hammer
@@ -551,20 +546,11 @@ def _apply(
     target: str | None = None
     note = ""
     if action == "vote":
-        if vrules.is_no_lynch(target_text):
-            if not vrules.no_lynch:
-                return refuse(
-                    VoteCode.NO_LYNCH_NOT_ALLOWED,
-                    "not counted: No Lynch is not allowed under this ruleset",
-                )
-            target = NO_LYNCH
-        elif vrules.is_abstain(target_text):
-            if not vrules.abstain:
-                return refuse(
-                    VoteCode.ABSTAIN_NOT_ALLOWED,
-                    "not counted: abstaining is not allowed under this ruleset",
-                )
-            target = ABSTAIN
+        special = _special_vote(target_text, vrules)
+        if special is not None:
+            target, allowed, code, refusal = special
+            if not allowed:
+                return refuse(code, f"not counted: {refusal} is not allowed under this ruleset")
         else:
             if not (target_text or "").strip():
                 return refuse(VoteCode.UNKNOWN_TARGET, "not counted: the vote names no one")
@@ -589,42 +575,21 @@ def _apply(
     reason = counted + (f" ({note})" if note else "")
     if action == "unvote":
         if cur is None:
-            _record(
-                state,
-                voter=voter,
-                target=None,
-                accepted=True,
-                reason=reason + " (no vote to remove)",
-                code=VoteCode.NOTHING_TO_UNVOTE,
-                **base,
-            )
+            why = reason + " (no vote to remove)"
+            _record(state, base, voter, True, VoteCode.NOTHING_TO_UNVOTE, why)
             return
         named = matcher_note(target_text, cur.target, game, vrules)
         _end(state, cur.index, VoteCode.UNVOTED, f"removed by the unvote in {where}")
         del state.current[voter]
-        _record(
-            state,
-            voter=voter,
-            target=None,
-            accepted=True,
-            reason=f"{reason}: removes the vote on {cur.target}{named}",
-            code=VoteCode.COUNTED,
-            **base,
-        )
+        why = f"{reason}: removes the vote on {cur.target}{named}"
+        _record(state, base, voter, True, VoteCode.COUNTED, why)
         return
     if target is None:  # every vote branch above sets a target or refuses
         raise RuntimeError(f"a vote by {voter} in {where} was judged without a target")
     if cur is not None and cur.target == target:
         since = _where(state.votes[cur.index]["post_id"])
-        _record(
-            state,
-            voter=voter,
-            target=target,
-            accepted=True,
-            reason=f"{reason}; already voting {target} since {since}: no change",
-            code=VoteCode.SAME_TARGET,
-            **base,
-        )
+        why = f"{reason}; already voting {target} since {since}: no change"
+        _record(state, base, voter, True, VoteCode.SAME_TARGET, why, target)
         return
     if cur is not None and not vrules.replace:
         return refuse(
@@ -633,15 +598,7 @@ def _apply(
             "only after an unvote",
             target,
         )
-    index = _record(
-        state,
-        voter=voter,
-        target=target,
-        accepted=True,
-        reason=reason,
-        code=VoteCode.COUNTED,
-        **base,
-    )
+    index = _record(state, base, voter, True, VoteCode.COUNTED, reason, target)
     if cur is not None:
         same_post = post_id is not None and state.votes[cur.index]["post_id"] == post_id
         _end(
@@ -653,7 +610,7 @@ def _apply(
     state.order += 1
     state.current[voter] = _Standing(target, index, state.order)
     if trules.decision == "majority" and target != ABSTAIN:
-        alive = [s for s in game.players if game.is_alive(s, post_id=post_id, at=at)]
+        alive = [s for s in state.players if game.is_alive(s, post_id=post_id, at=at)]
         majority = len(alive) // 2 + 1
         total = sum(_weights(state, game, trules, phase, alive, target).values())
         if total >= majority:
@@ -695,7 +652,7 @@ def _weights(
     voters = [v for v, st in state.current.items() if st.target == target and v in alive]
     weights: dict[str, int] = {}
     for v in voters:
-        weights[v] = _vote_weight(game, v, target, day)[0]
+        weights[v] = state.weight(game, v, target, day)[0]
     if trules.lovers_bonus:
         for v in voters:
             for m in game.modifiers_for(v, day):
@@ -750,7 +707,7 @@ def _freeze_votes(state: _State, game: Game, trules: TallyRules, phase: Phase | 
             and fields["action"] == "vote"
             and fields["target"] not in (None, ABSTAIN)
         ):
-            weight, why = _vote_weight(game, fields["voter"], fields["target"], day)
+            weight, why = state.weight(game, fields["voter"], fields["target"], day)
             by = "" if why in ("", "gm") else f"; {why}"
             if weight == 0:
                 fields["reason"] += f" (powerless: shown, not counted{by})"

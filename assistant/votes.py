@@ -14,10 +14,12 @@ run), and `marks_from_chunks()` finds the marks in that text.
 
 from __future__ import annotations
 
+import html
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -25,6 +27,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from assistant.errors import RulesetError
 from assistant.models import Post
 from assistant.names import fold
+from assistant.rulesets import known_section
 from assistant.vote_codes import VoteCode
 
 # ---- colours ---------------------------------------------------------------------------
@@ -141,16 +144,7 @@ class VoteRules:
 
     @classmethod
     def from_ruleset(cls, ruleset: Any) -> VoteRules:
-        section: Mapping[str, Any] = (
-            ruleset.section("votes") if hasattr(ruleset, "section") else ruleset
-        )
-        where = getattr(ruleset, "path", "ruleset")
-        known = set(cls.__dataclass_fields__)
-        unknown = set(section) - known
-        if unknown:
-            raise RulesetError(
-                f"{where}: [votes] has unknown keys {sorted(unknown)}; known: {sorted(known)}"
-            )
+        section, where = known_section(ruleset, "votes", cls.__dataclass_fields__)
         values: dict[str, Any] = {}
         for key, value in section.items():
             if key == "forms":
@@ -170,7 +164,9 @@ class VoteRules:
                 values[key] = tuple(value)
             else:
                 values[key] = value
-        return cls(**values)
+        made = cls(**values)
+        # One instance per distinct rules: the counts' caches then find them by identity.
+        return _RULES.setdefault(made, made)
 
     @cached_property
     def _no_lynch_keys(self) -> frozenset[str]:
@@ -212,6 +208,9 @@ class VoteRules:
         if "pm" in self.forms:
             parts.append("votes sent to the GM by PM")
         return "; ".join(parts) or "no markup"
+
+
+_RULES: dict[VoteRules, VoteRules] = {}
 
 
 # ---- reading the body -------------------------------------------------------------------
@@ -340,6 +339,31 @@ def element_style(tag: str, attrs: Mapping[str, str | None]) -> tuple[bool, str 
     return bold, color, is_tag
 
 
+def element_scope(
+    out: Chunks, tag: str, attrs: Mapping[str, str | None], hidden: Hidden | None, run: int | None
+) -> tuple[Hidden | None, int | None]:
+    """What hides an element's content and the run it is read in (not for quote boxes):
+    the one reading of an element that every parser's walk shares."""
+    why = element_hiding(tag, attrs)
+    if why is not None:
+        return hidden or why, None
+    bold, color, is_tag = element_style(tag, attrs)
+    if bold or color or is_tag:
+        run = _merge_run(out, run, bold, color, is_tag)
+    return hidden, run
+
+
+def quote_author(cite_text: str, link_text: str | None) -> str | None:
+    """Whom a quote box quotes, from its header: "Quote from: Lady Grey on ...", or the
+    header's link in "Lady Grey wrote:"."""
+    m = _QUOTE_FROM.search(cite_text)
+    if m:
+        return m.group(1)
+    if link_text is not None and "wrote" in cite_text:
+        return link_text.strip() or None
+    return None
+
+
 def chunks_lexbor(body_html: str) -> Chunks:
     """A body read with selectolax's lexbor parser (fast)."""
     tree = LexborHTMLParser(body_html)
@@ -351,43 +375,33 @@ def chunks_lexbor(body_html: str) -> Chunks:
 
 
 def _walk_lexbor(node: LexborNode, out: Chunks, hidden: Hidden | None, run: int | None) -> None:
+    emit = out.emit
     for child in node.iter(include_text=True):
         tag = child.tag
         if tag == "-text":
-            out.emit(child.text_content or "", hidden, run)
+            emit(child.text_content or "", hidden, run)
             continue
         if tag == "br":
-            out.emit("\n", hidden, run)
+            emit("\n", hidden, run)
             continue
         if tag in _SKIP:
             continue
         attrs = child.attributes
         block = tag in _BLOCK
         if block:
-            out.emit("\n", hidden, run)
+            emit("\n", hidden, run)
         if tag == "blockquote":
             cite = child.css_first("cite")
             href = author = None
             if cite is not None:
                 link = cite.css_first("a")
                 href = link.attributes.get("href") if link is not None else None
-                ctext = cite.text() or ""
-                m = _QUOTE_FROM.search(ctext)
-                if m:
-                    author = m.group(1)
-                elif link is not None and "wrote" in ctext:
-                    author = link.text().strip() or None
+                author = quote_author(cite.text() or "", link.text() if link is not None else None)
             _walk_lexbor(child, out, hidden or quote_reason(attrs, href, author), None)
         else:
-            why = element_hiding(tag, attrs)
-            child_run = run
-            if why is None:
-                bold, color, is_tag = element_style(tag, attrs)
-                if bold or color or is_tag:
-                    child_run = _merge_run(out, run, bold, color, is_tag)
-            _walk_lexbor(child, out, hidden or why, None if why else child_run)
+            _walk_lexbor(child, out, *element_scope(out, tag, attrs, hidden, run))
         if block:
-            out.emit("\n", hidden, run)
+            emit("\n", hidden, run)
 
 
 def _merge_run(out: Chunks, run: int | None, bold: bool, color: str | None, is_tag: bool) -> int:
@@ -446,14 +460,26 @@ _MENTION = re.compile(r"\b(?:un)?vot(?:e|es|ed|ing)\b", re.I)
 
 def marks_from_chunks(chunks: Chunks) -> list[Mark]:
     """Every vote-like mark in reading order."""
-    text_parts: list[str] = []
+    parts = chunks.parts
+    text = "".join([part[0] for part in parts])
+    lower = text.lower()
+    first_vot = lower.find("vot")
+    if first_vot < 0 and not chunks.runs:
+        return []  # no vote word and no bold / coloured text: nothing looks like a vote
+
+    starts: list[int] = []  # where each part starts; parts are consecutive and not empty
+    runs: dict[int, list[int]] = {}  # run index -> [start of its first part, end of its last]
     pos = 0
-    spans: list[tuple[int, int, Hidden | None, int | None]] = []
-    for text, hidden, run in chunks.parts:
-        spans.append((pos, pos + len(text), hidden, run))
-        text_parts.append(text)
-        pos += len(text)
-    text = "".join(text_parts)
+    for part, _why, run in parts:
+        starts.append(pos)
+        end = pos + len(part)
+        if run is not None:
+            r = runs.get(run)
+            if r is None:
+                runs[run] = [pos, end]
+            else:
+                r[1] = end
+        pos = end
 
     literal = (
         [
@@ -468,16 +494,11 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
         for start, end, why in literal:
             if start <= offset < end:
                 return why
-        for start, end, why, _run in spans:
-            if start <= offset < end:
-                return why
+        i = bisect_right(starts, offset) - 1
+        if i >= 0 and offset < starts[i] + len(parts[i][0]):
+            return parts[i][1]
         return None
 
-    runs: dict[int, list[int]] = {}
-    for start, end, _why, run in spans:
-        if run is not None:
-            r = runs.setdefault(run, [start, end])
-            r[1] = end
     covered: list[tuple[int, int]] = []
     marks: list[Mark] = []
 
@@ -487,7 +508,7 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
                 return idx
         return None
 
-    if "vote" in text.lower():
+    if "vote" in lower:
         for m in _TAG_VOTE.finditer(text):
             un = m.group("un1") or m.group("un2")
             target = m.group("t1") if m.group("t1") is not None else m.group("t2")
@@ -511,6 +532,7 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
         style = chunks.runs[idx]
         if any(s < end and start < e for s, e in covered):
             continue
+        forms = _run_forms(style, tag_too=True)
         offset = start
         for line in text[start:end].split("\n"):
             stripped = line.strip()
@@ -518,7 +540,6 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
             offset += len(line) + 1
             if not stripped:
                 continue
-            forms = _run_forms(style, tag_too=True)
             m = _RUN_VOTE.match(stripped)
             if m:
                 marks.append(
@@ -546,8 +567,16 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
                 )
         covered.append((start, end))
 
-    if "vot" in text.lower():
-        for m in _PLAIN_VOTE.finditer(text):
+    if first_vot >= 0:
+        # No match starts before the line of the first "vote" (the plain pattern) or two
+        # letters before the first "vot" (a mention, "unvoted"): search from there. (Only
+        # when lowering kept every offset: "İ" lowers to two characters.)
+        plain_from = mention_from = 0
+        if len(lower) == len(text):
+            first_vote = lower.find("vote", first_vot)
+            plain_from = text.rfind("\n", 0, first_vote) + 1 if first_vote >= 0 else len(text)
+            mention_from = max(first_vot - 2, 0)
+        for m in _PLAIN_VOTE.finditer(text, plain_from):
             at = m.start(1) if m.group(1) else m.group(0).lower().find("vote") + m.start()
             if any(s <= at < e for s, e in covered):
                 continue
@@ -565,7 +594,7 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
                 )
             )
             covered.append((at, m.end()))
-        for m in _MENTION.finditer(text):
+        for m in _MENTION.finditer(text, mention_from):
             if any(s <= m.start() < e for s, e in covered):
                 continue
             line_start = text.rfind("\n", 0, m.start()) + 1
@@ -693,17 +722,55 @@ def _what(mark: Mark, rules: VoteRules) -> str:
     return "a vote"
 
 
+#: Raw (lowered) HTML of a bold or coloured element: only these make a run, and a run's line
+#: is a mark when a bare bold / coloured name counts (`name_only`). Tag and attribute names
+#: cannot be written as character references; a vote tag's class value can ("bb&#118;ote").
+_RUN_MARKUP = re.compile(r"<(?:b|strong|font)\b|style|bbvote")
+
+
+def may_hold_marks(body_html: str, rules: VoteRules) -> bool:
+    """False when `body_html` cannot hold a mark `extract_votes` would report, so it need
+    not be parsed: no "vote" in it, and (under `name_only`) no bold or coloured element."""
+    lowered = body_html.lower()
+    if "vot" in lowered:
+        return True
+    # Without `name_only` a body that never reads "vote" is not reported: a bold name
+    # alone is no vote there (and was never looked for).
+    if not rules.name_only:
+        return False
+    if _RUN_MARKUP.search(lowered) is not None:
+        return True
+    # "&#118;ote" is "vote" once parsed.
+    return "&#" in lowered and "vot" in html.unescape(body_html).lower()
+
+
 def extract_votes(
     post: Post, rules: VoteRules, *, gms: Iterable[str] = (), chunker: Any = chunks_lexbor
 ) -> list[VoteMark]:
-    """Every vote-like mark in `post`, judged by `rules`; a GM's marks are host's examples."""
+    """Every vote-like mark in `post`, judged by `rules`; a GM's marks are host's examples.
+
+    A pure function of the body, the post id, whether the author is a GM and the rules,
+    so the answer is kept (`_judged`): the daemon and the checks count the same posts again
+    and again (every poll, every replay as of a post), and only new or edited posts are read.
+    """
     body = post.body_html
-    if not rules.name_only and "vot" not in body.lower():
+    if not may_hold_marks(body, rules):
         return []  # the common case, and the fast path of a full recount
-    marks = marks_from_chunks(chunker(body))
     by_gm = post.author in set(gms)
+    return list(_judged(body, post.post_id, by_gm, rules, chunker))
+
+
+#: Posts whose judged marks are kept; more than the longest day, so that a full recount
+#: cycling through every post of a day does not evict what it is about to read again.
+EXTRACT_CACHE_SIZE = 1 << 15
+
+
+@lru_cache(maxsize=EXTRACT_CACHE_SIZE)
+def _judged(
+    body: str, post_id: int, by_gm: bool, rules: VoteRules, chunker: Any
+) -> tuple[VoteMark, ...]:
     out = []
-    for i, mark in enumerate(marks):
+    for i, mark in enumerate(marks_from_chunks(chunker(body))):
         if by_gm and mark.action == "name":
             continue  # bold names in a GM's post are announcements, not examples
         if by_gm and mark.action != "mention":
@@ -716,7 +783,7 @@ def extract_votes(
             usable, reason, code = judge(mark, rules)
         out.append(
             VoteMark(
-                post.post_id,
+                post_id,
                 i,
                 mark.action,
                 mark.target_text,
@@ -729,4 +796,9 @@ def extract_votes(
                 code,
             )
         )
-    return out
+    return tuple(out)
+
+
+def clear_extract_cache() -> None:
+    """Forget every judged post (benchmarks measuring a first count call this)."""
+    _judged.cache_clear()

@@ -19,6 +19,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from assistant.clock import FakeClock
 from assistant.errors import LayoutError
+from assistant.models import to_iso
 from assistant.poller import Poller, PollSettings
 from assistant.scrapers.http import Fetcher, FetchSettings
 from assistant.store import GameStore
@@ -223,9 +224,63 @@ def test_a_backfill_writes_the_file_once_per_batch_of_pages(
 
     make_poller(store, url, clock, pages_per_write=pages_per_write).poll()
 
-    # one write per batch of pages, one for the end of the backfill, one for the poll's counters
-    assert len(replaces) <= math.ceil(5 / pages_per_write) + 2
+    # one write per batch of pages, and one for the end of the backfill when the last batch
+    # was full; the poll's counters go with the last
+    assert len(replaces) <= math.ceil(5 / pages_per_write) + 1
     assert len(store.posts()) == 66
+    assert store.crawl_state()["polls"] == 1
+
+
+def counted_replaces(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    replaces: list[str] = []
+    real_replace = os.replace
+
+    def counting_replace(src: str, dst: str) -> None:
+        replaces.append(dst)
+        real_replace(src, dst)
+
+    monkeypatch.setattr("assistant.store.os.replace", counting_replace)
+    return replaces
+
+
+@pytest.mark.parametrize("software", FORUMS)
+def test_an_incremental_poll_is_one_write_of_the_file(forum, store, clock, monkeypatch, software):
+    files = thread_files(software)
+    url = forum.serve_thread(software, files)
+    poller = make_poller(store, url, clock, recheck_every_polls=0, recheck_every=None)
+    poller.poll()
+    replaces = counted_replaces(monkeypatch)
+    edited = files[4].read_bytes().replace(b"Night 1 begins now.", b"Night 1 begins, sleep.")
+    forum.set_page(page_path(software, 2, 5), edited)
+
+    for n in (1, 2):
+        clock.advance(300)
+        result = poller.poll()
+        # the new version, the crawl state and the poll's counters: one atomic replace
+        assert len(replaces) == n and result.changed
+        state = store.crawl_state()
+        assert state["polls"] == 1 + n and state["polls_since_recheck"] == n
+        assert state["last_poll_at"] == to_iso(clock.now())
+        forum.set_page(page_path(software, 2, 5), edited.replace(b"sleep", b"sleep " * (n + 1)))
+
+
+def test_a_recheck_with_nothing_to_reread_still_stores_its_counters(forum, store, clock,
+                                                                    monkeypatch):
+    url = forum.serve_thread("smf", thread_files("smf"))
+    poller = make_poller(store, url, clock, recheck_every_polls=0, recheck_every=None)
+    poller.poll()
+    replaces = counted_replaces(monkeypatch)
+    clock.advance(300)
+
+    # no post of the last day before the last page: nothing to re-read
+    result = poller.poll(recheck=True, recheck_since=clock.now())
+
+    # the last page read, then the counters (they wait for the recheck: if it fails, the
+    # next poll must try again)
+    assert result.rechecked and len(replaces) == 2
+    state = store.crawl_state()
+    assert state["polls"] == 2 and state["polls_since_recheck"] == 0
+    assert state["last_recheck_at"] == state["last_poll_at"]
 
 
 @pytest.mark.parametrize(("software", "link", "file"), [

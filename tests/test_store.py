@@ -97,6 +97,29 @@ def test_a_batch_writes_the_file_once(tmp_path, monkeypatch):
     assert len(writes) == 1
 
 
+def test_the_file_is_the_compact_json_of_the_document(tmp_path):
+    """What a write puts on disk: the whole document as compact UTF-8 JSON, names and
+    bodies unescaped ("ÆtherWolf", not "\\u00c6therWolf")."""
+    posts = page_posts(1) + page_posts(5)
+    with GameStore.open(tmp_path, "g") as store:
+        store.record_posts(posts, T0)
+        store.update_config(players=["ÆtherWolf", "Tom & Jerry's"])
+        text = store.path.read_text("utf-8")
+        document = store._storage.read()
+    assert text == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    assert "ÆtherWolf" in text
+
+
+def test_live_post_ids_leave_out_the_vanished(tmp_path):
+    posts = page_posts()
+    with GameStore.open(tmp_path, "g") as store:
+        store.record_posts(posts, T0)
+        store.mark_vanished([posts[2].post_id], T0)
+        live = store.live_post_ids()
+        listed = [sp.post_id for sp in store.posts(include_vanished=False)]
+    assert sorted(live) == sorted(listed) == sorted(p.post_id for p in posts if p is not posts[2])
+
+
 def test_files_it_cannot_read_are_refused_with_advice(tmp_path):
     path = GameStore.game_path(tmp_path, "g")
     path.parent.mkdir(parents=True)

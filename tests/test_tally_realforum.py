@@ -94,18 +94,23 @@ def test_permissive_at_three_points(forum: str) -> None:
 # ---- mafiascum: bold VOTE: and tags; majority ends the day -----------------------------------
 
 
+#: The first four bold votes (posts 3, 4, 10 and 12), as of post 15: every bold convention's
+#: count there.
+BOLD_AT_15 = {
+    "Kat": {"Mr. Pickles"},
+    "Mr. Pickles": {"Kat"},
+    "Tom & Jerry's": {"ÆtherWolf"},
+    "Lady Grey": {"Jd-"},
+}
+
+
 @pytest.mark.parametrize("forum", FORUMS)
 def test_mafiascum_counts_bold_and_tags_only(forum: str) -> None:
     rules, posts = find_ruleset("mafiascum"), thread_posts(forum)
     # At post 15: the bold votes of Pickles (3), Kat (4), ÆtherWolf (10), Jd- (12); Lady
     # Grey's red (8) and Conia's blue (13) are colour votes, not counted here.
     at15 = count(posts, game_a(), rules, at_post=15)
-    assert as_sets(at15) == {
-        "Kat": {"Mr. Pickles"},
-        "Mr. Pickles": {"Kat"},
-        "Tom & Jerry's": {"ÆtherWolf"},
-        "Lady Grey": {"Jd-"},
-    }
+    assert as_sets(at15) == BOLD_AT_15
     assert at15.outcome.lynched == ()  # a four-way tie at 1: no lynch
     # At post 41: Pickles "[Unvote]" (18, a tag) then bold Jd- (34); Kat's tag vote Slayer
     # (17); ÆtherWolf bold unvote + Slayer (25); Jd- bold unvote (40): his bold name alone
@@ -168,12 +173,7 @@ def test_millers_hollow_counts_bold_names(forum: str) -> None:
     # At 15: the bold votes of Pickles (3), Kat (4), ÆtherWolf (10), Jd- (12): four-way tie,
     # and no sheriff recorded: "If there's no sheriff ... nobody will be lynched."
     at15 = count(posts, game_a(), rules, at_post=15)
-    assert as_sets(at15) == {
-        "Kat": {"Mr. Pickles"},
-        "Mr. Pickles": {"Kat"},
-        "Tom & Jerry's": {"ÆtherWolf"},
-        "Lady Grey": {"Jd-"},
-    }
+    assert as_sets(at15) == BOLD_AT_15
     assert at15.outcome.lynched == () and at15.outcome.reason.endswith(
         "tie between Kat, Lady Grey, Mr. Pickles and Tom & Jerry's (1 each): "
         "there is no sheriff, so nobody is lynched"

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+
 import pytest
 from realthreads import FORUMS, HOST, game_a, thread_posts, truth
 
 from assistant.errors import RulesetError
-from assistant.rulesets import find_ruleset
+from assistant.models import Post
+from assistant.rulesets import available_rulesets, find_ruleset
 from assistant.tally import count
 from assistant.vote_codes import VoteCode
-from assistant.votes import VoteRules, extract_votes, normalize_color
+from assistant.votes import (
+    VoteRules,
+    _judged,
+    chunks_lexbor,
+    clear_extract_cache,
+    extract_votes,
+    marks_from_chunks,
+    may_hold_marks,
+    normalize_color,
+)
 
 
 @pytest.mark.parametrize(
@@ -109,3 +122,91 @@ def test_ruleset_sections_are_checked() -> None:
         VoteRules.from_ruleset({"vote_colors": ["reddish"]})
     with pytest.raises(RulesetError, match="forms"):
         VoteRules.from_ruleset({"forms": ["italic"]})
+
+
+# ---- reading only what can hold a mark, and only once ---------------------------------------
+
+T0 = datetime(2026, 11, 21, 9, tzinfo=UTC)
+
+
+def written(body: str, author: str = "Kat", post_id: int = 5) -> Post:
+    return Post(post_id=post_id, position=0, author=author, author_id=None, posted_at=T0,
+                body_html=body, page=1)
+
+
+def marks_of(body: str, ruleset: str) -> list[tuple[str, str | None, tuple[str, ...], bool]]:
+    rules = VoteRules.from_ruleset(find_ruleset(ruleset))
+    return [(m.action, m.text, m.forms, m.usable) for m in extract_votes(written(body), rules)]
+
+
+@pytest.mark.parametrize("ruleset", sorted(available_rulesets()))
+def test_posts_left_unparsed_hold_no_mark(ruleset: str) -> None:
+    """`may_hold_marks` skips parsing; every real post it skips has no mark to report."""
+    rules = VoteRules.from_ruleset(find_ruleset(ruleset))
+    skipped = 0
+    for forum in FORUMS:
+        for post in (*thread_posts(forum), *thread_posts(forum, "b")):
+            if may_hold_marks(post.body_html, rules):
+                continue
+            skipped += 1
+            marks = marks_from_chunks(chunks_lexbor(post.body_html))
+            if rules.name_only:
+                assert marks == [], post.post_id
+            else:  # only bold names without the word "vote", as ever
+                assert {m.action for m in marks} <= {"name"}, post.post_id
+    assert skipped > 0
+
+
+def test_marks_written_with_character_references_and_odd_letters_are_found() -> None:
+    # "&#118;ote" is "vote" once parsed: read where a bare name counts, as it always was.
+    assert marks_of("<p>&#118;ote Kat</p>", "permissive") == [
+        ("vote", "vote Kat", ("plain",), True)
+    ]
+    assert marks_of("Going with<br>&#x56;OTE: Conia", "millers-hollow") == [
+        ("vote", "VOTE: Conia", ("plain",), False)
+    ]
+    assert marks_of('<span class="bb&#118;ote">Kat</span>', "permissive") == [
+        ("name", "Kat", ("tag",), True)
+    ]
+    assert marks_of('I think <span style="color: red">Jd-</span>', "permissive") == [
+        ("name", "Jd-", ("color",), True)
+    ]
+    assert marks_of("Nothing to see here, <i>Kat</i>.", "permissive") == []
+    # "İ" lowers to two letters: offsets found in the lowered text would point past the vote
+    assert marks_of("İİİİİİİİİİ voting is fun", "permissive") == [
+        ("mention", "İİİİİİİİİİ voting is fun", ("plain",), False)
+    ]
+    assert marks_of("İİİ trip!<br>vote Kat. İ <b>vote Conia</b>", "mafiascum") == [
+        ("vote", "vote Kat. İ vote Conia", ("plain",), False),
+        ("vote", "vote Conia", ("bold",), True),
+    ]
+
+
+def test_a_recount_reads_only_new_and_edited_posts() -> None:
+    posts = list(thread_posts("smf21"))
+    ruleset = find_ruleset("permissive")
+    clear_extract_cache()
+    first = count(posts, game_a(), ruleset)
+    read = _judged.cache_info().misses
+    again = count(posts, game_a(), ruleset)
+    assert _judged.cache_info().misses == read
+    assert again.to_json(why=True) == first.to_json(why=True)
+
+    edited = replace(posts[20], body_html=posts[20].body_html + "<br>[Vote: Conia]")
+    after = count([*posts[:20], edited, *posts[21:]], game_a(), ruleset)
+    assert _judged.cache_info().misses == read + 1
+    assert after.votes_of(after.votes[-1].voter)  # the edit is counted...
+    assert [v for v in after.votes if v.post_id == edited.post_id][-1].text == "[Vote: Conia]"
+
+
+def test_kept_marks_belong_to_their_own_post_and_author() -> None:
+    rules = VoteRules.from_ruleset(find_ruleset("permissive"))
+    body = "[Vote: Kat]"
+    by_player = extract_votes(written(body, post_id=7), rules, gms=[HOST])
+    by_other_post = extract_votes(written(body, post_id=8), rules, gms=[HOST])
+    by_host = extract_votes(written(body, author=HOST, post_id=7), rules, gms=[HOST])
+    assert [(m.post_id, m.code) for m in by_player] == [(7, VoteCode.COUNTED)]
+    assert [(m.post_id, m.code) for m in by_other_post] == [(8, VoteCode.COUNTED)]
+    assert [(m.post_id, m.code) for m in by_host] == [(7, VoteCode.HOST_EXAMPLE)]
+    by_player.clear()  # the caller's list is its own
+    assert len(extract_votes(written(body, post_id=7), rules, gms=[HOST])) == 1
