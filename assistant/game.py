@@ -315,6 +315,31 @@ class Game:
                 alive = True
         return alive
 
+    def counting(self, phase: Phase | None) -> Game:
+        """The game as a day's own count sees it: a lynch recorded during or after that day
+        is the day's result, not a death in it, so its wagon and its voters stay counted
+        (after `draft dusk --confirm`, or `kill --how lynch`, the day reads the same)."""
+        if phase is None or phase.kind != "day":
+            return self
+
+        def from_this_day_on(d: Death) -> bool:
+            if d.how != "lynch":
+                return False
+            if d.at_post is not None and phase.start_post is not None:
+                return d.at_post >= phase.start_post
+            return d.at is not None and d.at >= phase.starts_at
+
+        if not any(from_this_day_on(d) for d in self.deaths):
+            return self
+        return replace(
+            self,
+            deaths=tuple(d for d in self.deaths if not from_this_day_on(d)),
+            _life=tuple(
+                (kind, r) for kind, r in self._life
+                if not (kind == "death" and from_this_day_on(r))
+            ),
+        )
+
     def day(self, number: int | None = None) -> Phase | None:
         """Day `number`, or the current (last entered) day; None if no day was entered."""
         days = [p for p in self.phases if p.kind == "day"]

@@ -196,6 +196,7 @@ def count(
             )
         )
     number = phase.number if phase else None
+    game = game.counting(phase)  # the day's own lynch is its result, not a death in it
     selected = _select(posts, game, phase, at_post, at)
     state = _State(players=game.players)
     matcher = game.matcher(vrules.close_spelling)

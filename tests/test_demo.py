@@ -8,8 +8,6 @@ import sys
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-import pytest
-
 from assistant.cli.demo_cmds import _run_cli
 from assistant.demo import run_demo
 from assistant.demo_forum import DemoThread, render_page
@@ -77,12 +75,6 @@ def _count_json(data_dir, capsys, *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tally: the count of a day ended by majority reads posts after the hammer (Bram's "
-    "post 110) for who is alive, so once the lynch is recorded after post 109 the votes on "
-    "Bram drop out of Day 2's count",
-)
 def test_day_count_keeps_the_lynch_wagon_after_the_dusk_is_confirmed(tmp_path, capsys) -> None:
     run_demo(tmp_path, _run_cli, echo=lambda _line: None)
     doc = _count_json(tmp_path, capsys, "--day", "2")

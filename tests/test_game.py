@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from assistant.engine.orders import parse_order
 from assistant.engine.rules import load_engine_rules
 from assistant.engine.setup import PlayerSetup, Setup
@@ -65,3 +67,25 @@ def test_role_effects_follow_the_days_and_never_linger() -> None:
     g = Game.from_parts("g", players, ruleset="chat-mafia", inputs=stored(*docs2))
     assert [(m.player, m.day) for m in g.modifiers if m.powerless] == [("Gus", 2)]
     assert g.seed == 5
+
+
+@pytest.mark.parametrize("forum", ["smf21", "phpbb33"])
+def test_the_days_own_lynch_does_not_empty_its_wagon(forum: str) -> None:
+    """After the GM records Day 2's lynch (dusk --confirm, or kill --how lynch), Day 2's
+    count on real thread B still equals the ground truth; Day 3 sees the player dead."""
+    from realthreads import game_b, post_id, thread_posts, truth, votes_by_voter
+
+    from assistant.rulesets import find_ruleset
+    from assistant.tally import count
+
+    posts = thread_posts(forum, "b")
+    last = post_id(forum, len(truth(forum, "b")["posts"]) - 1, "b")
+    # Recorded after the post that made the day's result certain, with posts after it.
+    decided = post_id(forum, 40, "b")
+    lynch = {"kind": "death", "data": {"player": "xX_Slayer_Xx", "how": "lynch",
+                                       "at_post": decided, "at": None, "replacement": None}}
+    game = game_b(forum, inputs=[lynch])
+    tally = count(posts, game, find_ruleset("chat-mafia"))
+    assert votes_by_voter(tally) == truth(forum, "b")["meta"]["final_votes_002"]
+    assert "xX_Slayer_Xx" in tally.alive
+    assert not game.is_alive("xX_Slayer_Xx", post_id=last + 1)
