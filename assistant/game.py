@@ -6,6 +6,7 @@ replay, from files; nothing is derived from posts. The input kinds read:
 - "players"  {"players": [[name, alias, ...], ...]}  (the last one entered wins)
 - "death"    {"player", "at_post": int|None, "at": iso|None, "how", "replacement": str|None}
              how = "replaced" is not a death: `replacement` joins the player's slot.
+             "dusk": int (a lynch: the day it ended; `draft dusk --confirm`, `kill --day`).
 - "phase"    {"kind": "day"|"night", "number", "starts_at": iso, "ends_at": iso|None,
               "start_post": int|None}
 - "vote"     {"voter", "target": str|None (None = unvote), "at": iso}   (004: votes by PM)
@@ -59,6 +60,9 @@ class Death:
     at: datetime | None = None
     how: str = "other"
     """"lynch", "nightkill", "modkill", "other"."""
+    day: int | None = None
+    """For a lynch: the day it ended (`draft dusk --confirm`, `kill --how lynch --day N`);
+    None = worked out from when it happened (`Game.counting`)."""
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,7 @@ class Game:
                         data.get("at_post"),
                         from_iso(data.get("at")),
                         data.get("how") or "other",
+                        _int_or_none(data.get("dusk")),
                     )
                 )
             elif kind == "phase":
@@ -325,9 +330,13 @@ class Game:
         def from_this_day_on(d: Death) -> bool:
             if d.how != "lynch":
                 return False
+            if d.day is not None:  # the GM or the dusk said which day's lynch it is
+                return d.day >= phase.number
+            # A lynch "after" the post that opened the day is an earlier day's, recorded from
+            # the start of this one (a GM joining on Day 2 records Day 1's lynch so).
             if d.at_post is not None and phase.start_post is not None:
-                return d.at_post >= phase.start_post
-            return d.at is not None and d.at >= phase.starts_at
+                return d.at_post > phase.start_post
+            return d.at is not None and d.at > phase.starts_at
 
         if not any(from_this_day_on(d) for d in self.deaths):
             return self

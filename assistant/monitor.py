@@ -19,8 +19,16 @@ from assistant.checks import PostingRules, posting_rules
 from assistant.checks.edits import check_edits, usable_votes
 from assistant.checks.inactivity import check_inactivity
 from assistant.checks.invalid_votes import check_invalid_votes
-from assistant.checks.pm_copy import check_pm_copies, check_quoted_gm_pms, pms_from_inputs
+from assistant.checks.pm_copy import (
+    KnownPM,
+    check_pm_copies,
+    check_quoted_gm_pms,
+    pms_from_inputs,
+)
 from assistant.checks.posting import check_posting
+from assistant.engine.history import ROLES, replay
+from assistant.engine.rules import load_engine_rules
+from assistant.errors import AssistantError
 from assistant.game import Game, Phase, load_game
 from assistant.models import Post
 from assistant.night_orders import OrdersStatus, night_orders_status
@@ -150,7 +158,7 @@ def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     posts = list(view.posts)
     alerts: list[Alert] = []
     alerts += check_edits(view.stored, game, rules, votes_of)
-    alerts += check_pm_copies(posts, game, rules, pms_from_inputs(store.inputs()))
+    alerts += check_pm_copies(posts, game, rules, known_pms(view.ruleset, store.inputs()))
     alerts += check_quoted_gm_pms(posts, game, rules, {sp.post_id for sp in view.stored})
     alerts += check_posting(posts, game, rules, game.phases)
     alerts += check_inactivity(
@@ -158,6 +166,23 @@ def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     )
     alerts += _vote_checks(view)
     return alerts
+
+
+def known_pms(ruleset: Ruleset, inputs: list[dict[str, Any]]) -> list[KnownPM]:
+    """The PMs the GM sent: stored with `assistant pm`, and the result PMs of every phase
+    the GM confirmed with `assistant resolve` (the engine drafted them; replayed, not stored)."""
+    pms = pms_from_inputs(inputs)
+    if not any(i["kind"] == ROLES for i in inputs):
+        return pms
+    try:
+        rep = replay(load_engine_rules(ruleset), inputs)
+    except AssistantError:  # a setup the engine cannot read: `assistant roles` says why
+        return pms
+    for result in rep.results:
+        for player, lines in result.pms.items():
+            if lines:
+                pms.append(KnownPM(player, "\n".join(lines), "result PM"))
+    return pms
 
 
 def _vote_checks(view: GameView) -> list[Alert]:

@@ -23,6 +23,8 @@ from assistant.models import from_iso, to_iso
 from assistant.rulesets import Ruleset
 from assistant.timezones import zone
 
+UTC_ZONE = ZoneInfo("UTC")
+
 PHASE_KINDS = ("day", "night")
 ALL_VOTED_ACTIONS = ("none", "end", "drop")
 SHORTEN_RULES = ("never", "majority", "gm")
@@ -73,7 +75,7 @@ class WeeklyTime:
         day = m and _weekday(m.group(1))
         if m is None or day is None:
             raise RulesetError(f'{where}: {text!r} is not a weekly time; write e.g. "Sunday 15:00"')
-        return cls(day, time(int(m.group(2)), int(m.group(3))))
+        return cls(day, _clock_time(int(m.group(2)), int(m.group(3)), text, where))
 
     def next_after(self, moment: datetime, zone: ZoneInfo) -> datetime:
         """The first occurrence strictly after `moment`, aware UTC (wall time kept across DST)."""
@@ -233,6 +235,8 @@ def start_phase(
     starts_at: datetime,
     ends_at: datetime | None = None,
     start_post: int | None = None,
+    *,
+    zone: ZoneInfo | None = None,
 ) -> Phase:
     """A new phase; without an explicit end, the ruleset's schedule or length gives it."""
     if kind not in PHASE_KINDS:
@@ -245,9 +249,11 @@ def start_phase(
         elif rules.length(kind) is not None:
             ends_at = starts_at + rules.length(kind)  # type: ignore[operator]
     if ends_at is not None and ends_at <= starts_at:
+        shown = zone or UTC_ZONE
         raise PhaseError(
-            f"{kind} {number} would end at {ends_at.isoformat()}, not after its start "
-            f"{starts_at.isoformat()}; give an end after the start"
+            f"{kind} {number} would end at {local_text(ends_at, shown)}, not after its start "
+            f"{local_text(starts_at, shown)}; give an end after the start (or --starts, or "
+            "--start-post with the forum id of the post that opened it)"
         )
     return Phase(kind, number, starts_at, ends_at, start_post)
 
@@ -326,7 +332,7 @@ def deadline(
 
 def _base_reason(phase: Phase, rules: PhaseRules) -> str:
     if phase.ends_at is None:
-        return "no deadline set: give one with `assistant phase GAME --ends ...`"
+        return "no deadline set: give one with `assistant phase GAME --move-to TIME`"
     length = phase.ends_at - phase.starts_at
     if rules.schedule is not None and phase.ends_at == rules.schedule.end_of(
         phase.kind, phase.starts_at
@@ -396,8 +402,13 @@ def _apply(state: Deadline, event: Any, at: datetime, rules: PhaseRules) -> Dead
 
 def check_extension(state: Deadline, rules: PhaseRules, by: timedelta, phase: Phase) -> None:
     """Raise PhaseError unless the ruleset allows this extension now."""
-    if phase.kind != "day" or not rules.extensions:
+    if not rules.extensions:
         raise PhaseError(f"{phase_label(phase)}: this ruleset has no extensions")
+    if phase.kind != "day":
+        raise PhaseError(
+            f"{phase_label(phase)}: only a day can be extended; move a night's deadline with "
+            "--move-to TIME"
+        )
     if not state.extensions_open:
         why = (
             "everyone has voted, which disables extensions"
@@ -467,15 +478,16 @@ def local_text(moment: datetime, zone: ZoneInfo) -> str:
     return f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()}"
 
 
-def parse_when(text: str, *, now: datetime, zone: ZoneInfo) -> datetime:
+def parse_when(text: str, *, now: datetime, zone: ZoneInfo, where: str = "--ends") -> datetime:
     """The GM's time: ISO ("2026-11-01T15:00", zone-less = game time), "+72h", "Sunday 15:00"
-    (the next one after now, game time) or "15:00" (the next one)."""
+    (the next one after now, game time) or "15:00" (the next one). `where` names the option
+    in the error a bad text gets."""
     text = text.strip()
     if text.startswith("+"):
-        return now + parse_duration(text[1:], where="--ends")
+        return now + parse_duration(text[1:], where=where)
     m = re.fullmatch(r"(\d{1,2}):(\d{2})", text)
     if m:
-        at = time(int(m.group(1)), int(m.group(2)))
+        at = _clock_time(int(m.group(1)), int(m.group(2)), text, where)
         local = now.astimezone(zone)
         candidate = datetime.combine(local.date(), at, tzinfo=zone).astimezone(UTC)
         return (
@@ -485,19 +497,25 @@ def parse_when(text: str, *, now: datetime, zone: ZoneInfo) -> datetime:
         )
     if re.fullmatch(r"[A-Za-z]+\s+\d{1,2}:\d{2}", text):
         try:
-            return WeeklyTime.parse(text, where="--ends").next_after(now, zone)
-        except RulesetError as e:
-            raise PhaseError(str(e)) from None
+            return WeeklyTime.parse(text, where=where).next_after(now, zone)
+        except (RulesetError, ValueError) as e:
+            raise PhaseError(f"{where}: {text!r} is not a time: {e}") from None
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
         raise PhaseError(
-            f'{text!r} is not a time; write e.g. "Sunday 15:00", "15:00", "+72h" or '
+            f'{where}: {text!r} is not a time; write e.g. "Sunday 15:00", "15:00", "+72h" or '
             '"2026-11-01T15:00" (game time zone unless it has an offset)'
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone)
     return moment.astimezone(UTC)
+
+
+def _clock_time(hour: int, minute: int, text: str, where: str) -> time:
+    if hour > 23 or minute > 59:
+        raise PhaseError(f"{where}: {text!r} is not a time of day; write 00:00 to 23:59")
+    return time(hour, minute)
 
 
 def phases_from_inputs(inputs: Iterable[Mapping[str, Any]]) -> list[Phase]:

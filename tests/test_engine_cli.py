@@ -101,7 +101,7 @@ def test_resolve_json_then_drafts_and_no_second_resolution(data: Path, capsys):
     code, _, err = call(capsys, data, "resolve", "g", "--night", "1")
     assert code == 1 and err == (
         "error: night 1 of g is already resolved; see it with "
-        "`assistant draft dawn` / `draft pms`\n"
+        "`assistant draft dawn g` / `assistant draft pms g`\n"
     )
     code, _, err = call(capsys, data, "order", "g", "Alice: protect Eve", "--night", "1")
     assert code == 1 and "already resolved" in err
@@ -120,7 +120,8 @@ def test_errors_are_one_line(tmp_path: Path, data: Path, capsys):
     )
     assert code == 1 and "X's role 'wizard' is not a role of chat-mafia" in err
     code, _, err = call(capsys, data, "roles", "h", "--file", str(tmp_path / "bad.toml"))
-    assert code == 1 and "has no ruleset; give --ruleset NAME" in err
+    # Without --ruleset an unknown game is not created (a typo must not start a game).
+    assert code == 1 and "no game called 'h'" in err
     assert "Traceback" not in err
 
 

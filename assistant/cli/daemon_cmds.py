@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -11,10 +11,11 @@ import click
 import httpx
 
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
+from assistant.checks.text import possessive
 from assistant.cli import app, cli, common_options
 from assistant.daemon import Daemon, DaemonSettings, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
-from assistant.game import load_game
+from assistant.game import Game, load_game
 from assistant.models import to_iso
 from assistant.monitor import describe, load_view
 from assistant.phases import (
@@ -32,6 +33,7 @@ from assistant.phases import (
 )
 from assistant.rulesets import find_ruleset
 from assistant.scrapers.http import Fetcher, FetchSettings
+from assistant.store import GameStore
 
 
 @cli.command("run")
@@ -127,9 +129,13 @@ def phase(
         if kind is not None:
             if number is None:
                 raise PhaseError(f"give the {kind}'s number: `assistant phase {game_id} {kind} 2`")
-            begin = parse_when(starts, now=now, zone=zone) if starts else now
-            end = parse_when(ends, now=begin, zone=zone) if ends else None
-            new = start_phase(prules, kind, number, begin, end, start_post)
+            begin = (
+                parse_when(starts, now=now, zone=zone, where="--starts")
+                if starts
+                else _post_time(store, start_post) or now
+            )
+            end = parse_when(ends, now=begin, zone=zone, where="--ends") if ends else None
+            new = start_phase(prules, kind, number, begin, end, start_post, zone=zone)
             store.add_input("phase", phase_input(new), now)
         elif extend or shorten_to or move_to:
             view = load_view(store, now)
@@ -144,7 +150,12 @@ def phase(
                 check_extension(view.deadline, prules, by, view.phase)
                 data["extend_s"] = by.total_seconds()
             else:
-                moment = parse_when(shorten_to or move_to, now=now, zone=zone)  # type: ignore[arg-type]
+                moment = parse_when(
+                    shorten_to or move_to,  # type: ignore[arg-type]
+                    now=now,
+                    zone=zone,
+                    where="--shorten-to" if shorten_to else "--move-to",
+                )
                 if shorten_to:
                     if view.deadline.at is not None and moment >= view.deadline.at:
                         raise PhaseError(
@@ -159,18 +170,25 @@ def phase(
     a.emit(info, lambda: _phase_text(view, zone, game_id))
 
 
+def _post_time(store: GameStore, post_id: int | None) -> datetime | None:
+    """When a stored post was posted (a phase or a death "at post N" happened then); None
+    when no such post is stored yet (the GM enters it before the next poll)."""
+    found = store.post(post_id) if post_id is not None else None
+    return found.latest.posted_at if found is not None else None
+
+
 def _phase_text(view, zone, game_id: str) -> str:  # noqa: ANN001 - a GameView and a ZoneInfo
     if view.phase is None:
         return f"No phase yet: start one with `assistant phase {game_id} day 1`."
     dl = view.deadline
     lines = [f"{phase_label(view.phase)} started {local_text(view.phase.starts_at, zone)}"]
     if dl is None or dl.at is None:
-        lines.append(dl.why if dl else "no deadline")
+        lines.append(dl.why.replace("GAME", game_id) if dl else "no deadline")
     else:
         left = dl.at - view.now
         when = f"in {_short(left)}" if left > timedelta(0) else "ended"
         lines.append(f"Deadline: {local_text(dl.at, zone)} ({when}); {dl.why}")
-        if dl.extensions_open:
+        if dl.extensions_open and left > timedelta(0):
             lines.append("An extension is still possible.")
     orders = view.orders
     waits_for_orders = view.phase.kind == "night" and view.phase_rules.night_ends_when_orders_in
@@ -219,9 +237,16 @@ def _short(delta: timedelta) -> str:
     show_default=True,
 )
 @click.option("--replacement", help="With --how replaced: who takes the slot.")
+@click.option(
+    "--day",
+    "lynch_day",
+    type=int,
+    help="With --how lynch: the day that ended in it (default: the running day once its "
+    "deadline has passed, else the day before).",
+)
 @common_options
 @click.pass_context
-def kill(
+def kill(  # noqa: PLR0913 - the options of a death
     ctx: click.Context,
     game_id: str,
     player: str,
@@ -229,26 +254,31 @@ def kill(
     at_text: str | None,
     how: str,
     replacement: str | None,
+    lynch_day: int | None,
 ) -> None:
     """Record a death, modkill or replacement."""
     a = app(ctx)
     now = a.clock.now()
     if (how == "replaced") != bool(replacement):
         raise ConfigError("a replacement needs --how replaced and --replacement NAME together")
+    if lynch_day is not None and how != "lynch":
+        raise ConfigError("--day names the day a lynch ended; give it with --how lynch")
     with a.open_game(game_id) as store:
         game = load_game(store)
         match = game.matcher().match(player, strict=True)
         if not match.ok:
             raise ConfigError(f"{match.describe()}; players: {', '.join(game.players)}")
         at = (
-            parse_when(at_text, now=now, zone=game_zone(game.tz))
+            parse_when(at_text, now=now, zone=game_zone(game.tz), where="--at")
             if at_text
             else (None if at_post is not None else now)
         )
         # Alive at the moment of this death, not "never died": a player the engine revived
-        # (002 Priest, a "revive" fact) can be killed again.
+        # (002 Priest, a "revive" fact) can be killed again. A death "after post N" is checked
+        # at that post's time too, against deaths the GM entered by time.
         slot: str = match.slot  # type: ignore[assignment]
-        if how != "replaced" and not game.is_alive(slot, post_id=at_post, at=at):
+        moment = at or _post_time(store, at_post)
+        if how != "replaced" and not game.is_alive(slot, post_id=at_post, at=moment):
             death = game.death_of(slot)
             raise ConfigError(
                 f"{slot} is already recorded as dead ({death.how if death else 'other'}) at "
@@ -261,17 +291,95 @@ def kill(
             "how": how,
             "replacement": replacement,
         }
+        if how == "lynch":
+            dusk = lynch_day if lynch_day is not None else _lynch_day(game, at_post, at_text, now)
+            if dusk is not None:
+                data["dusk"] = dusk  # whose lynch: that day's count keeps its wagon
         with store.batch():  # stored only if the game still loads (a bad replacement raises)
             store.add_input("death", data, now)
             load_game(store)
+    lynch = f"lynch, Day {data['dusk']}" if "dusk" in data else how
     what = (
-        f"{match.slot} replaced by {replacement}" if replacement else f"{match.slot} dead ({how})"
+        f"{match.slot} replaced by {replacement}" if replacement else f"{match.slot} dead ({lynch})"
     )
     zone = game_zone(game.tz)
     where = (
         f" after post #{at_post}" if at_post is not None else f" at {local_text(at, zone)}"
     )  # type: ignore[arg-type]
     a.emit(data, f"Recorded: {what}{where}.")
+
+
+def _lynch_day(
+    game: Game, at_post: int | None, at_text: str | None, now: datetime
+) -> int | None:
+    """The day a lynch entered "now" ended: the running day once its deadline has passed;
+    before that, the day before (a GM records yesterday's lynch after starting today).
+    A lynch at a post or time is placed by the count itself (`Game.counting`)."""
+    day = game.day()
+    if at_post is not None or at_text is not None or day is None:
+        return None
+    if day.ends_at is not None and now >= day.ends_at:
+        return day.number
+    return day.number - 1
+
+
+@cli.command("pm")
+@click.argument("game_id", metavar="GAME")
+@click.argument("player")
+@click.argument("text", required=False)
+@click.option(
+    "--file",
+    "file_",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The PM's text from a file (UTF-8) instead of TEXT.",
+)
+@click.option("--result", is_flag=True, help="A result PM (default: the player's role PM).")
+@common_options
+@click.pass_context
+def pm_cmd(
+    ctx: click.Context,
+    game_id: str,
+    player: str,
+    text: str | None,
+    file_: Path | None,
+    result: bool,
+) -> None:
+    """Store a PM you sent PLAYER, so the checks find it copied into the thread (with or
+    without quote tags). Result PMs the engine drafted are known already."""
+    a = app(ctx)
+    if (text is None) == (file_ is None):
+        raise click.UsageError("give the PM's text as TEXT or with --file, not both")
+    body = (text if text is not None else _read_text(file_, "PM file")).strip()  # type: ignore[arg-type]
+    if len(body.split()) < 5:
+        raise ConfigError(
+            f"the PM for {player} has {len(body.split())} word(s); give its whole text (a copy "
+            "is found by runs of 5 words)"
+        )
+    kind = "result_pm" if result else "role_pm"
+    with a.open_game(game_id) as store:
+        game = load_game(store)
+        match = game.matcher().match(player, strict=True)
+        if not match.ok:
+            raise ConfigError(f"{match.describe()}; players: {', '.join(game.players)}")
+        data = {"player": match.slot, "text": body}
+        store.add_input(kind, data, a.clock.now())
+    label = "result PM" if result else "role PM"
+    a.emit(
+        {"kind": kind, **data},
+        f"Stored {possessive(match.slot)} {label} ({len(body.split())} words); "  # type: ignore[arg-type]
+        f"`assistant alerts {game_id} --check` looks for copies of it.",
+    )
+
+
+def _read_text(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(
+            f"{path}: the {what} is not UTF-8 text (byte {e.start}); save it as UTF-8"
+        ) from None
+    except OSError as e:
+        raise ConfigError(f"cannot read the {what} {path}: {e.strerror or e}") from None
 
 
 @cli.command("alerts")

@@ -7,6 +7,8 @@ print what the engine derives from them; see assistant/engine/history.py.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -19,10 +21,11 @@ from assistant.engine.history import DEATH, ORDER, RESOLUTION, REVIVE, ROLES, Re
 from assistant.engine.orders import check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.rules import EngineRules, load_engine_rules
-from assistant.engine.setup import read_setup_file
-from assistant.errors import ConfigError, MalformedOrderError
+from assistant.engine.setup import Setup, read_setup_file
+from assistant.errors import ConfigError, MalformedOrderError, OrderError
+from assistant.game import Game, load_game
 from assistant.models import to_iso
-from assistant.phases import game_zone, local_text
+from assistant.phases import game_zone, local_text, phase_at, phases_from_inputs
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore
 
@@ -41,12 +44,97 @@ def _replay(store: GameStore) -> tuple[EngineRules, Replay]:
     return rules, replay(rules, store.inputs())
 
 
-def _phase(night: int | None, day: int | None, rep: Replay) -> tuple[str, int]:
+def _phase(
+    night: int | None, day: int | None, rep: Replay, running: int | None = None
+) -> tuple[str, int]:
+    """The phase an order or a resolution is for: as given, else the night the GM's clock
+    is in (or the one after the running day), else the engine's next night."""
     if night is not None and day is not None:
         raise click.UsageError("give --night N or --day N, not both")
     if day is not None:
         return "day", day
-    return "night", night if night is not None else rep.next_night()
+    if night is not None:
+        return "night", night
+    return "night", running if running is not None else rep.next_night()
+
+
+def _running_night(store: GameStore, rules: EngineRules, rep: Replay, now: datetime) -> int | None:
+    """The night the game's clock (`assistant phase`) is in, or the night after the running
+    day, unless it is already resolved. A GM who starts using the assistant on Day 2 has
+    "night 2" in mind, not the engine's "first night it resolves"."""
+    current = phase_at(phases_from_inputs(store.inputs()), now)
+    if current is None:
+        return None
+    number = current.number
+    if current.kind == "day" and rules.first_phase != "day":
+        number += 1
+    return number if rep.result("night", number) is None else None
+
+
+def _game_or_none(store: GameStore) -> Game | None:
+    """The game's players (`game new`), when it has them: an engine-only game has none."""
+    if not store.inputs("players"):
+        return None
+    return load_game(store)
+
+
+def _aliases(game: Game | None, names: list[str]) -> dict[str, list[str]]:
+    """Each engine player's other names from the players file (aliases, replaced players,
+    and the slot's shown name after a replacement renamed the engine's player)."""
+    if game is None:
+        return {}
+    out: dict[str, list[str]] = {}
+    for slot in game.slots:
+        for name in names:
+            if name in slot.names:
+                out[name] = [n for n in slot.names if n != name]
+    return out
+
+
+def _setup_for_game(setup: Setup, game: Game | None, where: Path) -> Setup:
+    """The setup with every name as the game's players file shows it; a name that is no
+    player of the game, a player named twice, or a player left out is refused, because the
+    engine and the vote counter must agree on who is who."""
+    if game is None:
+        return setup
+    matcher = game.matcher()
+    players = []
+    seen: dict[str, str] = {}
+    for p in setup.players:
+        m = matcher.match(p.name, strict=True)
+        if not m.ok:
+            raise ConfigError(
+                f"{where}: {m.describe()} of the game {game.game_id!r}; players: "
+                f"{', '.join(game.players)}"
+            )
+        slot: str = m.slot  # type: ignore[assignment]
+        if slot in seen:
+            raise ConfigError(
+                f"{where}: {seen[slot]!r} and {p.name!r} are the same player ({slot}); list "
+                "each player once"
+            )
+        seen[slot] = p.name
+        players.append(replace(p, name=slot))
+    missing = [n for n in game.players if n not in seen]
+    if missing:
+        raise ConfigError(
+            f"{where}: the setup lists {len(seen)} of the {len(game.players)} players; missing: "
+            f'{", ".join(missing)} (give each a side, e.g. {{ name = "{missing[0]}", '
+            'side = "town" })'
+        )
+    return replace(setup, players=tuple(players))
+
+
+def _read_lines(path: Path, what: str) -> list[str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(
+            f"{path}: the {what} is not UTF-8 text (byte {e.start}); save it as UTF-8"
+        ) from None
+    except OSError as e:
+        raise ConfigError(f"cannot read the {what} {path}: {e.strerror or e}") from None
+    return [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
 
 
 @cli.command("roles")
@@ -63,10 +151,12 @@ def _phase(night: int | None, day: int | None, rep: Replay) -> tuple[str, int]:
 def roles_cmd(game: str, file_: Path, ruleset: str | None) -> None:
     """Enter the setup: who has which role and side (stored with a seed for replays)."""
     ctx = app(click.get_current_context())
-    with ctx.open_game(game, create=True) as store:
+    # Without --ruleset the game must exist (`game new`): a typo must not start a new game.
+    with ctx.open_game(game, create=ruleset is not None) as store:
         rules = _rules(store, ruleset)
         seed = random.SystemRandom().randrange(2**31)
         setup = read_setup_file(file_, rules, default_seed=seed)
+        setup = _setup_for_game(setup, _game_or_none(store), file_)
         with store.batch():
             if ruleset and not store.config().get("ruleset"):
                 store.update_config(ruleset=rules.ruleset)
@@ -103,18 +193,13 @@ def order_cmd(
     ctx = app(click.get_current_context())
     if (text is None) == (file_ is None):
         raise click.UsageError("give one order as TEXT or a file with --file, not both")
-    lines = (
-        [text]
-        if text is not None
-        else [
-            ln
-            for ln in file_.read_text(encoding="utf-8").splitlines()  # type: ignore[union-attr]
-            if ln.strip() and not ln.lstrip().startswith("#")
-        ]
-    )
+    lines = [text] if text is not None else _read_lines(file_, "orders file")  # type: ignore[arg-type]
+    if not lines:
+        raise ConfigError(f'{file_}: no orders in it; write one a line, e.g. "Conia: protect Jd-"')
     with ctx.open_game(game) as store:
-        _rules_, rep = _replay(store)
-        phase, number = _phase(night, day, rep)
+        rules, rep = _replay(store)
+        phase, number = _phase(night, day, rep, _running_night(store, rules, rep, ctx.clock.now()))
+        aliases = _aliases(_game_or_none(store), list(rep.state.players))
         if rep.result(phase, number) is not None:
             raise MalformedOrderError(
                 f"{phase} {number} of {game} is already resolved; orders "
@@ -123,9 +208,9 @@ def order_cmd(
         orders = []
         for i, line in enumerate(lines, 1):
             try:
-                o = parse_order(line, rep.state, phase=phase, number=number)
+                o = parse_order(line, rep.state, phase=phase, number=number, aliases=aliases)
                 check_order(o, rep.state)
-            except MalformedOrderError as e:
+            except OrderError as e:
                 raise type(e)(f"{file_}:{i}: {e}" if file_ else str(e)) from None
             orders.append(o)
         with store.batch():
@@ -167,12 +252,12 @@ def resolve_cmd(game: str, night: int | None, day: int | None, dry_run: bool) ->
     """Resolve a night's orders in the ruleset's order of operations."""
     ctx = app(click.get_current_context())
     with ctx.open_game(game) as store:
-        _rules_, rep = _replay(store)
-        phase, number = _phase(night, day, rep)
+        rules, rep = _replay(store)
+        phase, number = _phase(night, day, rep, _running_night(store, rules, rep, ctx.clock.now()))
         if rep.result(phase, number) is not None:
             raise ConfigError(
                 f"{phase} {number} of {game} is already resolved; see it with "
-                "`assistant draft dawn` / `draft pms`"
+                f"`assistant draft dawn {game}` / `assistant draft pms {game}`"
             )
         result = resolve_phase(rep.state, phase, number, rep.orders_for(phase, number))
         if not dry_run:
@@ -225,7 +310,8 @@ def _draft_result(store: GameStore, night: int | None) -> tuple[PhaseResult, boo
     if night is None:
         if not nights:
             raise ConfigError(
-                f"no night of {store.game_id} is resolved yet: run `assistant resolve GAME` first"
+                f"no night of {store.game_id} is resolved yet: run "
+                f"`assistant resolve {store.game_id}` first"
             )
         return nights[-1], True
     found = rep.result("night", night)

@@ -9,11 +9,13 @@ forbid it), ambiguous (a name that fits several players).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from assistant.engine.rules import AbilityDef
 from assistant.engine.state import GameState
 from assistant.errors import AmbiguousOrderError, IllegalOrderError, MalformedOrderError
+from assistant.names import NameMatcher, Slot
 
 _SPLIT_TARGETS = re.compile(r"\s*(?:,|\+|&|\band\b|\bwith\b)\s*", re.IGNORECASE)
 _ORDER_RE = re.compile(r"^\s*(?P<actor>[^:]+?)\s*:\s*(?P<rest>.+?)\s*$")
@@ -71,25 +73,31 @@ class Order:
         )  # type: ignore[arg-type]
 
 
-def match_player(text: str, names: list[str], *, order: str) -> str:
-    """The one player `text` names: exact, then unique prefix, then unique substring."""
-    wanted = text.strip().lower()
-    if not wanted:
+def match_player(
+    text: str,
+    names: list[str],
+    *,
+    order: str,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+) -> str:
+    """The one player `text` names, the way the vote counter reads names (assistant/names.py):
+    exact, ignoring case and accents, the game's aliases, a unique prefix, a unique substring.
+    A name that fits several players is refused with them all (never the first one found);
+    a close spelling is not guessed: a night action on the wrong player is worse than asking."""
+    if not text.strip():
         raise MalformedOrderError(f"{order!r}: a player name is missing")
-    for test in (
-        lambda n: n.lower() == wanted,
-        lambda n: n.lower().startswith(wanted),
-        lambda n: wanted in n.lower(),
-    ):
-        hits = [n for n in names if test(n)]
-        if len(hits) == 1:
-            return hits[0]
-        if len(hits) > 1:
-            raise AmbiguousOrderError(
-                f"{order!r}: {text!r} could be {', '.join(hits)}; write more of the name"
-            )
+    others = aliases or {}
+    matcher = NameMatcher([Slot(n, tuple(others.get(n, ()))) for n in names], close_spelling=0)
+    m = matcher.match(text)
+    if m.ok:
+        return m.slot  # type: ignore[return-value]
+    if m.how == "ambiguous":
+        raise AmbiguousOrderError(
+            f"{order!r}: {text!r} could be {', '.join(m.candidates)}; write more of the name"
+        )
+    near = f" (closest: {', '.join(m.candidates)})" if m.candidates else ""
     raise MalformedOrderError(
-        f"{order!r}: no player called {text!r}; players are: {', '.join(names)}"
+        f"{order!r}: no player called {text!r}{near}; players are: {', '.join(names)}"
     )
 
 
@@ -106,8 +114,16 @@ def _find_ability(words: str, abilities: dict[str, AbilityDef]) -> tuple[Ability
     return best
 
 
-def parse_order(text: str, state: GameState, *, phase: str, number: int) -> Order:
-    """Turn the GM's line into an Order naming real players and a real ability."""
+def parse_order(
+    text: str,
+    state: GameState,
+    *,
+    phase: str,
+    number: int,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+) -> Order:
+    """Turn the GM's line into an Order naming real players and a real ability. `aliases`:
+    each player's other names (the game's players file), so "Slayer" names xX_Slayer_Xx."""
     m = _ORDER_RE.match(text)
     if not m:
         raise MalformedOrderError(
@@ -134,7 +150,7 @@ def parse_order(text: str, state: GameState, *, phase: str, number: int) -> Orde
                 f"{rest.split()[0]!r}; they have: {', '.join(side_abilities) or 'none'}"
             )
     else:
-        actor = match_player(actor_text, names, order=text)
+        actor = match_player(actor_text, names, order=text, aliases=aliases)
         own = state.abilities_of(actor)
         side_abilities = dict(rules.side(state.players[actor].side).abilities)
         found = _find_ability(rest, own)
@@ -149,7 +165,7 @@ def parse_order(text: str, state: GameState, *, phase: str, number: int) -> Orde
     ability, target_text = found
     if side_key is not None:
         if performer_text:
-            actor = match_player(performer_text, names, order=text)
+            actor = match_player(performer_text, names, order=text, aliases=aliases)
         if actor is None:
             actor = default_performer(state, side_key)
             if actor is None:
@@ -166,7 +182,7 @@ def parse_order(text: str, state: GameState, *, phase: str, number: int) -> Orde
             )
     targets = (
         tuple(
-            match_player(t, names, order=text)
+            match_player(t, names, order=text, aliases=aliases)
             for t in _SPLIT_TARGETS.split(target_text)
             if t.strip()
         )

@@ -83,6 +83,11 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
     players: list[PlayerSetup] = []
     seen: set[str] = set()
     for i, p in enumerate(entries, 1):
+        if not isinstance(p, dict):
+            raise ConfigError(
+                f"{where}: player #{i} is {p!r}; write it as a table, e.g. "
+                '{ name = "Alice", role = "doctor" }'
+            )
         name = str(p.get("name", "")).strip()
         if not name:
             raise ConfigError(f"{where}: player #{i} has no name")
@@ -119,6 +124,10 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
 def read_setup_file(path: Path, rules: EngineRules, *, default_seed: int) -> Setup:
     try:
         text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(
+            f"{path}: the setup file is not UTF-8 text (byte {e.start}); save it as UTF-8"
+        ) from None
     except OSError as e:
-        raise ConfigError(f"cannot read the setup file {path}: {e.strerror}") from None
+        raise ConfigError(f"cannot read the setup file {path}: {e.strerror or e}") from None
     return parse_setup(text, rules, where=str(path), default_seed=default_seed)
