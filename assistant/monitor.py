@@ -85,30 +85,87 @@ def load_view(store: GameStore, now: datetime) -> GameView:
     tally = None
     orders = None
     if phase is not None:
-        adjustments = adjustments_from_inputs(inputs, phase)
-        all_voted = majority = None
-        if phase.kind == "day":
-            tally = count(posts, game, ruleset, now=now)
-            all_voted, majority = early_end_moments(posts, game, ruleset, tally, now)
-        elif prules.night_ends_when_orders_in:
+        if phase.kind == "night" and prules.night_ends_when_orders_in:
             orders = night_orders_status(ruleset, inputs, phase)
-        dl = deadline(
-            phase,
-            prules,
-            adjustments=adjustments,
-            all_voted_at=all_voted,
-            majority_at=majority,
-            orders_in_at=_known_by(orders.all_in_at, now) if orders else None,
-        )
+        dl, tally = effective_end(game, phase, posts, ruleset, prules, inputs, now, orders=orders)
         if dl.at != phase.ends_at:
-            effective = dataclasses.replace(phase, ends_at=dl.at)
-            game = dataclasses.replace(game, phases=(*game.phases[:-1], effective))
-            phase = effective
+            game = _with_end(game, phase, dl.at)
+            phase = game.phases[-1]
             if tally is not None:
                 tally = count(posts, game, ruleset, now=now)
     return GameView(
         game, ruleset, prules, posting, phase, dl, tally, tuple(posts), tuple(stored), now, orders
     )
+
+
+def effective_end(
+    game: Game,
+    phase: Phase,
+    posts: list[Post],
+    ruleset: Ruleset,
+    prules: PhaseRules,
+    inputs: list[dict[str, Any]],
+    now: datetime,
+    *,
+    orders: OrdersStatus | None = None,
+) -> tuple[Deadline, Tally | None]:
+    """When `phase` really ends as known at `now`, and (for a day) the count it was read from.
+
+    The phase is looked at on the game as it stood then (the phases after it dropped), so a
+    day already followed by a night is counted as that day. Early ends the clock has not
+    reached yet are not known yet: a count `--at` 11:12 shows the deadline of 11:12.
+    """
+    then = game
+    if phase is not game.phases[-1]:
+        then = dataclasses.replace(game, phases=game.phases[: game.phases.index(phase) + 1])
+    all_voted = majority = None
+    tally = None
+    if phase.kind == "day":
+        tally = count(posts, then, ruleset, now=now)
+        all_voted, majority = early_end_moments(posts, then, ruleset, tally, now)
+    ends = deadline(
+        phase,
+        prules,
+        adjustments=adjustments_from_inputs(inputs, phase),
+        all_voted_at=_known_by(all_voted, now),
+        majority_at=_known_by(majority, now),
+        orders_in_at=_known_by(orders.all_in_at, now) if orders else None,
+    )
+    return ends, tally
+
+
+def day_deadline(
+    view: GameView, inputs: list[dict[str, Any]], day: int | None = None
+) -> Deadline | None:
+    """When `day` (default: the last day) really ends, and why; None if there is no such day.
+
+    The running day's is the view's (early ends, extensions). A day already followed by a
+    night gets the same computation on the game as it stood that day, so a count or `draft
+    dusk` after `assistant phase GAME night N` still sees the day's real end. Pass its `at`
+    to `tally.count(deadline=...)`.
+    """
+    phase = view.game.day(day)
+    if phase is None:
+        return None
+    if phase is view.game.phases[-1]:
+        return view.deadline
+    ends, _ = effective_end(
+        view.game, phase, list(view.posts), view.ruleset, view.phase_rules, inputs, view.now
+    )
+    return ends
+
+
+def day_end(store: GameStore, now: datetime, day: int | None = None) -> Deadline | None:
+    """When `day` (default: the last day) of the game really ends, as known at `now`: what
+    `count`, `draft tally`, `draft dusk` and `phase` all show."""
+    return day_deadline(load_view(store, now), store.inputs(), day)
+
+
+def _with_end(game: Game, phase: Phase, ends_at: datetime | None) -> Game:
+    """The game with `phase` ending at `ends_at` (its phases carry effective deadlines)."""
+    i = game.phases.index(phase)
+    ended = dataclasses.replace(phase, ends_at=ends_at)
+    return dataclasses.replace(game, phases=(*game.phases[:i], ended, *game.phases[i + 1 :]))
 
 
 def _known_by(moment: datetime | None, now: datetime) -> datetime | None:

@@ -19,6 +19,7 @@ and, for the outcome, the Tiebreaker and players who cannot be lynched.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,6 +28,7 @@ from typing import Any
 from assistant.errors import PhaseError
 from assistant.game import Game, Phase
 from assistant.models import Post, to_iso
+from assistant.names import Match, NameMatcher, Slot
 from assistant.outcome import NO_LYNCH, Outcome, RoleEffects, Standing, TallyRules, decide
 from assistant.vote_codes import VoteCode
 from assistant.votes import VoteMark, VoteRules, extract_votes, visible
@@ -131,6 +133,28 @@ class Tally:
     def votes_of(self, voter: str) -> tuple[Vote, ...]:
         return tuple(v for v in self.votes if v.voter == voter)
 
+    def voter_named(self, game: Game, text: str, *, close_spelling: float = 0.8) -> Match:
+        """Whose votes `--why TEXT` asks about, read as votes read names: a player (name,
+        alias, then prefix, substring, close spelling), else someone else who cast a
+        vote-like mark this day ("bob" for the non-player "bob the builder"). Exact and
+        accent-blind names are tried for both before the looser steps, so a non-player's
+        full name is never read as a player's close spelling."""
+        players = game.matcher(close_spelling)
+        others = NameMatcher(
+            [Slot(v) for v in self.other_voters(game)], close_spelling=close_spelling
+        )
+        for strict in (True, False):
+            for matcher in (players, others):
+                m = matcher.match(text, strict=strict)
+                if m.ok or m.how == "ambiguous":
+                    return m
+        near = players.match(text).candidates + others.match(text).candidates
+        return Match(text, None, "unknown", near)
+
+    def other_voters(self, game: Game) -> tuple[str, ...]:
+        """Who cast a vote-like mark this day without being a player (GMs, spectators)."""
+        return tuple(dict.fromkeys(v.voter for v in self.votes if v.voter not in game.players))
+
     def wagon(self, target: str) -> Wagon | None:
         return next((w for w in self.wagons if w.target == target), None)
 
@@ -175,12 +199,18 @@ def count(
     at: datetime | None = None,
     day: int | None = None,
     now: datetime | None = None,
+    deadline: datetime | None = None,
 ) -> Tally:
     """The count of the current day (or `day`) as of the end, `at_post` or `at`.
 
     `posts` are the thread's posts (the latest versions, or each post as it was at `at`);
     GM posts are read only to report their vote examples. `now` tells whether the deadline
     has passed (defaults to `at`); past it, the outcome is final.
+
+    `deadline` is the day's effective end when the caller knows it (`monitor.day_end`:
+    everyone voted, a majority, the GM shortening or extending the day); without it the
+    day ends when the GM set it to. Votes after it do not count, and it is the deadline the
+    tally shows. (The early ends need a count of their own, so they are found outside.)
     """
     vrules = VoteRules.from_ruleset(rules)
     trules = TallyRules.from_ruleset(rules)
@@ -195,6 +225,8 @@ def count(
                 else "no day has been entered yet (`assistant phase GAME day N`)"
             )
         )
+    if phase is not None and deadline is not None and deadline != phase.ends_at:
+        phase = dataclasses.replace(phase, ends_at=deadline)
     number = phase.number if phase else None
     game = game.counting(phase)  # the day's own lynch is its result, not a death in it
     selected = _select(posts, game, phase, at_post, at)

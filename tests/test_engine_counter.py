@@ -185,9 +185,13 @@ def test_roles_and_night_hexes_reach_the_count_and_dusk(cli: Cli, tmp_path: Path
     assert doc["win"]["winner"] == "town"
     err = cli("draft", "dusk", "tb", "--confirm", at="2026-11-22T11:31:00+00:00", ok=False)
     assert "the dusk of day 2 of tb is already recorded" in err
-    # The stored lynch is a fact the engine replays: Slayer is dead for the next night.
-    err = cli("order", "tb", "xX_Slayer_Xx: block Jd-", at="2026-11-22T11:32:00+00:00", ok=False)
-    assert "xX_Slayer_Xx is dead" in err
+    # The stored lynch is a fact the engine replays: Slayer, the last mafia, is dead, so the
+    # game is over and no order for the next night is taken.
+    err = cli("order", "tb", "Conia: jail Jd-", at="2026-11-22T11:32:00+00:00", ok=False)
+    assert err == (
+        "error: Town won at the dusk of Day 2 (All threats to the Town have been eliminated): "
+        "the game tb is over; orders are no longer taken\n"
+    )
 
 
 def test_a_priests_revive_is_a_fact_the_count_honours(cli: Cli, tmp_path: Path):

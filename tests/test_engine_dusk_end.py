@@ -106,7 +106,7 @@ def test_002_day_where_everyone_voted_ends_five_minutes_later(cli: Cli) -> None:
     gm = out.split("\n---\n")[1].splitlines()
     assert gm[1:3] == [
         "preview: the day is not over yet; the count may still change",
-        "day ends: Tue 24 Nov 2026 18:08 UTC (everyone has voted: the clock dropped to 5 min)",
+        "day ends: Tue 24 Nov 2026 18:08 UTC; everyone has voted: the clock dropped to 5 min",
     ]
     err = cli(5, "draft", "dusk", "g", "--confirm", ok=False)
     assert err.startswith("error: day 1 of g is not over yet (deadline 2026-11-24T18:08:00+00:00)")
@@ -159,7 +159,7 @@ def test_mafiascum_day_that_ended_at_majority(cli: Cli) -> None:
         "Kim has been lynched. Kim was Vanilla (Mafia).",
     ]
     assert gm.splitlines()[1:3] == [
-        "day ended: Tue 24 Nov 2026 18:03 UTC (a player reached a majority: the day ends)",
+        "day ended: Tue 24 Nov 2026 18:03 UTC; a player reached a majority: the day ends",
         "outcome (post 302): majority reached: 3 votes on Kim ends the day",
     ]
     doc = cli.json(30, "draft", "dusk", "g")

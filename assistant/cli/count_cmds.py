@@ -4,7 +4,7 @@ and the tie facts `sheriff` (001) and `tiebreak`."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +14,13 @@ from assistant.cli import app, cli, common_options, draft
 from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.game import Game, load_game, posts_of
 from assistant.models import Post, to_iso
+from assistant.monitor import day_end
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules
+from assistant.phases import game_zone, parse_when
 from assistant.rulesets import find_ruleset
 from assistant.scrapers import thread_url_info
+from assistant.store import GameStore
 from assistant.tally import Tally, count
 from assistant.tally_draft import render_tally
 from assistant.timezones import zone
@@ -26,17 +29,34 @@ from assistant.votes import VoteRules
 # ---- shared helpers ---------------------------------------------------------------------
 
 
-def parse_time(text: str, tz: str) -> datetime:
-    """ISO-8601 (or a Unix timestamp); a time without a zone is in the game's time zone."""
+def parse_at(text: str, *, now: datetime, tz: str, where: str = "--at") -> datetime:
+    """A moment the GM looks back to (`count --at`, when a PM vote was sent), read like every
+    command's time (`phases.parse_when`: "2026-11-22 11:12" or with a T, "11:12", "Sunday
+    15:00", "+2h", in the game's time zone unless it has an offset), with its error, except
+    that a clock time means the latest one at or before now, not the next: at noon,
+    `count --at 11:12` is this morning's count."""
+    zone = game_zone(tz)
+    moment = parse_when(text, now=now, zone=zone, where=where)
+    if moment <= now or text.strip().startswith("+"):
+        return moment
+    for back in (timedelta(days=1), timedelta(days=7)):  # "11:12", then "Sunday 11:12"
+        earlier = parse_when(text, now=now - back, zone=zone, where=where)
+        if earlier <= now:
+            return earlier
+    return moment  # a date and time still to come: as written
+
+
+def _archive_time(text: str, tz: str) -> datetime:
+    """A post's time in an archive (`replay`): ISO-8601 or a Unix timestamp, never relative."""
     text = text.strip()
     try:
         if text.isdigit():
             return datetime.fromtimestamp(int(text), UTC)
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(text)
     except ValueError:
         raise ConfigError(
-            f"{text!r} is not a time: write it as 2026-11-22T11:05 (ISO-8601), "
-            f"in the game's time zone ({tz}) unless it ends with +HH:MM or Z"
+            f"{text!r} is not a time: write it as 2026-11-22T11:05 or 2026-11-22 11:05 "
+            f"(ISO-8601, in {tz} unless it ends with +HH:MM or Z) or a Unix timestamp"
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone(tz))
@@ -82,26 +102,63 @@ def _text(tally: Tally, why: str | None) -> str:
     return "\n".join(lines)
 
 
-def _why_name(game: Game, why: str | None) -> str | None:
+def _why_name(tally: Tally, game: Game, why: str | None, ruleset: Any) -> str | None:
+    """The voter `--why NAME` means (see `Tally.voter_named`); refused when nobody or two
+    people fit, with the candidates, rather than printing an empty list."""
     if why in (None, "*"):
         return why
-    m = game.matcher().match(why)
+    close = VoteRules.from_ruleset(ruleset).close_spelling
+    m = tally.voter_named(game, why, close_spelling=close)
     if m.ok:
         return m.slot
-    return why  # a non-player's name: show what they wrote
+    if m.how == "ambiguous":
+        raise VoteError(f"--why: {m.describe()}; write more of the name")
+    day = f" on day {tally.day}" if tally.day is not None else ""
+    near = f" (closest: {', '.join(m.candidates)})" if m.candidates else ""
+    others = tally.other_voters(game)
+    raise VoteError(
+        f"--why: no player, and nobody else who voted{day}, is called {why!r}{near}; players: "
+        f"{', '.join(game.players)}" + (f"; other voters: {', '.join(others)}" if others else "")
+    )
+
+
+def require_posts(store: GameStore, game: Game) -> None:
+    """A count of a game whose thread was never read would show everyone not voting and a
+    lynch drawn from nothing: say what to do instead."""
+    if game.pm_votes or store.posts():
+        return
+    pm = "pm" in VoteRules.from_ruleset(find_ruleset(game.ruleset)).forms
+    raise StoreError(
+        f"no posts of game {game.game_id!r} are stored yet"
+        + (" and no votes were entered by PM" if pm else "")
+        + f": run `assistant fetch --game {game.game_id}` to read the thread"
+        + (f" (or `assistant vote {game.game_id} VOTER TARGET`)" if pm else "")
+        + ", then count again"
+    )
 
 
 def _game_tally(
     ctx: click.Context, game_id: str, at_post: int | None, at_text: str | None, day: int | None
-) -> tuple[Game, Any, Tally]:
+) -> tuple[Game, Any, Tally, datetime]:
+    """The count of GAME as `count` and `draft tally` show it, and the moment it is as of.
+
+    The day ends when it really ends (`monitor.day_end`: everyone voted, a majority, the
+    GM moving the deadline), as `phase`, `draft dusk` and the daemon see it."""
     a = app(ctx)
     with a.open_game(game_id) as store:
         game = load_game(store)
         ruleset = find_ruleset(game.ruleset)
-        at = parse_time(at_text, game.tz) if at_text else None
+        require_posts(store, game)
+        now = a.clock.now()
+        at = parse_at(at_text, now=now, tz=game.tz) if at_text else None
+        now = at or now
         posts = posts_of(store, at)
-    now = at or a.clock.now()
-    return game, ruleset, count(posts, game, ruleset, at_post=at_post, at=at, day=day, now=now)
+        ends = day_end(store, now, day)
+    tally = count(
+        posts, game, ruleset, at_post=at_post, at=at, day=day, now=now,
+        deadline=ends.at if ends else None,
+    )  # fmt: skip
+    return game, ruleset, tally, now
 
 
 _why_option = click.option(
@@ -117,7 +174,11 @@ _at_options = [
         "--at-post", type=int, help="The count as it stood after this post (forum post id)."
     ),
     click.option(
-        "--at", "at_text", metavar="TIME", help="The count as it stood at TIME (ISO-8601)."
+        "--at",
+        "at_text",
+        metavar="TIME",
+        help='The count as it stood at TIME: "2026-11-22 11:12", "11:12" (the last one), '
+        '"Sunday 15:00"; game time zone.',
     ),
     click.option("--day", type=int, help="Count this day instead of the current one."),
 ]
@@ -271,8 +332,8 @@ def count_cmd(
     why: str | None,
 ) -> None:
     """The current vote count of GAME, as its ruleset counts it."""
-    g, _ruleset, tally = _game_tally(ctx, game_id, at_post, at_text, day)
-    who = _why_name(g, why)
+    g, ruleset, tally, _now = _game_tally(ctx, game_id, at_post, at_text, day)
+    who = _why_name(tally, g, why, ruleset)
     app(ctx).emit(
         tally.to_json(why=True if who == "*" else (who or False)), lambda: _text(tally, who)
     )
@@ -287,8 +348,7 @@ def draft_tally(
     ctx: click.Context, game_id: str, at_post: int | None, at_text: str | None, day: int | None
 ) -> None:
     """The BBCode vote-count post for GAME, ready to paste."""
-    g, ruleset, tally = _game_tally(ctx, game_id, at_post, at_text, day)
-    now = parse_time(at_text, g.tz) if at_text else app(ctx).clock.now()
+    g, ruleset, tally, now = _game_tally(ctx, game_id, at_post, at_text, day)
     urls = {v.post_id: v.url for v in tally.votes if v.post_id is not None and v.url}
     text = render_tally(tally, TallyRules.from_ruleset(ruleset), tz=g.tz, now=now, post_urls=urls)
     app(ctx).emit({**tally.to_json(), "bbcode": text}, text)
@@ -299,7 +359,9 @@ def draft_tally(
 @click.argument("voter")
 @click.argument("target", required=False)
 @click.option("--unvote", is_flag=True, help="Remove VOTER's vote instead.")
-@click.option("--at", "at_text", metavar="TIME", help="When the PM was sent (default: now).")
+@click.option(
+    "--at", "at_text", metavar="TIME", help="When the PM was sent (default: now); as count --at."
+)
 @common_options
 @click.pass_context
 def vote_cmd(
@@ -325,7 +387,8 @@ def vote_cmd(
                 f"the ruleset of {game_id!r} ({g.ruleset}) does not take votes by PM: it counts "
                 f"{vrules.describe()}; add \"pm\" to [votes] forms in a copy of it to allow them"
             )
-        at = parse_time(at_text, g.tz) if at_text else a.clock.now()
+        now = a.clock.now()
+        at = parse_at(at_text, now=now, tz=g.tz) if at_text else now
         who = g.matcher(vrules.close_spelling).match(voter)
         if not who.ok:
             raise VoteError(f"the voter {who.describe()}; players: {', '.join(g.players)}")
@@ -392,7 +455,7 @@ def read_posts_jsonl(path: Path, tz: str) -> list[Post]:
             posted_at = (
                 datetime.fromtimestamp(time, UTC)
                 if isinstance(time, (int, float))
-                else parse_time(time, tz)
+                else _archive_time(time, tz)
             )
         except (ConfigError, OverflowError, OSError, ValueError) as e:
             raise ConfigError(f"{where}: {e}") from None
@@ -439,7 +502,7 @@ def replay(
     ]
     g = Game.from_parts(f"replay-{posts_file.stem}", slots, gms=gms, ruleset=ruleset.name, tz=tz)
     tally = count(posts, g, ruleset, at_post=to_post)
-    who = _why_name(g, why)
+    who = _why_name(tally, g, why, ruleset)
     app(ctx).emit(
         tally.to_json(why=True if who == "*" else (who or False)), lambda: _text(tally, who)
     )

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 import click
 
 from assistant.cli import app, cli, common_options
+from assistant.cli.count_cmds import require_posts
 from assistant.engine.drafts import dawn_post, result_pms
 from assistant.engine.dusk import DuskResult, confirm_dusk, draft_dusk
 from assistant.engine.history import DEATH, ORDER, RESOLUTION, REVIVE, ROLES, Replay, replay
@@ -22,7 +23,13 @@ from assistant.engine.orders import check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.rules import EngineRules, load_engine_rules
 from assistant.engine.setup import Setup, read_setup_file
-from assistant.errors import ConfigError, MalformedOrderError, OrderError
+from assistant.errors import (
+    ConfigError,
+    IllegalOrderError,
+    MalformedOrderError,
+    OrderError,
+    PhaseError,
+)
 from assistant.game import Game, load_game
 from assistant.models import to_iso
 from assistant.phases import game_zone, local_text, phase_at, phases_from_inputs
@@ -200,6 +207,7 @@ def order_cmd(
         rules, rep = _replay(store)
         phase, number = _phase(night, day, rep, _running_night(store, rules, rep, ctx.clock.now()))
         aliases = _aliases(_game_or_none(store), list(rep.state.players))
+        _refuse_after_win(rep, game, "orders are no longer taken")
         if rep.result(phase, number) is not None:
             raise MalformedOrderError(
                 f"{phase} {number} of {game} is already resolved; orders "
@@ -220,6 +228,12 @@ def order_cmd(
         [o.to_dict() for o in orders],
         lambda: "\n".join(f"stored for {phase} {number}: {o.label()}" for o in orders),
     )
+
+
+def _refuse_after_win(rep: Replay, game: str, what: str) -> None:
+    """After a side has won the game is over: an order or a resolution then is a mistake."""
+    if rep.won is not None:
+        raise IllegalOrderError(f"{rep.won.text()}: the game {game} is over; {what}")
 
 
 def revived(rep: Replay, result: PhaseResult) -> list[str]:
@@ -259,6 +273,21 @@ def resolve_cmd(game: str, night: int | None, day: int | None, dry_run: bool) ->
                 f"{phase} {number} of {game} is already resolved; see it with "
                 f"`assistant draft dawn {game}` / `assistant draft pms {game}`"
             )
+        _refuse_after_win(rep, game, "there is nothing left to resolve")
+        if phase == "night":
+            entered = [p.number for p in phases_from_inputs(store.inputs()) if p.kind == "night"]
+            gaps = rep.unresolved_nights_before(number, entered)
+            if gaps:
+                which = (
+                    f"night {gaps[0]} of {game} is"
+                    if len(gaps) == 1
+                    else f"nights {', '.join(map(str, gaps))} of {game} are"
+                )
+                raise PhaseError(
+                    f"{which} not resolved yet; "
+                    f"nights resolve in order: first `assistant resolve {game} --night "
+                    f"{gaps[0]}` (a night without orders resolves to nothing), then night {number}"
+                )
         result = resolve_phase(rep.state, phase, number, rep.orders_for(phase, number))
         if not dry_run:
             now = ctx.clock.now()
@@ -373,7 +402,8 @@ def _dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) ->
         lines.append("preview: the day is not over yet; the count may still change")
     end = result.tally.deadline
     if end is not None:
-        why = f" ({result.ends_why})" if result.ends_why else ""
+        # The reason may hold its own parentheses ("deadline set by the GM (2 d day)").
+        why = f"; {result.ends_why}" if result.ends_why else ""
         lines.append(f"day {'ended' if result.final else 'ends'}: {local_text(end, zone)}{why}")
     outcome = result.tally.outcome
     at = f" (post {outcome.at_post})" if outcome.at_post is not None else ""
@@ -402,6 +432,7 @@ def draft_dusk_cmd(game: str, day: int | None, confirm: bool) -> None:
     ctx = app(click.get_current_context())
     now = ctx.clock.now()
     with ctx.open_game(game) as store:
+        require_posts(store, load_game(store))
         result = draft_dusk(store, now, day=day)
         stored = confirm_dusk(store, result, now) if confirm else None
         zone = game_zone(store.config().get("tz"))

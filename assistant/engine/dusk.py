@@ -3,7 +3,7 @@
 `draft_dusk(store, now)` counts the day exactly as `assistant count` does
 (`assistant.tally.count` on the stored posts), so the lynch is the count's outcome: one
 source for ties, the sheriff and role effects. The day is counted up to its effective end,
-as `assistant phase` and the daemon see it (`monitor.load_view`): a 002 day where everyone
+as `assistant phase` and the daemon see it (`monitor.day_deadline`): a 002 day where everyone
 voted ends 5 minutes later, a mafiascum day at the majority, an extended day later.
 The engine then applies each lynch to the game state (lovers follow, a hunter may shoot,
 a lynched Bomb takes the last voter), reveals what the ruleset's `[reveal] lynch` policy
@@ -18,7 +18,6 @@ The daemon can call `draft_dusk` at the deadline; nothing here prints or asks.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -33,9 +32,8 @@ from assistant.engine.win import Win, check_win
 from assistant.errors import ConfigError, PhaseError
 from assistant.game import Game
 from assistant.models import to_iso
-from assistant.monitor import GameView, early_end_moments, load_view
+from assistant.monitor import day_deadline, load_view
 from assistant.outcome import TallyRules
-from assistant.phases import Deadline, adjustments_from_inputs, deadline
 from assistant.tally import Tally, count
 
 DUSK_TEMPLATE = "dusk_default.j2"
@@ -126,46 +124,15 @@ def _last_voter(tally: Tally, target: str) -> str | None:
     return wagon.voters[-1] if wagon and wagon.voters else None
 
 
-def day_as_ended(
-    view: GameView, inputs: list[dict[str, Any]], day: int | None
-) -> tuple[Game, Deadline | None]:
-    """The game with `day` (default: the last day) ending when it really ends, and why.
-
-    The running day's effective end is the view's (early ends, extensions). A day already
-    followed by a night gets the same computation, on the game as it stood that day, so
-    `draft dusk` after `assistant phase GAME night N` still sees the day's real end.
-    """
-    game = view.game
-    phase = game.day(day)
-    if phase is None:
-        return game, None
-    if phase is game.phases[-1]:
-        return game, view.deadline
-    i = game.phases.index(phase)
-    then = dataclasses.replace(game, phases=game.phases[: i + 1])
-    posts = list(view.posts)
-    tally = count(posts, then, view.ruleset, now=view.now)
-    all_voted, majority = early_end_moments(posts, then, view.ruleset, tally, view.now)
-    ends = deadline(
-        phase,
-        view.phase_rules,
-        adjustments=adjustments_from_inputs(inputs, phase),
-        all_voted_at=all_voted,
-        majority_at=majority,
-    )
-    if ends.at == phase.ends_at:
-        return game, ends
-    ended = dataclasses.replace(phase, ends_at=ends.at)
-    return dataclasses.replace(game, phases=(*game.phases[:i], ended, *game.phases[i + 1 :])), ends
-
-
 def draft_dusk(store: Any, now: datetime, *, day: int | None = None) -> DuskResult:
     """The dusk of `day` (default: the current day) as of `now`: see the module docstring."""
     view = load_view(store, now)
     inputs = store.inputs()
-    game, ends = day_as_ended(view, inputs, day)
-    ruleset = view.ruleset
-    tally = count(view.posts, game, ruleset, day=day, now=now)
+    game, ruleset = view.game, view.ruleset
+    ends = day_deadline(view, inputs, day)
+    tally = count(
+        view.posts, game, ruleset, day=day, now=now, deadline=ends.at if ends else None
+    )
     stored = _dusk_facts(inputs, tally.day)
     outcome = tally.outcome
     no_votes = bool(outcome.lynched) and not any(w.effective > 0 for w in tally.wagons)

@@ -12,6 +12,7 @@ setup, so it counts whenever the GM entered it: a death entered before `assistan
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,12 +22,26 @@ from assistant.engine.resolver import PhaseResult, Resolution, resolve_phase
 from assistant.engine.rules import EngineRules
 from assistant.engine.setup import Setup
 from assistant.engine.state import GameState
+from assistant.engine.win import Win, check_win
 from assistant.errors import ConfigError
 
 #: GM input kinds this module reads and writes.
 ROLES, ORDER, RESOLUTION, DEATH = "roles", "order", "resolution", "death"
 #: Written when a confirmed resolution brings a player back (game.py honours it).
 REVIVE = "revive"
+
+
+@dataclass(frozen=True)
+class Won:
+    """The first win the stored facts gave, and when: the game is over from then on."""
+
+    win: Win
+    when: str
+    """"at the dusk of Day 2", "at the dawn after Night 3", "when Kat died (modkill)"."""
+
+    def text(self) -> str:
+        reason = f" ({self.win.reason.rstrip('.')})" if self.win.reason else ""
+        return f"{self.win.title} won {self.when}{reason}"
 
 
 @dataclass
@@ -38,6 +53,8 @@ class Replay:
     open_orders: list[Order] = field(default_factory=list)
     initial: GameState | None = None
     """The state the setup gives, before any phase."""
+    won: Won | None = None
+    """Set by the first confirmed phase or death after which a side has won."""
 
     def result(self, phase: str, number: int) -> PhaseResult | None:
         return next((r for r in self.results if (r.phase, r.number) == (phase, number)), None)
@@ -47,6 +64,21 @@ class Replay:
 
     def next_night(self) -> int:
         return self.state.nights_resolved + 1
+
+    def unresolved_nights_before(self, number: int, entered: Iterable[int] = ()) -> list[int]:
+        """Nights before `number` still to resolve: every one from the first night the game
+        knows of (resolved, with orders, or `entered` on the GM's clock). A GM who joins a
+        game at night 2 has no night 1 to resolve."""
+        resolved = {r.number for r in self.results if r.phase == "night"}
+        waiting = {o.number for o in self.open_orders if o.phase == "night"}
+        known = [n for n in (*resolved, *waiting, *entered) if n < number]
+        return [n for n in range(min(known), number) if n not in resolved] if known else []
+
+    def _check_win(self, when: str, *at: str) -> None:
+        if self.won is None:
+            win = next((w for w in (check_win(self.state, a) for a in at) if w), None)
+            if win is not None:
+                self.won = Won(win, when)
 
 
 def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]) -> PhaseResult:
@@ -99,6 +131,10 @@ def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
             rep.state = result.state
             rep.results.append(result)
             rep.open_orders = [o for o in rep.open_orders if (o.phase, o.number) != (phase, number)]
+            if phase == "night":
+                rep._check_win(f"at the dawn after Night {number}", "dawn")
+            else:
+                rep._check_win(f"after the day actions of Day {number}", "dusk")
         elif kind == DEATH and data.get("how") == "replaced" and data.get("replacement"):
             _replace_player(rep.state, data["player"], data["replacement"])
         elif kind == DEATH and data.get("source") != "engine":
@@ -110,6 +146,11 @@ def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
             result = apply_death(rep.state, data, rep.open_orders)
             rep.state = result.state
             rep.results.append(result)
+            how = data.get("how", "other")
+            if how == "lynch" and data.get("dusk") is not None:
+                rep._check_win(f"at the dusk of Day {data['dusk']}", "dusk")
+            else:
+                rep._check_win(f"when {data['player']} died ({how})", "dusk", "dawn")
     return rep
 
 
