@@ -512,6 +512,20 @@ def parse_when(text: str, *, now: datetime, zone: ZoneInfo, where: str = "--ends
     return moment.astimezone(UTC)
 
 
+def parse_past(text: str, *, now: datetime, zone: ZoneInfo, where: str = "--at") -> datetime:
+    """A moment the GM looks back to (`count --at`, `kill --at`, `phase --starts`), read
+    like `parse_when` with its errors, except that a clock time means the latest one at or
+    before now, not the next: at noon, "11:12" is this morning."""
+    moment = parse_when(text, now=now, zone=zone, where=where)
+    if moment <= now or text.strip().startswith("+"):
+        return moment
+    for back in (timedelta(days=1), timedelta(days=7)):  # "11:12", then "Sunday 11:12"
+        earlier = parse_when(text, now=now - back, zone=zone, where=where)
+        if earlier <= now:
+            return earlier
+    return moment  # a date and time still to come: as written
+
+
 def _clock_time(hour: int, minute: int, text: str, where: str) -> time:
     if hour > 23 or minute > 59:
         raise PhaseError(f"{where}: {text!r} is not a time of day; write 00:00 to 23:59")

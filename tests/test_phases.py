@@ -257,3 +257,13 @@ def test_start_phase_refuses_an_end_before_the_start() -> None:
         start_phase(rules("000"), "day", 1, utc(2026, 11, 22), ends_at=utc(2026, 11, 21))
     with pytest.raises(PhaseError, match="use day or night"):
         start_phase(rules("000"), "dusk", 1, utc(2026, 11, 22))
+
+
+def test_a_past_clock_time_is_the_latest_one_at_or_before_now() -> None:
+    """`kill --at 11:12`, `count --at 11:12`, `phase --starts 11:12` at noon: this morning."""
+    from assistant.phases import parse_past
+
+    now = datetime(2026, 11, 22, 17, 0, tzinfo=UTC)  # noon in New York
+    assert parse_past("11:12", now=now, zone=NY) == datetime(2026, 11, 22, 16, 12, tzinfo=UTC)
+    assert parse_past("13:00", now=now, zone=NY) == datetime(2026, 11, 21, 18, 0, tzinfo=UTC)
+    assert parse_when("13:00", now=now, zone=NY) == datetime(2026, 11, 22, 18, 0, tzinfo=UTC)

@@ -4,7 +4,7 @@ and the tie facts `sheriff` (001) and `tiebreak`."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from assistant.models import Post, to_iso
 from assistant.monitor import day_end
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules
-from assistant.phases import game_zone, parse_when
+from assistant.phases import game_zone, parse_past
 from assistant.rulesets import find_ruleset
 from assistant.scrapers import thread_url_info
 from assistant.store import GameStore
@@ -30,20 +30,8 @@ from assistant.votes import VoteRules
 
 
 def parse_at(text: str, *, now: datetime, tz: str, where: str = "--at") -> datetime:
-    """A moment the GM looks back to (`count --at`, when a PM vote was sent), read like every
-    command's time (`phases.parse_when`: "2026-11-22 11:12" or with a T, "11:12", "Sunday
-    15:00", "+2h", in the game's time zone unless it has an offset), with its error, except
-    that a clock time means the latest one at or before now, not the next: at noon,
-    `count --at 11:12` is this morning's count."""
-    zone = game_zone(tz)
-    moment = parse_when(text, now=now, zone=zone, where=where)
-    if moment <= now or text.strip().startswith("+"):
-        return moment
-    for back in (timedelta(days=1), timedelta(days=7)):  # "11:12", then "Sunday 11:12"
-        earlier = parse_when(text, now=now - back, zone=zone, where=where)
-        if earlier <= now:
-            return earlier
-    return moment  # a date and time still to come: as written
+    """A moment the GM looks back to, in the game's zone (see `phases.parse_past`)."""
+    return parse_past(text, now=now, zone=game_zone(tz), where=where)
 
 
 def _archive_time(text: str, tz: str) -> datetime:

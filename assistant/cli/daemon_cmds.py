@@ -25,6 +25,7 @@ from assistant.phases import (
     game_zone,
     local_text,
     parse_duration,
+    parse_past,
     parse_when,
     phase_input,
     phase_label,
@@ -130,7 +131,7 @@ def phase(
             if number is None:
                 raise PhaseError(f"give the {kind}'s number: `assistant phase {game_id} {kind} 2`")
             begin = (
-                parse_when(starts, now=now, zone=zone, where="--starts")
+                parse_past(starts, now=now, zone=zone, where="--starts")
                 if starts
                 else _post_time(store, start_post) or now
             )
@@ -269,7 +270,7 @@ def kill(  # noqa: PLR0913 - the options of a death
         if not match.ok:
             raise ConfigError(f"{match.describe()}; players: {', '.join(game.players)}")
         at = (
-            parse_when(at_text, now=now, zone=game_zone(game.tz), where="--at")
+            parse_past(at_text, now=now, zone=game_zone(game.tz), where="--at")
             if at_text
             else (None if at_post is not None else now)
         )
