@@ -150,16 +150,45 @@ class CycleReport:
     new_alerts: tuple[StoredAlert, ...]
     handled: tuple[HandledEvent, ...]
     next_event: datetime | None
+    error: str | None = None
+    """Why the game could not be reviewed (no players yet, a broken ruleset...): nothing
+    was counted, alerted or drafted for it this cycle; the other games still were."""
+
+    @property
+    def failed(self) -> bool:
+        """The game could not be handled: its review did not run (a failed poll alone is
+        not a failure: what is stored is still reviewed)."""
+        return self.error is not None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game_id,
+            "ok": self.error is None and self.poll_error is None,
+            "error": self.error,
             "poll": None if self.poll is None else self.poll.to_dict(),
             "poll_error": self.poll_error,
             "new_alerts": [a.to_json() for a in self.new_alerts],
             "events": [e.to_json() for e in self.handled],
             "next_event": to_iso(self.next_event),
         }
+
+    def summary(self) -> str:
+        """One line for `run --once`: what the cycle did for the game, or why it could not."""
+        parts = []
+        if self.poll is not None:
+            parts.append(
+                f"{len(self.poll.new)} new, {len(self.poll.changed)} changed, "
+                f"{len(self.poll.vanished)} vanished post(s)"
+            )
+        else:
+            parts.append(f"poll failed: {self.poll_error}")
+        if self.error is not None:
+            parts.append(f"not reviewed: {self.error}")
+        else:
+            parts.append(f"{len(self.new_alerts)} new alert(s)")
+            parts += [f"{e.kind} {e.status}" + (f" -> {e.file}" if e.file else "")
+                      for e in self.handled]
+        return f"{self.game_id}: " + "; ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -186,10 +215,17 @@ class Daemon:
         self._fetchers: dict[str, Fetcher] = {}
 
     def games(self) -> list[str]:
+        """The games to watch: those with a thread URL, not paused. A game whose store cannot
+        be read is kept in the list, so its cycle reports why instead of it going silent."""
         out = []
         for game_id in list_games(self.data_dir):
-            with GameStore.open(self.data_dir, game_id, create=False) as store:
-                config = store.config()
+            try:
+                with GameStore.open(self.data_dir, game_id, create=False) as store:
+                    config = store.config()
+            except AssistantError as e:
+                log.warning("game %s cannot be read: %s", game_id, e)
+                out.append(game_id)
+                continue
             if config.get("thread_url") and not config.get("paused"):
                 out.append(game_id)
         return out
@@ -205,17 +241,26 @@ class Daemon:
 
     def cycle(self, game_id: str) -> CycleReport:
         """One whole cycle for a game. A failing poll is logged and the review still runs
-        on what is stored."""
-        result, error = None, None
+        on what is stored; a review that cannot run (no players yet, a broken ruleset) is
+        logged and reported, so one game's problem never stops the others."""
+        result, poll_error = None, None
         try:
             result = self.poll(game_id)
         except AssistantError as e:
-            error = str(e)
+            poll_error = str(e)
             log.warning("poll %s failed: %s", game_id, e)
-        review = self.review_report(game_id)
+        try:
+            review = self.review_report(game_id)
+        except AssistantError as e:
+            log.error("review %s failed: %s", game_id, e)
+            return CycleReport(game_id, result, poll_error, (), (), None, error=str(e))
         return CycleReport(
-            game_id, result, error, review.new_alerts, review.handled, review.next_event
+            game_id, result, poll_error, review.new_alerts, review.handled, review.next_event
         )
+
+    def run_once(self) -> list[CycleReport]:
+        """One cycle for every game (`run --once`), each whatever happened to the others."""
+        return [self.cycle(game_id) for game_id in self.games()]
 
     def poll(self, game_id: str) -> PollResult:
         fetcher = self._fetchers.get(game_id) or self._fetchers.setdefault(

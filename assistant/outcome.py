@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.errors import RulesetError
-from assistant.rulesets import known_section
+from assistant.rulesets import known_section, show, typed_fields
 
 NO_LYNCH = "No Lynch"
 
@@ -55,12 +55,12 @@ class TallyRules:
     no_votes: str = "no_lynch"
     """A day without votes: "no_lynch", or "all_tied" (002: every living player is tied at 0)."""
     reveal_on_no_votes: bool = True
-    max_lynches: int = 1
+    max_lynches: int = field(default=1, metadata={"min": 1})
     """003: up to 3 lynches a day, as many as the GM says are available (input "lynches")."""
-    thresholds: tuple[float, ...] = ()
+    thresholds: tuple[float, ...] = field(default=(), metadata={"min": 0, "max": 1})
     """Share of the available votes the 2nd, 3rd leaders must exceed (003: 0.34, 0.10)."""
     single_lynch_day_one: bool = True
-    lovers_bonus: int = 0
+    lovers_bonus: int = field(default=0, metadata={"min": 0})
     """Extra effective votes when both lovers vote for the same player (002: 1)."""
     show_weights: bool = False
     """Displayed counts include vote weights (False: a doublevoter shows as one vote)."""
@@ -70,14 +70,12 @@ class TallyRules:
     @classmethod
     def from_ruleset(cls, ruleset: Any) -> TallyRules:
         section, where = known_section(ruleset, "tally", cls.__dataclass_fields__)
-        values = dict(section)
+        values = typed_fields(cls, section, f"{where} [tally]")
         for key, allowed in _CHOICES.items():
             if key in values and values[key] not in allowed:
                 raise RulesetError(
-                    f"{where}: [tally] {key} = {values[key]!r}; use one of {list(allowed)}"
+                    f"{where} [tally] {key} = {show(values[key])}: use one of {list(allowed)}"
                 )
-        if "thresholds" in values:
-            values["thresholds"] = tuple(float(x) for x in values["thresholds"])
         return cls(**values)
 
 

@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from assistant.errors import PhaseError, RulesetError
 from assistant.game import Phase
 from assistant.models import from_iso, to_iso
-from assistant.rulesets import Ruleset
+from assistant.rulesets import Ruleset, in_range, known_section, typed
 from assistant.timezones import zone
 
 UTC_ZONE = ZoneInfo("UTC")
@@ -34,13 +34,34 @@ _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)", re.I)
 _UNIT = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 
 
-def parse_duration(text: str, *, where: str = "duration") -> timedelta:
-    """ "72h", "20m", "1h30m", "5d" -> timedelta; anything else is refused with the text."""
+#: The longest a phase, an extension or a warning can be, and the furthest ahead a time the
+#: GM types can lie: no game phase lasts a year, and a bigger number is a typo (and past
+#: what a datetime can hold, or enough interval tallies to stall the daemon).
+LONGEST = timedelta(days=366)
+#: The shortest interval between two interval tallies (a zero one would never end).
+SHORTEST_TALLY_INTERVAL = timedelta(minutes=1)
+
+
+def parse_duration(
+    text: str, *, where: str = "duration", longest: timedelta = LONGEST, shown: str | None = None
+) -> timedelta:
+    """ "72h", "20m", "1h30m", "5d" -> timedelta; anything else, or anything longer than
+    `longest`, is refused naming `where` (the option or ruleset key) and `shown` (what the
+    GM typed, "+72h", if not `text` itself)."""
     cleaned = text.strip().lower().replace(" ", "")
     parts = _DURATION_PART.findall(cleaned)
+    written = shown if shown is not None else text
     if not cleaned or "".join(n + u for n, u in parts) != cleaned:
-        raise PhaseError(f"{where}: {text!r} is not a duration; write e.g. 72h, 20m, 1h30m or 5d")
-    return timedelta(seconds=sum(float(n) * _UNIT[u.lower()] for n, u in parts))
+        raise PhaseError(
+            f"{where}: {written!r} is not a duration; write e.g. 72h, 20m, 1h30m or 5d"
+        )
+    seconds = sum(float(n) * _UNIT[u.lower()] for n, u in parts)
+    if seconds > longest.total_seconds():
+        raise PhaseError(
+            f"{where}: {written!r} is longer than {format_duration(longest)}; write e.g. 72h, "
+            "20m or 5d"
+        )
+    return timedelta(seconds=seconds)
 
 
 def format_duration(delta: timedelta) -> str:
@@ -143,21 +164,41 @@ class PhaseRules:
         return self.day_length if kind == "day" else self.night_length
 
 
+#: The keys of `[phases]` and the type each holds in the file (durations are text, "72h").
+_PHASE_KEYS: dict[str, Any] = {
+    "day_length": str,
+    "night_length": str,
+    "schedule": Mapping[str, str],
+    "extensions": tuple[str, ...],
+    "max_extensions": int,
+    "all_voted": str,
+    "all_voted_remaining": str,
+    "all_voted_disables_extensions": bool,
+    "majority_ends_day": bool,
+    "shorten": str,
+    "night_ends_when_orders_in": bool,
+    "tally_interval": str,
+    "warnings": tuple[str, ...],
+}
+_SCHEDULE_KEYS = ("tz", "day_starts", "day_ends")
+
+
 def phase_rules(ruleset: Ruleset) -> PhaseRules:
     """Read `[phases]` into `PhaseRules`, naming the file and key of anything wrong."""
-    sec: Mapping[str, Any] = ruleset.section("phases")
-    where = f"{ruleset.path} [phases]"
+    raw, path = known_section(ruleset, "phases", _PHASE_KEYS)
+    where = f"{path} [phases]"
+    sec = {k: typed(v, _PHASE_KEYS[k], where=where, key=k) for k, v in raw.items()}
 
-    def dur(key: str) -> timedelta | None:
-        value = sec.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise RulesetError(f'{where} {key}: write a duration as text, e.g. "72h"')
+    def durations(key: str) -> tuple[timedelta, ...]:
+        values = sec[key] if isinstance(sec.get(key), tuple) else (sec.get(key),)
         try:
-            return parse_duration(value, where=f"{where} {key}")
+            return tuple(parse_duration(v, where=f"{where} {key}") for v in values if v)
         except PhaseError as e:
             raise RulesetError(str(e)) from None
+
+    def dur(key: str) -> timedelta | None:
+        found = durations(key)
+        return found[0] if found else None
 
     def choice(key: str, allowed: tuple[str, ...], default: str) -> str:
         value = sec.get(key, default)
@@ -168,36 +209,47 @@ def phase_rules(ruleset: Ruleset) -> PhaseRules:
     schedule = None
     if "schedule" in sec:
         s = sec["schedule"]
+        unknown = sorted(set(s) - set(_SCHEDULE_KEYS))
+        if unknown:
+            raise RulesetError(
+                f"{where} schedule has unknown keys {unknown}; known: {list(_SCHEDULE_KEYS)}"
+            )
         schedule = WeeklySchedule(
             zone=_ruleset_zone(s.get("tz"), where),
             day_starts=WeeklyTime.parse(
-                str(s.get("day_starts", "")), where=f"{where} schedule.day_starts"
+                s.get("day_starts", ""), where=f"{where} schedule.day_starts"
             ),
-            day_ends=WeeklyTime.parse(
-                str(s.get("day_ends", "")), where=f"{where} schedule.day_ends"
-            ),
+            day_ends=WeeklyTime.parse(s.get("day_ends", ""), where=f"{where} schedule.day_ends"),
         )
-    extensions = tuple(
-        parse_duration(str(v), where=f"{where} extensions") for v in sec.get("extensions", ())
+    extensions = durations("extensions")
+    max_extensions = in_range(
+        sec.get("max_extensions", 1 if extensions else 0), where=where, key="max_extensions", min=0
     )
-    warnings = sec.get("warnings")
     return PhaseRules(
         day_length=dur("day_length"),
         night_length=dur("night_length"),
         schedule=schedule,
         extensions=extensions,
-        max_extensions=int(sec.get("max_extensions", 1 if extensions else 0)),
+        max_extensions=max_extensions,
         all_voted=choice("all_voted", ALL_VOTED_ACTIONS, "none"),
         all_voted_remaining=dur("all_voted_remaining"),
-        all_voted_disables_extensions=bool(sec.get("all_voted_disables_extensions", False)),
-        majority_ends_day=bool(sec.get("majority_ends_day", False)),
+        all_voted_disables_extensions=sec.get("all_voted_disables_extensions", False),
+        majority_ends_day=sec.get("majority_ends_day", False),
         shorten=choice("shorten", SHORTEN_RULES, "gm"),
-        night_ends_when_orders_in=bool(sec.get("night_ends_when_orders_in", False)),
-        tally_interval=dur("tally_interval"),
-        warnings=PhaseRules.warnings
-        if warnings is None
-        else tuple(parse_duration(str(v), where=f"{where} warnings") for v in warnings),
+        night_ends_when_orders_in=sec.get("night_ends_when_orders_in", False),
+        tally_interval=_at_least(
+            dur("tally_interval"), SHORTEST_TALLY_INTERVAL, f"{where} tally_interval"
+        ),
+        warnings=PhaseRules.warnings if "warnings" not in sec else durations("warnings"),
     )
+
+
+def _at_least(value: timedelta | None, shortest: timedelta, where: str) -> timedelta | None:
+    if value is not None and value < shortest:
+        raise RulesetError(
+            f"{where} = {format_duration(value)}: write {format_duration(shortest)} or more"
+        )
+    return value
 
 
 def _ruleset_zone(name: Any, where: str) -> ZoneInfo:
@@ -482,9 +534,21 @@ def parse_when(text: str, *, now: datetime, zone: ZoneInfo, where: str = "--ends
     """The GM's time: ISO ("2026-11-01T15:00", zone-less = game time), "+72h", "Sunday 15:00"
     (the next one after now, game time) or "15:00" (the next one). `where` names the option
     in the error a bad text gets."""
-    text = text.strip()
+    try:
+        moment = _parse_when(text.strip(), now=now, zone=zone, where=where)
+    except (OverflowError, ValueError):  # a date a datetime cannot hold (year 1 or 9999)
+        raise PhaseError(f"{where}: {text!r} is not a time this assistant can use") from None
+    if moment - now > LONGEST:
+        raise PhaseError(
+            f"{where}: {text!r} is more than {format_duration(LONGEST)} ahead; give a time "
+            "within the game"
+        )
+    return moment
+
+
+def _parse_when(text: str, *, now: datetime, zone: ZoneInfo, where: str) -> datetime:
     if text.startswith("+"):
-        return now + parse_duration(text[1:], where=where)
+        return now + parse_duration(text[1:], where=where, shown=text)
     m = re.fullmatch(r"(\d{1,2}):(\d{2})", text)
     if m:
         at = _clock_time(int(m.group(1)), int(m.group(2)), text, where)

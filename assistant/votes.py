@@ -27,7 +27,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from assistant.errors import RulesetError
 from assistant.models import Post
 from assistant.names import fold
-from assistant.rulesets import known_section
+from assistant.rulesets import known_section, show, typed_fields
 from assistant.vote_codes import VoteCode
 
 # ---- colours ---------------------------------------------------------------------------
@@ -139,31 +139,28 @@ class VoteRules:
     abstain_words: tuple[str, ...] = ("Abstain", "No Vote")
     after_deadline: bool = False
     """Votes posted after the day's deadline count (they never do in the bundled rulesets)."""
-    close_spelling: float = 0.8
+    close_spelling: float = field(default=0.8, metadata={"min": 0, "max": 1})
     """Minimum similarity (0-1) for a misspelt full name to count; 0 turns it off."""
 
     @classmethod
     def from_ruleset(cls, ruleset: Any) -> VoteRules:
         section, where = known_section(ruleset, "votes", cls.__dataclass_fields__)
-        values: dict[str, Any] = {}
-        for key, value in section.items():
-            if key == "forms":
-                bad = [f for f in value if f not in FORMS]
-                if bad:
-                    raise RulesetError(f"{where}: [votes] forms {bad} unknown; use {list(FORMS)}")
-                values[key] = tuple(value)
-            elif key.endswith("_colors"):
-                colors = []
-                for c in value:
-                    hexed = normalize_color(c)
-                    if hexed is None:
-                        raise RulesetError(f"{where}: [votes] {key}: {c!r} is not a colour")
-                    colors.append(hexed)
-                values[key] = tuple(colors)
-            elif key.endswith("_words"):
-                values[key] = tuple(value)
-            else:
-                values[key] = value
+        values = typed_fields(cls, section, f"{where} [votes]")
+        bad = [f for f in values.get("forms", ()) if f not in FORMS]
+        if bad:
+            raise RulesetError(
+                f"{where} [votes] forms = {show(values['forms'])}: {bad} unknown; use {list(FORMS)}"
+            )
+        for key in [k for k in values if k.endswith("_colors")]:
+            colors = []
+            for c in values[key]:
+                hexed = normalize_color(c)
+                if hexed is None:
+                    raise RulesetError(
+                        f"{where} [votes] {key} = {show(values[key])}: {show(c)} is not a colour"
+                    )
+                colors.append(hexed)
+            values[key] = tuple(colors)
         made = cls(**values)
         # One instance per distinct rules: the counts' caches then find them by identity.
         return _RULES.setdefault(made, made)

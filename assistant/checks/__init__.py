@@ -10,12 +10,12 @@ e.g. a GM's opening post forbidding role-PM copies under a ruleset that allows t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from assistant.alerts import SEVERITIES
 from assistant.errors import ConfigError, RulesetError
-from assistant.rulesets import Ruleset
+from assistant.rulesets import Ruleset, typed_fields
 
 _SEVERITY_KEYS = (
     "edit",
@@ -45,7 +45,7 @@ class PostingRules:
     """An edit that changed a vote."""
     moderator_edit: str = "info"
     dead_post: str = "violation"
-    dead_posts_allowed: int = 0
+    dead_posts_allowed: int = field(default=0, metadata={"min": 0})
     """000: the dead may post once after death; 001: not at all."""
     non_player_post: str = "warning"
     quote_gm_pm: str = "violation"
@@ -54,7 +54,7 @@ class PostingRules:
     """Text copied from a PM the GM sent (role or result PM), with or without quote tags."""
     night_post: str = "none"
     """002: players may speak only during the day."""
-    min_posts_per_day: int = 0
+    min_posts_per_day: int = field(default=0, metadata={"min": 0})
     inactive_day: str = "none"
     inactive_day_action: str = "modkill"
     inactive_cycle: str = "none"
@@ -86,7 +86,10 @@ def _build(values: Mapping[str, Any], where: str) -> PostingRules:
         raise err(
             f"{where}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
         )
-    rules = replace(PostingRules(), **values)
+    try:
+        rules = replace(PostingRules(), **typed_fields(PostingRules, values, where))
+    except RulesetError as e:
+        raise err(str(e)) from None
     for key in _SEVERITY_KEYS:
         value = getattr(rules, key)
         if value != "none" and value not in SEVERITIES:
@@ -94,7 +97,4 @@ def _build(values: Mapping[str, Any], where: str) -> PostingRules:
     for key in ("inactive_day_action", "inactive_cycle_action"):
         if getattr(rules, key) not in _ACTIONS:
             raise err(f"{where} {key} = {getattr(rules, key)!r}: use one of {', '.join(_ACTIONS)}")
-    for key in ("dead_posts_allowed", "min_posts_per_day"):
-        if not isinstance(getattr(rules, key), int) or getattr(rules, key) < 0:
-            raise err(f"{where} {key} must be a whole number, 0 or more")
     return rules

@@ -12,6 +12,7 @@ import click
 
 from assistant.cli import app, cli, common_options, draft
 from assistant.errors import ConfigError, StoreError, VoteError
+from assistant.files import read_text
 from assistant.game import Game, load_game, posts_of
 from assistant.models import Post, to_iso
 from assistant.monitor import day_end
@@ -49,18 +50,6 @@ def _archive_time(text: str, tz: str) -> datetime:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone(tz))
     return moment.astimezone(UTC)
-
-
-def read_text(path: Path, what: str) -> str:
-    """A UTF-8 file's text, or a ConfigError naming the file (never a UnicodeDecodeError)."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ConfigError(
-            f"{path}: the {what} is not UTF-8 text (byte {e.start}); save it as UTF-8"
-        ) from None
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read the {what}: {e.strerror or e}") from None
 
 
 def _text(tally: Tally, why: str | None) -> str:
@@ -216,8 +205,7 @@ def game_new(
     """Create GAME: its thread, ruleset, players, GMs and time zone."""
     a = app(ctx)
     thread_url_info(thread_url)  # a URL that is not a topic is refused now, not at the first poll
-    ruleset = find_ruleset(ruleset_name)
-    VoteRules.from_ruleset(ruleset), TallyRules.from_ruleset(ruleset)  # refuse a broken file now
+    ruleset = find_ruleset(ruleset_name)  # every section checked: a broken file is refused now
     zone(tz)
     if forum_tz:
         zone(forum_tz)
@@ -260,7 +248,7 @@ def game_new(
     type=int,
     default=1,
     show_default=True,
-    help="How many votes the player's vote is worth (doublevoter, Enchanter: 2).",
+    help="How many votes the player's vote is worth, 0 or more (doublevoter, Enchanter: 2).",
 )
 @click.option("--powerless", is_flag=True, help="The vote is shown but does not count (a hex).")
 @click.option("--lover-of", help="The player's lover (lovers voting together get a bonus).")
@@ -278,6 +266,11 @@ def game_modifier(
 ) -> None:
     """Record how PLAYER's vote counts (from their role): weight, powerless, lover."""
     a = app(ctx)
+    if vote_weight < 0:
+        raise VoteError(
+            f"--weight {vote_weight}: a vote is worth 0 or more (0: it never counts; "
+            "--powerless: shown but not counted)"
+        )
     with a.open_game(game_id) as store:
         g = load_game(store)
         names = [player] + ([lover_of] if lover_of else [])
@@ -481,8 +474,7 @@ def replay(
     why: str | None,
 ) -> None:
     """Count an archived thread from a file of posts (JSON lines)."""
-    ruleset = find_ruleset(ruleset_name)
-    VoteRules.from_ruleset(ruleset), TallyRules.from_ruleset(ruleset)  # refuse a broken file now
+    ruleset = find_ruleset(ruleset_name)  # every section checked: a broken file is refused now
     zone(tz)
     slots = parse_players_file(read_text(players_file, "players file"), source=str(players_file))
     posts = [

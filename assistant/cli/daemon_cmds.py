@@ -15,6 +15,7 @@ from assistant.checks.text import possessive
 from assistant.cli import app, cli, common_options
 from assistant.daemon import Daemon, DaemonSettings, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
+from assistant.files import read_text
 from assistant.game import Game, load_game
 from assistant.models import to_iso
 from assistant.monitor import describe, load_view
@@ -64,7 +65,11 @@ from assistant.store import GameStore
 def run(
     ctx: click.Context, interval: float, jitter: float, delay: float | None, once: bool
 ) -> None:
-    """The daemon: poll every game, raise alerts, draft tallies, until Ctrl-C or SIGTERM."""
+    """The daemon: poll every game, raise alerts, draft tallies, until Ctrl-C or SIGTERM.
+
+    With --once, one cycle for every game and a line (or with --json, an entry) for each;
+    a game that cannot be handled is reported and the others still run. The exit status
+    is 1 only when no game could be handled at all (cron then mails the output)."""
     a = app(ctx)
     setup_logging(a.clock, sys.stderr)
     settings = FetchSettings() if delay is None else FetchSettings(delay=delay)
@@ -80,9 +85,16 @@ def run(
             "`assistant fetch URL --game NAME`"
         )
     if once:
-        reports = [daemon.cycle(game_id) for game_id in daemon.games()]
-        if a.json_output:  # the log lines went to stderr: stdout is the one document
-            a.emit({"games": [r.to_json() for r in reports]}, "")
+        reports = daemon.run_once()
+        # The log lines went to stderr: stdout is the one document, or one line a game.
+        a.emit(
+            {"games": [r.to_json() for r in reports]},
+            lambda: "\n".join(r.summary() for r in reports),
+        )
+        if all(r.failed for r in reports):
+            raise ConfigError(
+                f"none of the {len(reports)} game(s) could be handled; see each game's error"
+            )
         return
     run_forever(daemon)
 
@@ -350,7 +362,7 @@ def pm_cmd(
     a = app(ctx)
     if (text is None) == (file_ is None):
         raise click.UsageError("give the PM's text as TEXT or with --file, not both")
-    body = (text if text is not None else _read_text(file_, "PM file")).strip()  # type: ignore[arg-type]
+    body = (text if text is not None else read_text(file_, "PM file")).strip()  # type: ignore[arg-type]
     if len(body.split()) < 5:
         raise ConfigError(
             f"the PM for {player} has {len(body.split())} word(s); give its whole text (a copy "
@@ -370,17 +382,6 @@ def pm_cmd(
         f"Stored {possessive(match.slot)} {label} ({len(body.split())} words); "  # type: ignore[arg-type]
         f"`assistant alerts {game_id} --check` looks for copies of it.",
     )
-
-
-def _read_text(path: Path, what: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ConfigError(
-            f"{path}: the {what} is not UTF-8 text (byte {e.start}); save it as UTF-8"
-        ) from None
-    except OSError as e:
-        raise ConfigError(f"cannot read the {what} {path}: {e.strerror or e}") from None
 
 
 @cli.command("alerts")
@@ -421,7 +422,7 @@ def alerts(
                 key, sep, value = item.partition("=")
                 if not sep:
                     raise ConfigError(f"--rule {item!r}: write KEY=VALUE, e.g. pm_copy=violation")
-                house[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
+                house[key.strip()] = _rule_value(value.strip())
             from assistant.checks import posting_rules
 
             posting_rules(find_ruleset(load_game(store).ruleset), house)  # validate first
@@ -451,6 +452,13 @@ def alerts(
         },
         lambda: _alerts_text(shown, path, show_all, acked, zone, game_id, ran_checks=check),
     )
+
+
+def _rule_value(text: str) -> int | bool | str:
+    """A house rule's value as the ruleset file would write it: 2, true, "violation"."""
+    if text.isdigit():
+        return int(text)
+    return {"true": True, "false": False}.get(text.lower(), text)
 
 
 def _alerts_text(  # noqa: PLR0913 - what the text shows

@@ -30,6 +30,7 @@ from assistant.errors import (
     OrderError,
     PhaseError,
 )
+from assistant.files import read_text
 from assistant.game import Game, load_game
 from assistant.models import to_iso
 from assistant.phases import game_zone, local_text, phase_at, phases_from_inputs
@@ -133,14 +134,7 @@ def _setup_for_game(setup: Setup, game: Game | None, where: Path) -> Setup:
 
 
 def _read_lines(path: Path, what: str) -> list[str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ConfigError(
-            f"{path}: the {what} is not UTF-8 text (byte {e.start}); save it as UTF-8"
-        ) from None
-    except OSError as e:
-        raise ConfigError(f"cannot read the {what} {path}: {e.strerror or e}") from None
+    text = read_text(path, what)
     return [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
 
 

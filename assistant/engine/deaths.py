@@ -253,5 +253,5 @@ def _explode(r: Resolution, bomb: str, k: Action, tier: str) -> None:
         )
     else:
         victim, why = k.actor, "the killer"
-    r.event(tier, f"{bomb} (Bomb)", f"explodes on {victim}", why)
+    r.event(tier, f"{bomb} ({r.state.role_title(bomb)})", f"explodes on {victim}", why)
     die(r, victim, "nightkill", f"caught in {bomb}'s explosion", (bomb,), tier)

@@ -102,11 +102,12 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
     deaths.die(r, name, how, f"{how} (entered by the GM)", (), how)
     if how == "lynch" and r.state.passive(name, "on_lynched") == "last_voter_dies":
         voter = data.get("last_voter")
+        title = r.state.role_title(name)  # the ruleset's name for the role ("Bomb")
         if voter in r.state.players:
-            deaths.die(r, voter, "other", f"last to vote for {name}, the Bomb", (name,), how)
+            deaths.die(r, voter, "other", f"last to vote for {name}, the {title}", (name,), how)
         else:
             r.notes.append(
-                f"{name} was the Bomb: the last person to vote for them dies; enter that "
+                f"{name} was the {title}: the last person to vote for them dies; enter that "
                 "death with the vote counter's answer"
             )
     return PhaseResult("death", 0, tuple(r.log), tuple(r.deaths), {}, (), tuple(r.notes), r.state)

@@ -273,11 +273,19 @@ class Resolution:
         for t in a.targets:
             monk = self.hamedo.get(t)
             if monk is not None and a.actor != monk:
-                deaths.die(
-                    self, a.actor, "nightkill", f"targeted {t} under {monk}'s Hamedo", (monk,), tier
-                )
-                return f"killed by the Hamedo on {t} before acting"
+                power = self._power_of(monk, "hamedo")
+                why = f"targeted {t} under {monk}'s {power}"
+                deaths.die(self, a.actor, "nightkill", why, (monk,), tier)
+                return f"killed by the {power} on {t} before acting"
         return None
+
+    def _power_of(self, actor: str, kind: str) -> str:
+        """How the ruleset names the ability of `kind` that `actor` used ("Hamedo"), so a
+        GM who renames it in a copied ruleset reads their own word; else the role's title."""
+        used = next((b for b in self.actions if b.actor == actor and b.kind == kind), None)
+        if used is not None:
+            return used.ability.name.capitalize()
+        return self.state.role_title(actor)
 
 
 def resolve_phase(state: GameState, phase: str, number: int, orders: list[Order]) -> PhaseResult:

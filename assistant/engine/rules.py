@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from assistant.errors import RulesetError
-from assistant.rulesets import Ruleset
+from assistant.rulesets import Ruleset, in_range, show, typed, typed_fields
 
 #: Ability kinds the resolver implements; a ruleset naming another kind is refused.
 KINDS = frozenset(
@@ -57,7 +57,7 @@ class AbilityDef:
     tier: str
     """The named step of the order of operations it resolves in."""
     phase: str = "night"
-    """"night" or "day": when it may be ordered."""
+    """"night", "day" or "any": when it may be ordered."""
     targets: int = 1
     """How many players it names (0 for self-only actions such as the Monk's Hamedo)."""
     uses: int | None = None
@@ -151,11 +151,92 @@ class EngineRules:
         return text.format(**values)
 
 
+#: The engine's sections: a ruleset with any of them is checked as a whole by
+#: `rulesets.check_sections` (one without them is a counting-only ruleset).
+ENGINE_SECTIONS = ("night", "roles", "reveal", "win")
+
+#: The keys of each engine table this module reads, and the type each holds in the file.
+#: [night], [reveal] and [win] may hold keys other modules read; roles and sides may not.
+_NIGHT_KEYS: dict[str, Any] = {
+    "first_phase": str,
+    "tiers": tuple[str, ...],
+    "day_tiers": tuple[str, ...],
+    "sides": Mapping[str, Mapping[str, Any]],
+    "vote_statuses": Mapping[str, str],
+    "blocks_preempt": tuple[str, ...],
+    "lynches_per_death_of": str,
+}
+_SIDE_KEYS: dict[str, Any] = {
+    "title": str,
+    "investigate_as": str,
+    "passives": Mapping[str, Any],
+    "abilities": Mapping[str, Mapping[str, Any]],
+}
+_ROLE_KEYS: dict[str, Any] = {
+    "title": str,
+    "sides": tuple[str, ...],
+    "text": str,
+    "hidden": bool,
+    "passives": Mapping[str, Any],
+    "pools": Mapping[str, int],
+    "abilities": Mapping[str, Mapping[str, Any]],
+}
+_REVEAL_KEYS: dict[str, Any] = {
+    "night_death": str,
+    "lynch": str,
+    "dawn_template": str,
+    "dusk_template": str,
+    "messages": Mapping[str, str],
+}
+_WIN_KEYS: dict[str, Any] = {
+    "checks": tuple[Mapping[str, Any], ...],
+    "mixed_lovers_win_alone": bool,
+    "lovers_title": str,
+    "modkilled_lose": bool,
+}
+_CHECK_KEYS: dict[str, Any] = {
+    "when": str,
+    "winner": str,
+    "sides": tuple[str, ...],
+    "prefer": tuple[str, ...],
+    "more_than": tuple[str, ...],
+    "at": tuple[str, ...],
+    "at_least": float,
+    "strict": bool,
+    "text": str,
+}
+#: Bounds of the numbers of an ability.
+_ABILITY_BOUNDS = {"targets": 0, "uses": 1, "first_night": 1, "last_night": 1}
+PHASES = ("night", "day")
+
+
+def _table(
+    raw: Mapping[str, Any], keys: Mapping[str, Any], where: str, *, closed: bool
+) -> dict[str, Any]:
+    """`raw` with each known key checked against its type; with `closed`, a key outside
+    `keys` is refused (a misspelt setting would otherwise be silently ignored)."""
+    if not isinstance(raw, Mapping):
+        raise RulesetError(f"{where}: expected a table, not {show(raw)}")
+    unknown = sorted(set(raw) - set(keys))
+    if closed and unknown:
+        raise RulesetError(f"{where} has unknown keys {unknown}; known: {sorted(keys)}")
+    return {
+        k: typed(v, keys[k], where=where, key=k) if k in keys else v for k, v in raw.items()
+    }
+
+
 def _ability(where: str, name: str, raw: Mapping[str, Any], tiers: set[str]) -> AbilityDef:
+    checked = typed_fields(AbilityDef, {k: v for k, v in raw.items() if k != "name"}, where)
+    for key, least in _ABILITY_BOUNDS.items():
+        if checked.get(key) is not None:
+            in_range(checked[key], where=where, key=key, min=least)
+    raw = {**raw, **checked}
     kind = raw.get("kind")
     if kind not in KINDS:
         raise RulesetError(f"{where}: kind = {kind!r} is not one of {', '.join(sorted(KINDS))}")
     phase = raw.get("phase", "night")
+    if phase not in (*PHASES, "any"):
+        raise RulesetError(f"{where}: phase = {show(phase)}: use night, day or any")
     tier = raw.get("tier", "passive" if kind in {"turn", "shoot", "discard", "test"} else "")
     if tier not in tiers:
         raise RulesetError(
@@ -184,16 +265,16 @@ def _ability(where: str, name: str, raw: Mapping[str, Any], tiers: set[str]) -> 
         kind=kind,
         tier=tier,
         phase=phase,
-        targets=int(raw.get("targets", 1)),
+        targets=raw.get("targets", 1),
         uses=raw.get("uses"),
         pool=raw.get("pool"),
-        aliases=tuple(raw.get("aliases", ())),
-        not_self=bool(raw.get("not_self", False)),
-        no_repeat_target=bool(raw.get("no_repeat_target", False)),
-        first_night=int(raw.get("first_night", 1)),
+        aliases=raw.get("aliases", ()),
+        not_self=raw.get("not_self", False),
+        no_repeat_target=raw.get("no_repeat_target", False),
+        first_night=raw.get("first_night", 1),
         last_night=raw.get("last_night"),
         target_state=target_state,
-        not_own_side=bool(raw.get("not_own_side", False)),
+        not_own_side=raw.get("not_own_side", False),
         params=MappingProxyType({k: v for k, v in raw.items() if k not in known}),
     )
 
@@ -208,57 +289,90 @@ def _abilities(where: str, raw: Mapping[str, Any], tiers: set[str]) -> Mapping[s
 
 
 def load_engine_rules(ruleset: Ruleset) -> EngineRules:
-    """Read [night], [sides], [roles.*], [reveal] and [win]; refuse what the engine cannot do."""
+    """Read [night], [sides], [roles.*], [reveal] and [win]; refuse what the engine cannot do,
+    and any value of the wrong type, naming the file, the table and the key."""
     where = str(ruleset.path)
-    night = ruleset.section("night")
-    tiers = tuple(night.get("tiers", ()))
-    day_tiers = tuple(night.get("day_tiers", ()))
+    night = _table(ruleset.section("night"), _NIGHT_KEYS, f"{where} [night]", closed=False)
+    tiers = night.get("tiers", ())
+    day_tiers = night.get("day_tiers", ())
     if not tiers:
         raise RulesetError(f"{where}: [night] needs tiers = [...] (the order of operations)")
+    first_phase = night.get("first_phase", "night")
+    if first_phase not in PHASES:
+        raise RulesetError(f"{where} [night] first_phase = {show(first_phase)}: use night or day")
     all_tiers = {*tiers, *day_tiers, "passive"}
-    sides_raw = night.get("sides", {})
-    sides = {
-        key: SideDef(
+    sides = {}
+    for key, raw_side in night.get("sides", {}).items():
+        at = f"{where} [night.sides.{key}]"
+        spec = _table(raw_side, _SIDE_KEYS, at, closed=True)
+        sides[key] = SideDef(
             key=key,
             title=spec.get("title", key.title()),
-            abilities=_abilities(f"{where} [night.sides.{key}]", spec, all_tiers),
-            passives=MappingProxyType(dict(spec.get("passives", {}))),
+            abilities=_abilities(at, spec, all_tiers),
+            passives=spec.get("passives", MappingProxyType({})),
             investigate_as=spec.get("investigate_as", spec.get("title", key.title())),
         )
-        for key, spec in sides_raw.items()
-    }
     if not sides:
         raise RulesetError(f"{where}: [night.sides.*] must name at least one side")
     roles = {}
-    for key, spec in ruleset.section("roles").items():
-        raw_sides = spec.get("sides", ["any"])
-        role_sides = tuple(sides) if "any" in raw_sides else tuple(raw_sides)
+    for key, raw_role in ruleset.section("roles").items():
+        at = f"{where} [roles.{key}]"
+        spec = _table(raw_role, _ROLE_KEYS, at, closed=True)
+        raw_sides = spec.get("sides", ("any",))
+        role_sides = tuple(sides) if "any" in raw_sides else raw_sides
         for s in role_sides:
             if s not in sides:
-                raise RulesetError(
-                    f"{where}: [roles.{key}] names the side {s!r}, not in [night.sides]"
-                )
+                raise RulesetError(f"{at} names the side {s!r}, not in [night.sides]")
+        passives = spec.get("passives", MappingProxyType({}))
+        if "vote_weight" in passives:
+            weight = typed(passives["vote_weight"], int, where=at, key="passives.vote_weight")
+            in_range(weight, where=at, key="passives.vote_weight", min=0)
         roles[key] = RoleDef(
             key=key,
             title=spec.get("title", key.title()),
             sides=role_sides,
-            abilities=_abilities(f"{where} [roles.{key}]", spec, all_tiers),
-            passives=MappingProxyType(dict(spec.get("passives", {}))),
-            pools=MappingProxyType(dict(spec.get("pools", {}))),
-            hidden=bool(spec.get("hidden", False)),
+            abilities=_abilities(at, spec, all_tiers),
+            passives=passives,
+            pools=spec.get("pools", MappingProxyType({})),
+            hidden=spec.get("hidden", False),
             text=spec.get("text", ""),
         )
-    reveal = ruleset.section("reveal")
+    reveal = _table(ruleset.section("reveal"), _REVEAL_KEYS, f"{where} [reveal]", closed=False)
+    win = _win(ruleset.section("win"), f"{where} [win]", sides)
     return EngineRules(
         ruleset=ruleset.name,
         title=ruleset.title,
         tiers=tiers,
         day_tiers=day_tiers,
-        first_phase=night.get("first_phase", "night"),
+        first_phase=first_phase,
         sides=MappingProxyType(sides),
         roles=MappingProxyType(roles),
-        night=night,
-        reveal=reveal,
-        win=ruleset.section("win"),
-        messages=MappingProxyType(dict(reveal.get("messages", {}))),
+        night=MappingProxyType(night),
+        reveal=MappingProxyType(reveal),
+        win=win,
+        messages=reveal.get("messages", MappingProxyType({})),
     )
+
+
+def _win(raw: Mapping[str, Any], where: str, sides: Mapping[str, SideDef]) -> Mapping[str, Any]:
+    """[win] with every `[[win.checks]]` table's values checked and its sides known."""
+    win = _table(raw, _WIN_KEYS, where, closed=False)
+    checks = []
+    for i, check in enumerate(win.get("checks", ()), 1):
+        at = f"{where} checks #{i}"
+        checked = _table(check, _CHECK_KEYS, at, closed=False)
+        named = [checked.get("winner")] if checked.get("when") != "lovers_last" else []
+        for key in ("sides", "prefer", "more_than"):
+            named += checked.get(key, ())
+        for side in named:
+            if side is not None and side not in sides:
+                raise RulesetError(
+                    f"{at} names the side {side!r}, not in [night.sides] ({', '.join(sides)})"
+                )
+        bad = [a for a in checked.get("at", ()) if a not in ("dawn", "dusk")]
+        if bad:
+            raise RulesetError(f"{at} at = {show(checked['at'])}: use dawn and/or dusk")
+        checks.append(MappingProxyType(checked))
+    if "checks" in win:
+        win["checks"] = tuple(checks)
+    return MappingProxyType(win)

@@ -13,9 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from assistant.engine.rules import EngineRules
-from assistant.errors import ConfigError
+from assistant.errors import ConfigError, RulesetError
+from assistant.files import read_text
+from assistant.rulesets import show, typed
 
 SETUP_VERSION = 1
+#: What each key of a `[[players]]` table holds.
+_PLAYER_KEYS: dict[str, Any] = {"name": str, "side": str, "role": str, "items": tuple[str, ...]}
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,12 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
                 f"{where}: player #{i} is {p!r}; write it as a table, e.g. "
                 '{ name = "Alice", role = "doctor" }'
             )
-        name = str(p.get("name", "")).strip()
+        try:
+            p = {k: typed(v, _PLAYER_KEYS[k], where=f"{where}: player #{i}", key=k)
+                 if k in _PLAYER_KEYS else v for k, v in p.items()}
+        except RulesetError as e:
+            raise ConfigError(str(e)) from None
+        name = p.get("name", "").strip()
         if not name:
             raise ConfigError(f"{where}: player #{i} has no name")
         if name.lower() in seen:
@@ -113,21 +122,14 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
                 f"{where}: {name} is {side}, but the role {role} is only given to "
                 f"{' or '.join(rules.role(role).sides)}"
             )
-        players.append(PlayerSetup(name, side, role, tuple(p.get("items", ()))))
+        players.append(PlayerSetup(name, side, role, p.get("items", ())))
     seed = raw.get("seed", default_seed)
-    if not isinstance(seed, int):
-        raise ConfigError(f"{where}: seed must be a whole number")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ConfigError(f"{where}: seed = {show(seed)}: expected a whole number")
     extra = {k: v for k, v in raw.items() if k not in {"players", "seed"}}
     return Setup(tuple(players), seed, extra)
 
 
 def read_setup_file(path: Path, rules: EngineRules, *, default_seed: int) -> Setup:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ConfigError(
-            f"{path}: the setup file is not UTF-8 text (byte {e.start}); save it as UTF-8"
-        ) from None
-    except OSError as e:
-        raise ConfigError(f"cannot read the setup file {path}: {e.strerror or e}") from None
+    text = read_text(path, "setup file")
     return parse_setup(text, rules, where=str(path), default_seed=default_seed)

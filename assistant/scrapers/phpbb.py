@@ -208,12 +208,12 @@ def _pagination(tree: LexborHTMLParser, url: str, post_count: int) -> _Pages:
             value = node.attributes.get("data-per-page") or ""
             if value.isdigit():
                 stated.append(int(value))
+    shown = page is not None
     page = page or 1
     count = max([count or 1, page, *numbers])
-    start_param = _url_param(url, "start") or _url_param(_canonical(tree) or "", "start")
-    offset = int(start_param) if start_param and start_param.isdigit() else None
-    per_page = (common.per_page_from_links(offsets, stated)
-                or common.per_page_from_offset(offset, page))
+    linked = common.per_page_from_links(offsets, stated)
+    offset = _page_offset(tree, url, page if shown else None, linked)
+    per_page = linked or common.per_page_from_offset(offset, page)
     if per_page is None and page < count:
         per_page = post_count  # a page before the last one is full
     if per_page is None and count > 1:
@@ -227,6 +227,28 @@ def _pagination(tree: LexborHTMLParser, url: str, post_count: int) -> _Pages:
     else:
         start = (page - 1) * (per_page or 0)
     return _Pages(page, count, per_page, start)
+
+
+def _page_offset(
+    tree: LexborHTMLParser, url: str, page: int | None, per_page: int | None
+) -> int | None:
+    """The position of the page's first post, as the page itself says it, not as the URL
+    asked: phpBB answers a `start=` past the end (after a moderator deleted posts) with the
+    last page. The canonical link (3.1+) carries the start phpBB really used, the URL the
+    start asked for; either is believed when it lies on the page the pagination shows (an
+    odd start such as 7 included), else the page number gives it."""
+    candidates = []
+    canonical = _canonical(tree)
+    if canonical and "viewtopic" in canonical and _url_param(canonical, "t"):
+        candidates.append(_url_param(canonical, "start") or "0")
+    candidates.append(_url_param(url, "start"))
+    starts = [int(v) for v in candidates if v and v.isdigit()]
+    if page is None or per_page is None:
+        return starts[0] if starts else None
+    for start in starts:
+        if start // per_page + 1 == page:
+            return start
+    return (page - 1) * per_page
 
 
 # --- topic, title, version -------------------------------------------------------------

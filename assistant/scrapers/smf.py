@@ -327,6 +327,8 @@ class _Pagination:
     page: int
     page_count: int
     per_page: int | None
+    start: int
+    """Position in the thread of the page's first post, as the page says (not the URL)."""
 
 
 def _topic_id(tree: LexborHTMLParser, html: str, url: str) -> int | None:
@@ -357,16 +359,24 @@ def _pagination(tree: LexborHTMLParser, html: str, url: str, topic_id: int | Non
     per_page = common.per_page_from_links((n, off) for n, off, _ in numbered)
     if per_page is None and (m := _EXPAND_PAGES.search(html)):
         per_page = int(m[1])
-    offset = _offset_in(_attr(tree.css_first('link[rel="canonical"]'), "href"))
-    if offset is None:
-        offset = _offset_in(url)
+    canonical = _offset_in(_attr(tree.css_first('link[rel="canonical"]'), "href"))
+    offset = canonical if canonical is not None else _offset_in(url)
     current = _current_page_marker(numbered)
     if current is None:
         current = offset // per_page + 1 if offset and per_page else 1
     if per_page is None:
         per_page = common.per_page_from_offset(offset, current)
     page_count = max([current] + [n for n, _, _ in numbered])
-    return _Pagination(current, page_count, per_page)
+    # Where the page starts, as the page says: its canonical link when it lies on the page
+    # shown, else its page number; the URL's offset only when the page says neither (a
+    # forum may answer an offset past the end with its last page).
+    if canonical is not None and (not per_page or canonical // per_page + 1 == current):
+        start = canonical
+    elif per_page:
+        start = (current - 1) * per_page
+    else:
+        start = 0 if current == 1 else (offset or 0)
+    return _Pagination(current, page_count, per_page, start)
 
 
 def _current_page_marker(numbered: list[tuple[int, int, LexborNode]]) -> int | None:
@@ -473,9 +483,8 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime) -> TopicPage
     script, page_url = _url_builders(url, topic_id)
     ctx = _PageContext(clean_url, tz, _page_clock(tree, now), script)
     containers = _containers(markers)
-    offset = (pages.page - 1) * pages.per_page if pages.per_page else (_offset_in(url) or 0)
     posts = tuple(
-        _parse_post(marks, containers[marks.post_id], offset + i, pages.page, ctx)
+        _parse_post(marks, containers[marks.post_id], pages.start + i, pages.page, ctx)
         for i, marks in enumerate(markers)
     )
     return TopicPage(
