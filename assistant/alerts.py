@@ -27,10 +27,6 @@ ALERT_SCHEMA_VERSION = 1
 UTC_ZONE = ZoneInfo("UTC")
 
 
-def severity_rank(severity: str) -> int:
-    return SEVERITIES.index(severity)
-
-
 @dataclass(frozen=True)
 class Alert:
     """One thing the GM should look at."""

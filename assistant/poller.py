@@ -264,7 +264,9 @@ class Poller:
                     break  # the forum answered with the last page again: nothing new
                 probing = False
                 last = page
-                per_page = page.per_page or _per_page_from_url(page) or per_page
+                # The scrapers already read the page's own offset when its links do not
+                # tell (common.per_page_from_offset): no URL parsing here.
+                per_page = page.per_page or per_page
                 page_count = max(page.page_count, page.page)
                 buffer.append(read)
                 tally.pages.append(page.page)
@@ -415,17 +417,6 @@ def forum_zone_name(config: dict[str, Any]) -> str | None:
     """The zone a game's forum shows its text dates in (SMF): the `forum_tz` the GM gave
     to `fetch --forum-tz`, else the game's own time zone."""
     return config.get("forum_tz") or config.get("tz")
-
-
-def _per_page_from_url(page: TopicPage) -> int | None:
-    """Posts per page from the page's own offset (`topic=2.30` on page 3 -> 15)."""
-    if page.page <= 1:
-        return None
-    try:
-        start = thread_url_info(page.url).start
-    except Exception:  # noqa: BLE001 - a page URL we cannot read just gives no hint
-        return None
-    return start // (page.page - 1) if start else None
 
 
 def _page_urls(ref: ThreadRef, page_count: int, per_page: int | None) -> list[str]:

@@ -30,7 +30,7 @@ from assistant.game import Game, Phase
 from assistant.models import Post, to_iso
 from assistant.names import Match, NameMatcher, Slot
 from assistant.outcome import NO_LYNCH, Outcome, RoleEffects, Standing, TallyRules, decide
-from assistant.vote_codes import VoteCode
+from assistant.vote_codes import ACCEPTED, VoteCode
 from assistant.votes import VoteMark, VoteRules, extract_votes, visible
 
 ABSTAIN = "Abstain"
@@ -54,14 +54,18 @@ class Vote:
     """How it was written: "red", "bold", "tag", "plain text", "PM"."""
     weight: int
     """The vote's effective weight when it counts (doublevoter 2, powerless 0); 0 if not counted."""
-    accepted: bool
-    """It counted when it was cast (a later vote may have replaced it: see `code`)."""
     reason: str
     """Why, for people: "counted: red vote", "replaced by post 66 (counted: tag vote)"."""
     code: VoteCode
     """Why, for programs: a stable code (see assistant/vote_codes.py)."""
     at: datetime
     url: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        """It counted when it was cast (a later vote may have replaced it: see `code`).
+        Derived from `code`, so the two can never disagree."""
+        return self.code in ACCEPTED
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -395,15 +399,13 @@ def _record(
     state: _State,
     base: dict[str, Any],
     voter: str,
-    accepted: bool,
     code: VoteCode,
     reason: str,
     target: str | None = None,
 ) -> int:
-    """Append what became of one vote-like mark (`base`: its post, text and markup)."""
-    state.votes.append(
-        dict(voter=voter, target=target, accepted=accepted, reason=reason, code=code, **base)
-    )
+    """Append what became of one vote-like mark (`base`: its post, text and markup); whether
+    it counted follows from `code` (vote_codes.ACCEPTED)."""
+    state.votes.append(dict(voter=voter, target=target, reason=reason, code=code, **base))
     return len(state.votes) - 1
 
 
@@ -441,19 +443,19 @@ def _apply_mark(
         action="unvote" if mark.action == "unvote" else "vote",
     )
     if game.is_gm(post.author):
-        _record(state, base, post.author, False, mark.code, mark.reason)
+        _record(state, base, post.author, mark.code, mark.reason)
         return
     voter = game.slot_of_author(post.author)
     if voter is None:
         why = f"not counted: {post.author} is not a player in this game"
-        _record(state, base, post.author, False, VoteCode.NOT_A_PLAYER, why)
+        _record(state, base, post.author, VoteCode.NOT_A_PLAYER, why)
         return
     if not mark.usable:
-        _record(state, base, voter, False, mark.code, mark.reason)
+        _record(state, base, voter, mark.code, mark.reason)
         return
     if election is not None:
         why = f"not counted for the lynch: {election}"
-        _record(state, base, voter, False, VoteCode.SHERIFF_ELECTION, why)
+        _record(state, base, voter, VoteCode.SHERIFF_ELECTION, why)
         return
     if target_match is None and mark.action == "vote":
         target_match = (
@@ -495,7 +497,7 @@ def _apply_pm(
     )
     if "pm" not in vrules.forms:
         why = "not counted: this ruleset does not take votes by PM"
-        _record(state, base, pm.voter, False, VoteCode.PM_NOT_ALLOWED, why)
+        _record(state, base, pm.voter, VoteCode.PM_NOT_ALLOWED, why)
         return
     action = "vote" if pm.target else "unvote"
     target_match = None
@@ -555,7 +557,7 @@ def _apply(
     at: datetime,
 ) -> None:
     def refuse(code: VoteCode, reason: str, target: str | None = None) -> None:
-        _record(state, base, voter, False, code, reason, target)
+        _record(state, base, voter, code, reason, target)
 
     if state.hammer is not None:
         on, hammer_post = state.hammer
@@ -609,20 +611,20 @@ def _apply(
     if action == "unvote":
         if cur is None:
             why = reason + " (no vote to remove)"
-            _record(state, base, voter, True, VoteCode.NOTHING_TO_UNVOTE, why)
+            _record(state, base, voter, VoteCode.NOTHING_TO_UNVOTE, why)
             return
         named = matcher_note(target_text, cur.target, game, vrules)
         _end(state, cur.index, VoteCode.UNVOTED, f"removed by the unvote in {where}")
         del state.current[voter]
         why = f"{reason}: removes the vote on {cur.target}{named}"
-        _record(state, base, voter, True, VoteCode.COUNTED, why)
+        _record(state, base, voter, VoteCode.COUNTED, why)
         return
     if target is None:  # every vote branch above sets a target or refuses
         raise RuntimeError(f"a vote by {voter} in {where} was judged without a target")
     if cur is not None and cur.target == target:
         since = _where(state.votes[cur.index]["post_id"])
         why = f"{reason}; already voting {target} since {since}: no change"
-        _record(state, base, voter, True, VoteCode.SAME_TARGET, why, target)
+        _record(state, base, voter, VoteCode.SAME_TARGET, why, target)
         return
     if cur is not None and not vrules.replace:
         return refuse(
@@ -631,7 +633,7 @@ def _apply(
             "only after an unvote",
             target,
         )
-    index = _record(state, base, voter, True, VoteCode.COUNTED, reason, target)
+    index = _record(state, base, voter, VoteCode.COUNTED, reason, target)
     if cur is not None:
         same_post = post_id is not None and state.votes[cur.index]["post_id"] == post_id
         _end(
@@ -736,7 +738,7 @@ def _freeze_votes(state: _State, game: Game, trules: TallyRules, phase: Phase | 
             fields["reason"] = f"{why} ({fields['reason']})"
         weight = 0
         if (
-            fields["accepted"]
+            fields["code"] in ACCEPTED
             and fields["action"] == "vote"
             and fields["target"] not in (None, ABSTAIN)
         ):

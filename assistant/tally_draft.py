@@ -11,20 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
-from assistant import TEMPLATES_DIR
 from assistant.outcome import TallyRules
 from assistant.tally import Tally
-
-
-def _env() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(TEMPLATES_DIR),
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
+from assistant.templating import template
 
 
 def time_left(deadline: datetime | None, now: datetime | None) -> str | None:
@@ -80,9 +69,9 @@ def render_tally(
         for w in tally.wagons
     ]
     lynched = ", ".join(tally.outcome.lynched) or "no lynch"
-    template = _env().get_template(f"tally_{rules.template}.j2")
+    chosen = template(f"tally_{rules.template}.j2", setting="the ruleset's [tally] template")
     return (
-        template.render(
+        chosen.render(
             day_label=f"Day {tally.day}" if tally.day is not None else "",
             wagons=wagons,
             not_voting=list(tally.not_voting),

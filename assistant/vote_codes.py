@@ -72,7 +72,7 @@ class VoteCode(StrEnum):
     SHERIFF_ELECTION = "sheriff_election"
 
 
-#: Codes of votes that counted when cast (`Vote.accepted` is true).
+#: Codes of votes that counted when cast: `Vote.accepted` is derived from this set.
 ACCEPTED = frozenset(
     {
         VoteCode.COUNTED,

@@ -69,44 +69,45 @@ def game_a(inputs: list[dict[str, Any]] = ()) -> Game:  # type: ignore[assignmen
     return Game.from_parts("thread-a", [[p] for p in PLAYERS_A], gms=[HOST], inputs=list(inputs))
 
 
-def game_b(forum: str, *, inputs: list[dict[str, Any]] = (), common_names: bool = True) -> Game:  # type: ignore[assignment]
-    """Thread B's game: players with their common names as aliases, two deaths before Day 2."""
+def thread_b_facts(
+    forum: str, *, ends_at: str | None = None, start_post: int | None = None
+) -> list[dict[str, Any]]:
+    """What thread B's GM entered before Day 2 (the one place it is written down): ÆtherWolf
+    lynched and Kat killed on Day 1 / Night 1, and Day 2 from the fixture's start, ending at
+    `ends_at` (ISO text) if given, its first post `start_post` if given."""
     meta = truth(forum, "b")["meta"]
-    players = [[p, *(meta["common_names"][p] if common_names else [])] for p in meta["players"]]
-    facts = [
-        {
-            "kind": "death",
-            "data": {
-                "player": "ÆtherWolf",
-                "how": "lynch",
-                "at_post": None,
-                "at": None,
-                "replacement": None,
-            },
-        },
-        {
-            "kind": "death",
-            "data": {
-                "player": "Kat",
-                "how": "nightkill",
-                "at_post": None,
-                "at": None,
-                "replacement": None,
-            },
-        },
-        {
-            "kind": "phase",
-            "data": {
-                "kind": "day",
-                "number": 2,
-                "starts_at": meta["day"]["start_iso"],
-                "ends_at": meta["day"]["end_after_all_voted_iso"],
-                "start_post": post_id(forum, 0, "b"),
-            },
-        },
-        *inputs,
-    ]
-    return Game.from_parts("thread-b", players, gms=[HOST], inputs=facts)
+
+    def death(player: str, how: str) -> dict[str, Any]:
+        data = {"player": player, "how": how, "at_post": None, "at": None, "replacement": None}
+        return {"kind": "death", "data": data}
+
+    day2 = {
+        "kind": "day",
+        "number": 2,
+        "starts_at": meta["day"]["start_iso"],
+        "ends_at": ends_at,
+        "start_post": start_post,
+    }
+    return [death("ÆtherWolf", "lynch"), death("Kat", "nightkill"), {"kind": "phase", "data": day2}]
+
+
+def thread_b_players(forum: str, *, common_names: bool = True) -> list[list[str]]:
+    """Thread B's players, each with the common names players use for them as aliases."""
+    meta = truth(forum, "b")["meta"]
+    names = meta["common_names"] if common_names else {}
+    return [[p, *names.get(p, [])] for p in meta["players"]]
+
+
+def game_b(forum: str, *, inputs: list[dict[str, Any]] = (), common_names: bool = True) -> Game:  # type: ignore[assignment]
+    """Thread B's game as the counting tests use it: the day ends when everyone has voted
+    (the fixture's time) and starts at the thread's first post."""
+    facts = thread_b_facts(
+        forum,
+        ends_at=truth(forum, "b")["meta"]["day"]["end_after_all_voted_iso"],
+        start_post=post_id(forum, 0, "b"),
+    )
+    players = thread_b_players(forum, common_names=common_names)
+    return Game.from_parts("thread-b", players, gms=[HOST], inputs=[*facts, *inputs])
 
 
 def votes_by_voter(tally: Any) -> dict[str, str]:

@@ -104,8 +104,58 @@ def test_draft_tally_is_bbcode(game_a: Path, capsys) -> None:
     )
     assert "Not voting (3): xX_Slayer_Xx, Tom & Jerry's, bob the builder" in out
     assert "With 9 alive, it takes 5 to lynch." in out
-    _, js, _ = run(capsys, "--data-dir", str(game_a), "draft", "tally", "a", "--json")
-    assert json.loads(js)["bbcode"].startswith("[b]Vote Count[/b]")
+
+
+def test_draft_tally_json_is_the_issue_shape_plus_the_post(game_a: Path, capsys) -> None:
+    """Issue 3: `draft --json` prints wagons / not_voting / alive / majority / outcome, like
+    `count --json`, and the BBCode the plain command prints."""
+    d = str(game_a)
+    code, text, _ = run(capsys, "--data-dir", d, "draft", "tally", "a", "--at-post", "15")
+    _, js, _ = run(capsys, "--data-dir", d, "draft", "tally", "a", "--at-post", "15", "--json")
+    doc = json.loads(js)
+    assert code == 0 and set(doc) == {
+        "wagons", "not_voting", "alive", "majority", "outcome", "bbcode"
+    }
+    # At post 15 (see test_tally_realforum): Jd- (12) and Conia (13) on Lady Grey, Pickles (3)
+    # on Kat, Kat (4) on Pickles, Lady Grey (8) on Conia, ÆtherWolf (10) on Tom & Jerry's.
+    assert doc["wagons"] == [
+        {"target": "Lady Grey", "voters": ["Jd-", "Conia"], "displayed": 2, "effective": 2},
+        {"target": "Kat", "voters": ["Mr. Pickles"], "displayed": 1, "effective": 1},
+        {"target": "Mr. Pickles", "voters": ["Kat"], "displayed": 1, "effective": 1},
+        {"target": "Conia", "voters": ["Lady Grey"], "displayed": 1, "effective": 1},
+        {"target": "Tom & Jerry's", "voters": ["ÆtherWolf"], "displayed": 1, "effective": 1},
+    ]
+    assert doc["not_voting"] == ["xX_Slayer_Xx", "Tom & Jerry's", "bob the builder"]
+    assert doc["alive"] == PLAYERS_A and doc["majority"] == 5
+    assert doc["outcome"] == {
+        "lynched": ["Lady Grey"],
+        "reason": "if the day ended now: Lady Grey leads with 2",
+        "at_post": 15,
+    }
+    assert doc["bbcode"].rstrip("\n") == text.rstrip("\n")  # the post the plain command prints
+    # The same numbers as `count --json` at the same point: one document, two commands.
+    _, counted, _ = run(capsys, "--data-dir", d, "count", "a", "--at-post", "15", "--json")
+    assert {k: v for k, v in doc.items() if k != "bbcode"} == json.loads(counted)
+    # At the end the hammer (post 66) decides, and the post says so.
+    _, js, _ = run(capsys, "--data-dir", d, "draft", "tally", "a", "--json")
+    end = json.loads(js)
+    assert end["wagons"][0] == {
+        "target": "ÆtherWolf",
+        "voters": ["xX_Slayer_Xx", "Conia", "Mr. Pickles", "bob the builder", "Jd-"],
+        "displayed": 5,
+        "effective": 5,
+    }
+    assert [w["target"] for w in end["wagons"]] == ["ÆtherWolf", "xX_Slayer_Xx", "Jd-", "No Lynch"]
+    assert end["not_voting"] == [] and end["majority"] == 5
+    assert end["outcome"] == {
+        "lynched": ["ÆtherWolf"],
+        "reason": "majority reached: 5 votes on ÆtherWolf ends the day",
+        "at_post": 66,
+    }
+    assert end["bbcode"].endswith(
+        "[i]The day ended at majority with "
+        "[url=http://127.0.0.1:8021/index.php?msg=66]post 66[/url]: ÆtherWolf.[/i]\n"
+    )
 
 
 def test_pm_votes_004(tmp_path: Path, capsys) -> None:

@@ -1,8 +1,11 @@
-"""The daemon as a process: killed with SIGKILL in the middle and started again, then
-stopped with SIGTERM. No poll's posts and no alert are lost, and none is repeated.
+"""The daemon as a process: killed with SIGKILL in the middle of a poll and started again,
+then stopped with SIGTERM. No poll's posts and no alert are lost, and none is repeated.
 
-The processes use a fixed clock (ASSISTANT_NOW) and poll a 127.0.0.1 server every 0.2 s;
-the test waits for their log lines, never for game time."""
+The processes use a fixed clock (ASSISTANT_NOW) and poll a 127.0.0.1 server every 0.2 s.
+The kill is made to land mid-poll: the test server holds back one page's answer until the
+kill has been sent, and its request log shows where the poll was. The test waits for log
+lines and requests (generous limits that end as soon as the condition is met), never for
+game time."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from pathlib import Path
 
 import thread_b_support as tb
 from daemon_support import open_store, serve, setup_store, snapshots, thread_url
-from forum_server import running_forum
+from forum_server import ForumServer, page_path, route_key, running_forum
 
 from assistant.alerts import AlertLog
 
@@ -76,29 +79,81 @@ class Daemon:
         ]
 
 
-def test_sigkill_then_restart_then_sigterm(tmp_path) -> None:
+class HeldPage:
+    """A page body the server calls for every request: once `armed`, the first request that
+    comes after a request for `after` is held (the poll is then in flight, blocked on it)
+    until `release`; every other request is answered at once."""
+
+    def __init__(self, server: ForumServer, path: str, body: bytes, after: str) -> None:
+        self.server, self.body, self.after = server, body, route_key(after)
+        self.path = route_key(path)
+        self.armed_at: int | None = None
+        self.held = threading.Event()
+        self.released = threading.Event()
+        server.pages[self.path] = self  # callable: called per request, after it is logged
+
+    def arm(self) -> None:
+        self.armed_at = len(self.server.log)
+
+    def __call__(self) -> bytes:
+        if self.armed_at is not None and not self.held.is_set():
+            since = [route_key(p) for p in self.server.log[self.armed_at :]]
+            if self.after in since[:-1]:
+                self.held.set()
+                self.released.wait(timeout=120)
+        return self.body
+
+    def release(self) -> None:
+        self.released.set()
+
+
+def test_sigkill_mid_poll_then_restart_then_sigterm(tmp_path) -> None:
     snaps = snapshots(FORUM)
+    page1, page2 = page_path("smf", 3, 1), page_path("smf", 3, 2)
     with running_forum() as server:
         setup_store(tmp_path, FORUM, thread_url(server, FORUM))
-        serve(
-            server, FORUM, snaps[3], snaps
-        )  # 20 posts: Mr. Pickles' [Vote: Slayr] as first posted
-        first = Daemon(tmp_path, "2026-11-22T11:11:30+00:00")
-        first.wait_for(lambda lines: sum(" poll thread-b:" in x for x in lines) >= 3)
-        first.proc.send_signal(signal.SIGKILL)  # in the middle of whatever it is doing
-        first.proc.wait(timeout=60)
-        assert first.proc.returncode == -signal.SIGKILL
-
+        serve(server, FORUM, snaps[3], snaps)  # 20 posts: Mr. Pickles' [Vote: Slayr] as posted
+        first = Daemon(tmp_path, "2026-11-22T11:15:45+00:00")
+        first.wait_for(lambda lines: first.polls() >= 2)
         with open_store(tmp_path) as store:
-            assert len(store.posts()) == 20  # the poll's posts were kept
+            assert len(store.posts()) == 20
 
-        serve(server, FORUM, snaps[5], snaps)  # 30 posts; post 135 silently edited
+        # The thread grows to 30 posts (post 135 silently edited, on page 2). Every poll reads
+        # forward from the last page (page 2, written at once), then re-reads page 1 (the
+        # recheck), and writes that. Hold page 1 once page 2 has been read since now: the
+        # kill then lands between the poll's two writes.
+        serve(server, FORUM, snaps[5], snaps)
+        held = HeldPage(server, page1, server.page(page1), after=page2)
+        polls_before = first.polls()
+        held.arm()
+        try:
+            assert held.held.wait(timeout=90), server.log[-10:]
+            first.proc.send_signal(signal.SIGKILL)
+            first.proc.wait(timeout=60)
+        finally:
+            held.release()  # the server thread answers (to nobody) and ends
+        assert first.proc.returncode == -signal.SIGKILL
+        first._reader.join(timeout=5)
+        # The kill came while a poll was in flight: it had asked for page 2 and then page 1
+        # (held), and never logged its end.
+        asked = [route_key(p) for p in server.log[held.armed_at :]]
+        assert asked[-1] == route_key(page1) and route_key(page2) in asked[:-1]
+        assert first.polls() == polls_before
+
+        # What the killed poll had written is whole: page 2's posts, each once, and the
+        # edit of 135 as a second version. The store opens and reads cleanly.
+        with open_store(tmp_path) as store:
+            posts = store.posts()
+            alerts_after_kill = {s.id for s in AlertLog(store).all()}
+        assert [sp.post_id for sp in posts] == sorted({sp.post_id for sp in posts})
+        assert len(posts) == 30
+        assert [len(sp.versions) for sp in posts if sp.post_id == 135] == [2]
+        # Alerts are reviewed after a poll ends: the killed poll recorded none of its own.
+        assert set(first.alert_ids()) == alerts_after_kill
+
         second = Daemon(tmp_path, "2026-11-22T11:15:45+00:00")
         second.wait_for(
-            lambda lines: (
-                any("silent_edit" in x for x in lines)
-                and sum(" poll thread-b:" in x for x in lines) >= 3
-            )
+            lambda lines: any("silent_edit" in x for x in lines) and second.polls() >= 3
         )
         second.proc.send_signal(signal.SIGTERM)
         second.proc.wait(timeout=60)
@@ -117,9 +172,10 @@ def test_sigkill_then_restart_then_sigterm(tmp_path) -> None:
     # (Conia edits post 141 only at 11:17:23, after snapshot 30).
     expected = {(p, k) for p, k in tb.expected(FORUM) if p <= 145} - {(141, "vote_changed_by_edit")}
     assert found == expected
-    assert len({s.id for s in alerts}) == len(alerts)
-    # No alert was announced twice across the two processes; the second announced only
-    # alerts the first had not stored.
+    assert len({s.id for s in alerts}) == len(alerts) == len(found)
+    # Every stored alert was announced exactly once, by one of the two processes: the
+    # second announced the alerts of the killed poll's posts, and none the first had.
     logged = first.alert_ids() + second.alert_ids()
-    assert len(logged) == len(set(logged))
-    assert set(logged) <= {s.id for s in alerts}
+    assert sorted(logged) == sorted(s.id for s in alerts)
+    assert set(second.alert_ids()) == {s.id for s in alerts} - alerts_after_kill
+    assert any(" silent_edit post 135 " in line for line in second.lines)

@@ -43,10 +43,57 @@ def test_durations() -> None:
         parse_duration("72 hours")
 
 
-def test_every_bundled_ruleset_has_readable_phases() -> None:
-    for name in ("000", "001", "002", "003", "004", "mafiascum", "permissive"):
-        r = rules(name)
-        assert r.warnings, name
+H, M = timedelta(hours=1), timedelta(minutes=1)
+DEFAULT_WARNINGS = (24 * H, H)
+
+# What each bundled ruleset's [phases] says, field by field, read off the seeds:
+# (day, night, extensions, max_extensions, all_voted, all_voted_remaining, majority_ends_day,
+#  shorten, night_ends_when_orders_in, tally_interval, warnings)
+PHASES = {
+    # 000: "Days will last for 72 hours or until everyone has voted"; "Nights will last for
+    # 24 hours or until I've heard from each player with a night role".
+    "000": (72 * H, 24 * H, (), 0, "end", None, False, "majority", True, None, DEFAULT_WARNINGS),
+    # 001, 004, mafiascum, permissive: the GM sets each deadline.
+    "001": (None, None, (), 0, "none", None, False, "gm", False, None, DEFAULT_WARNINGS),
+    # 002: "15-20 minutes, with the option for a five- or ten-minute extension"; "all players
+    # have cast a vote ... drop to 5 minutes ... extensions will be disabled"; "Vote tallies
+    # are given at five minute intervals".
+    "002": (20 * M, None, (5 * M, 10 * M), 1, "drop", 5 * M, False, "gm", False, 5 * M,
+            (5 * M, M)),
+    # 003: fixed weekly deadlines that "cannot be shortened by any in-game mechanism".
+    "003": (None, None, (), 0, "none", None, False, "never", False, None, DEFAULT_WARNINGS),
+    "004": (None, None, (), 0, "none", None, False, "gm", False, None, DEFAULT_WARNINGS),
+    "mafiascum": (None, None, (), 0, "none", None, True, "gm", False, None, DEFAULT_WARNINGS),
+    "permissive": (None, None, (), 0, "none", None, False, "gm", False, None, DEFAULT_WARNINGS),
+}
+
+
+@pytest.mark.parametrize("name", list(PHASES))
+def test_every_bundled_ruleset_reads_its_phases(name: str) -> None:
+    r = rules(name)
+    got = (
+        r.day_length, r.night_length, r.extensions, r.max_extensions, r.all_voted,
+        r.all_voted_remaining, r.majority_ends_day, r.shorten, r.night_ends_when_orders_in,
+        r.tally_interval, r.warnings,
+    )
+    assert got == PHASES[name]
+    # Only 003 has a weekly schedule: Tuesday 15:00 to Sunday 15:00, New York time.
+    if name == "003":
+        assert r.schedule is not None and r.schedule.zone == NY
+        assert (r.schedule.day_starts.weekday, r.schedule.day_starts.at.hour) == (1, 15)
+        assert (r.schedule.day_ends.weekday, r.schedule.day_ends.at.hour) == (6, 15)
+    else:
+        assert r.schedule is None
+    # A day started now ends after the ruleset's length, or has no deadline until the GM
+    # sets one (003: at its weekly deadline).
+    start = utc(2026, 11, 3, 20)  # Tuesday 15:00 EST
+    day = start_phase(r, "day", 1, start)
+    if name == "003":
+        assert day.ends_at == utc(2026, 11, 8, 20)  # Sunday 15:00 EST
+    elif r.day_length is not None:
+        assert day.ends_at == start + r.day_length
+    else:
+        assert day.ends_at is None
 
 
 # ---- 000: 72 h days, 24 h nights, early ends ------------------------------------------

@@ -186,8 +186,36 @@ def test_live_snapshot(snap: dict) -> None:
     assert edited == set(snap["edit_markers_on_page"])
 
 
-def test_live_snapshots_total() -> None:
+def test_live_snapshots_read_in_order_are_what_a_poller_sees() -> None:
+    """The 18 snapshots, read in the order they were saved, as a poller reads them: each
+    shows exactly the posts the manifest calls new, comparing bodies with what was read
+    before finds exactly the edits the manifest lists (the silent edit of 135 included, which
+    has no marker), and together they hold every post of thread B, in thread order."""
     assert len(SMF_SNAPSHOTS) == 18
+    bodies: dict[int, str] = {}
+    positions: dict[int, int] = {}
+    changed_seen: set[int] = set()
+    for snap in SMF_SNAPSHOTS:
+        offset = re.search(r"topic=3\.(\d+)", snap["url"])[1]
+        page = parse(LIVE / snap["file"], f"{BASE}?topic=3.{offset}")
+        new = [p.post_id for p in page.posts if p.post_id not in bodies]
+        changed = [
+            p.post_id for p in page.posts if bodies.get(p.post_id, p.body_html) != p.body_html
+        ]
+        assert new == snap["new_post_ids_on_page"], snap["file"]
+        assert changed == snap["edited_ids_on_page"], snap["file"]
+        for post in page.posts:
+            assert positions.setdefault(post.post_id, post.position) == post.position
+            bodies[post.post_id] = post.body_html
+        changed_seen.update(changed)
+    assert changed_seen == {130, 135, 141}  # moderator edit, silent edit, vote changed by edit
+    assert sorted(bodies, key=positions.__getitem__) == [p["msg_id"] for p in THREAD_B["posts"]]
+    # The latest body seen of every post is its final text on the saved topic pages.
+    pages = [
+        parse(SMF21 / f"smf21_b_topic_p{n}.html", f"{BASE}?topic=3.{15 * (n - 1)}")
+        for n in range(1, 5)
+    ]
+    assert bodies == {p.post_id: p.body_html for page in pages for p in page.posts}
 
 
 # --- SMF 2.0 and 2.0 RC3 from public forums (expected values read off the pages) --------------

@@ -16,7 +16,7 @@ from realthreads import FORUMS, game_a, game_b, post_id, thread_posts, truth, vo
 from assistant.models import from_iso
 from assistant.rulesets import find_ruleset
 from assistant.tally import count
-from assistant.vote_codes import ACCEPTED
+from assistant.vote_codes import VoteCode as C
 
 
 def host_count(forum: str, position: int, thread: str = "a") -> dict[str, set[str]]:
@@ -202,11 +202,12 @@ def test_chat_mafia_on_thread_a(forum: str) -> None:
     # No tag vote before post 17: a day with no votes -> everyone tied at 0, drawn at random
     # reproducibly, role not revealed.
     at15 = count(posts, game_a(), rules, at_post=15)
-    assert (
-        at15.wagons == () and "no votes: all 9 living players are tied at 0" in at15.outcome.reason
+    # The draw is written out: stored games replay it, so a change to the draw must fail here.
+    assert at15.wagons == () and at15.outcome.lynched == ("Tom & Jerry's",)
+    assert at15.outcome.reason == (
+        "if the day ended now: no votes: all 9 living players are tied at 0; drawn at random: "
+        "Tom & Jerry's (seed 'thread-a/day 1'); the role is not revealed"
     )
-    assert at15.outcome.reason == count(posts, game_a(), rules, at_post=15).outcome.reason
-    assert "the role is not revealed" in at15.outcome.reason
     # Kat's "[Vote: xX_Slayer_Xx]" (17) is the only tag vote of the thread; Pickles'
     # "[Unvote]" (18) removes nothing (his bold vote never counted).
     for at_post in (17, 41, 57, None):
@@ -293,8 +294,11 @@ def test_three_factions_needs_unvote_first(forum: str) -> None:
     # At 41: Tom blue on Conia (19): a 1-1 tie, drawn at random with a recorded seed.
     at41 = count(posts, game_a(), rules, at_post=41)
     assert as_sets(at41) == {"Lady Grey": {"Conia"}, "Conia": {"Tom & Jerry's"}}
-    assert (
-        "drawn at random" in at41.outcome.reason and "seed 'thread-a/day 1'" in at41.outcome.reason
+    # The draw is written out: stored games replay it, so a change to the draw must fail here.
+    assert at41.outcome.lynched == ("Lady Grey",)
+    assert at41.outcome.reason == (
+        "if the day ended now: tie between Conia and Lady Grey (1 each): drawn at random: "
+        "Lady Grey (seed 'thread-a/day 1')"
     )
     # At 57: Conia's blue "vote ÆtherWolf" (51) and Tom's purple No Lynch (55) come without an
     # unvote of their standing votes: not counted.
@@ -307,7 +311,8 @@ def test_three_factions_needs_unvote_first(forum: str) -> None:
     assert refused[55].startswith("not counted: still voting Conia")
     end = count(posts, game_a(), rules)
     assert as_sets(end) == as_sets(at57)
-    assert end.outcome.lynched == at41.outcome.lynched  # the same seed draws the same player
+    assert end.outcome.lynched == ("Lady Grey",)  # the same tie and seed: the same pick
+    assert end.outcome.reason == at41.outcome.reason
 
 
 # ---- 004 DCTP: votes by PM only ------------------------------------------------------------------
@@ -445,14 +450,33 @@ def test_millers_hollow_votes_before_the_sheriff_announcement_are_the_election(
     "ruleset",
     ["permissive", "paranormal", "millers-hollow", "chat-mafia", "three-factions", "mafiascum"],
 )
-def test_every_vote_has_a_code_that_agrees_with_accepted(forum: str, ruleset: str) -> None:
-    """`code` is what programs read: it must never contradict `accepted`, on any real post."""
+def test_every_vote_has_a_code_that_agrees_with_its_reason(forum: str, ruleset: str) -> None:
+    """`code` is what programs read and `reason` what people read (`accepted` is derived
+    from `code`): on every real post they must tell the same story, and only counted votes
+    carry weight or stand on a wagon."""
     rules = find_ruleset(ruleset)
+    prose = {
+        C.REPLACED: r"^replaced by (post \d+|the later vote in the same post) \(counted: ",
+        C.UNVOTED: r"^removed by the unvote in post \d+ \(counted: ",
+        C.AMBIGUOUS_TARGET: r"^ambiguous: '[^']+' could be ",
+    }
     for tally in (
         count(thread_posts(forum), game_a(), rules),
         count(thread_posts(forum, "b"), game_b(forum), rules),
     ):
         assert tally.votes
+        standing = {(v, p) for w in tally.wagons for v, p in zip(w.voters, w.posts, strict=True)}
         for v in tally.votes:
-            assert v.accepted == (v.code in ACCEPTED), (v.post_id, v.code, v.reason)
+            where = (v.post_id, v.code, v.reason)
+            expected = prose.get(v.code, r"^counted: " if v.accepted else r"^not counted: ")
+            assert re.search(expected, v.reason), where
+            if not v.accepted:
+                assert v.weight == 0, where
             assert v.to_json()["code"] == str(v.code)
+            assert v.to_json()["accepted"] == v.accepted
+        # Each vote on a wagon is one that counted and still stands.
+        stands = {C.COUNTED, C.POWERLESS, C.SAME_TARGET}
+        for voter, post in standing:
+            assert any(
+                v.voter == voter and v.post_id == post and v.code in stands for v in tally.votes
+            ), (voter, post)

@@ -11,7 +11,7 @@ import pytest
 
 from assistant.game import Game
 from assistant.models import Post
-from assistant.outcome import TallyRules, decide, draw
+from assistant.outcome import TallyRules, decide, draw, seeded_order
 from assistant.rulesets import find_ruleset
 from assistant.tally import count
 from assistant.vote_codes import VoteCode as C
@@ -333,18 +333,29 @@ def test_ties_per_ruleset() -> None:
     assert t001.outcome.lynched == ()
     assert t001.outcome.reason.endswith("there is no sheriff, so nobody is lynched")
     t002 = count(posts, game(), find_ruleset("chat-mafia"))
-    assert len(t002.outcome.lynched) == 1 and t002.outcome.lynched[0] in ("Cat", "Dan")
-    assert f"drawn at random: {t002.outcome.lynched[0]} (seed 'g/day 1')" in t002.outcome.reason
-    # reproducible: the recorded seed gives the same draw, in this and any later run
-    assert draw(["Dan", "Cat"], "g/day 1") == t002.outcome.lynched[0]
-    assert count(posts, game(), find_ruleset("chat-mafia")).outcome == t002.outcome
+    # The draw is written out: stored games replay it, so a change to the draw must fail here.
+    assert t002.outcome.lynched == ("Dan",)
+    assert t002.outcome.reason == (
+        "if the day ended now: tie between Cat and Dan (1 each): "
+        "drawn at random: Dan (seed 'g/day 1')"
+    )
+    # The recorded seed alone gives the same pick, whatever order the names come in.
+    assert draw(["Dan", "Cat"], "g/day 1") == draw(["Cat", "Dan"], "g/day 1") == "Dan"
+    assert draw(["Cat", "Dan"], "g/day 3") == "Cat"  # the seed matters: another day, another pick
+    # The whole seeded order, written out (a two-name draw alone would hide half the changes).
+    assert seeded_order(FIVE, "g/day 1") == ["Cat", "Bob", "Ann", "Eve", "Dan"]
+    assert seeded_order([f"P{i}" for i in range(10)], "thread-a/day 1") == [
+        "P5", "P8", "P4", "P2", "P7", "P0", "P1", "P6", "P3", "P9"
+    ]
 
 
 def test_no_votes_at_all_002_everyone_tied() -> None:
     tally = count(thread(("Ann", "hello")), game(), find_ruleset("chat-mafia"))
-    assert len(tally.outcome.lynched) == 1 and tally.outcome.lynched[0] in FIVE
-    assert "no votes: all 5 living players are tied at 0" in tally.outcome.reason
-    assert "the role is not revealed" in tally.outcome.reason
+    assert tally.outcome.lynched == ("Cat",)
+    assert tally.outcome.reason == (
+        "if the day ended now: no votes: all 5 living players are tied at 0; "
+        "drawn at random: Cat (seed 'g/day 1'); the role is not revealed"
+    )
     assert count(thread(("Ann", "hello")), game(), find_ruleset("paranormal")).outcome.lynched == ()
 
 
@@ -376,14 +387,18 @@ def test_multi_lynch_thresholds_003() -> None:
     votes = ["P0"] * 4 + ["P1"] * 4 + ["P2"] * 2
     posts = thread(*[(f"P{i}", blue(f"vote {t}")) for i, t in zip(range(10), votes, strict=True)])
     tally = count(posts, game(TEN, inputs=[phase(2), *lynch3]), rules)
-    assert (
-        set(tally.outcome.lynched) == {"P0", "P1", "P2"}
-        and "drawn at random" in tally.outcome.reason
+    # P0 and P1 tie at 4: the seeded draw puts P1 first (written out: replays depend on it).
+    assert tally.outcome.lynched == ("P1", "P0", "P2")
+    assert tally.outcome.reason == (
+        "if the day ended now: tie between P0 and P1 (4 each): drawn at random: P1 "
+        "(seed 'g/day 2'); P0 is second with 4 of 10 (40% > 34%): also lynched; "
+        "P2 is third with 2 of 10 (20% > 10%): also lynched; 3 lynches available today"
     )
-    # Only one lynch available (the default), or Day 1: one lynch.
-    assert len(count(posts, game(TEN, inputs=[phase(2)]), rules).outcome.lynched) == 1
+    # Only one lynch available (the default), or Day 1: one lynch, the same seeded pick.
+    assert count(posts, game(TEN, inputs=[phase(2)]), rules).outcome.lynched == ("P1",)
     day1 = [phase(1), {"kind": "lynches", "data": {"day": 1, "available": 3}}]
-    assert len(count(posts, game(TEN, inputs=day1), rules).outcome.lynched) == 1
+    day1_outcome = count(posts, game(TEN, inputs=day1), rules).outcome
+    assert day1_outcome.lynched == ("P1",) and "(seed 'g/day 1')" in day1_outcome.reason
 
 
 def test_majority_ends_the_day_mafiascum() -> None:

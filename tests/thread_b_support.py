@@ -1,33 +1,37 @@
-"""Thread B ("Chat Mafia — Day 2", seed 002) as the checks and the daemon tests use it:
-the real pages parsed by the real scrapers, and the game set up as its GM would."""
+"""Thread B ("Chat Mafia — Day 2", seed 002) as the checks and the daemon tests use it: the
+game stored as its GM would set it up. The pages, the ground truth and the GM's facts come
+from `realthreads.py`, the one place that reads them."""
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from functools import cache
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
+import realthreads
 from conftest import REALFORUM  # noqa: F401  (tests use tb.REALFORUM)
+from realthreads import FORUMS, HOST, thread_b_facts, thread_b_players  # noqa: F401
 
 from assistant.game import Game
 from assistant.models import Post
 from assistant.scrapers import parse_topic_page
 from assistant.store import GameStore
 
-FORUMS = ("smf21", "phpbb33")
 THREAD_URL = {
     "smf21": "http://127.0.0.1:8021/index.php?topic=3.0",
     "phpbb33": "http://127.0.0.1:8033/viewtopic.php?t=3",
 }
-SAVED_AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
-GM = "Host Mira"
+THREAD_A_URL = {
+    "smf21": "http://127.0.0.1:8021/index.php?topic=2.0",
+    "phpbb33": "http://127.0.0.1:8033/viewtopic.php?t=2",
+}
+SAVED_AT = realthreads.NOW
+GM = HOST
 
 
-@cache
-def truth(forum: str) -> dict:
-    return json.loads((REALFORUM / forum / "thread_b.json").read_text(encoding="utf-8"))
+def truth(forum: str) -> dict[str, Any]:
+    return realthreads.truth(forum, "b")
 
 
 def expected(forum: str, *, live_only: bool | None = None) -> set[tuple[int, str]]:
@@ -41,61 +45,26 @@ def expected(forum: str, *, live_only: bool | None = None) -> set[tuple[int, str
 
 
 def parse(path: Path, forum: str) -> list[Post]:
+    """One saved page (a live snapshot, say) read as the poller reads thread B."""
     page = parse_topic_page(path.read_bytes(), THREAD_URL[forum], tz=ZoneInfo("UTC"), now=SAVED_AT)
     return list(page.posts)
 
 
-@cache
 def final_posts(forum: str) -> tuple[Post, ...]:
-    prefix = "smf21" if forum == "smf21" else "phpbb33"
-    posts: list[Post] = []
-    for n in range(1, 5):
-        posts.extend(parse(REALFORUM / forum / f"{prefix}_b_topic_p{n}.html", forum))
-    return tuple(posts)
+    """Thread B's 46 posts as its saved pages show them."""
+    return realthreads.thread_posts(forum, "b")
 
 
-def inputs(forum: str, *, day_ends: str | None = None) -> list[dict]:
-    """The GM's inputs for thread B: players with their common names, the two deaths, Day 2."""
-    meta = truth(forum)["meta"]
-    players = [[name, *meta["common_names"].get(name, [])] for name in meta["players"]]
-    docs = [{"kind": "players", "data": {"players": players}}]
-    docs.append(
-        {
-            "kind": "death",
-            "data": {
-                "player": "ÆtherWolf",
-                "at_post": None,
-                "at": None,
-                "how": "lynch",
-                "replacement": None,
-            },
-        }
-    )
-    docs.append(
-        {
-            "kind": "death",
-            "data": {
-                "player": "Kat",
-                "at_post": None,
-                "at": None,
-                "how": "nightkill",
-                "replacement": None,
-            },
-        }
-    )
-    docs.append(
-        {
-            "kind": "phase",
-            "data": {
-                "kind": "day",
-                "number": 2,
-                "starts_at": meta["day"]["start_iso"],
-                "ends_at": day_ends,
-                "start_post": None,
-            },
-        }
-    )
-    for player, text in meta["role_pms"].items():
+def thread_a_posts(forum: str) -> tuple[Post, ...]:
+    """Thread A (66 posts, 5 pages): the other real thread, with quoted role PMs."""
+    return realthreads.thread_posts(forum, "a")
+
+
+def inputs(forum: str, *, day_ends: str | None = None) -> list[dict[str, Any]]:
+    """The GM's inputs for thread B: the players, the two deaths, Day 2, the role PMs."""
+    docs: list[dict[str, Any]] = [{"kind": "players", "data": {"players": thread_b_players(forum)}}]
+    docs.extend(thread_b_facts(forum, ends_at=day_ends))
+    for player, text in truth(forum)["meta"]["role_pms"].items():
         docs.append({"kind": "role_pm", "data": {"player": player, "text": text}})
     return docs
 
@@ -124,30 +93,9 @@ def new_store(
     return store
 
 
-THREAD_A_URL = {
-    "smf21": "http://127.0.0.1:8021/index.php?topic=2.0",
-    "phpbb33": "http://127.0.0.1:8033/viewtopic.php?t=2",
-}
-
-
-@cache
-def thread_a_posts(forum: str) -> tuple[Post, ...]:
-    """Thread A (66 posts, 5 pages): the other real thread, with quoted role PMs."""
-    posts: list[Post] = []
-    for n in range(1, 6):
-        page = parse_topic_page(
-            (REALFORUM / forum / f"{forum}_topic_p{n}.html").read_bytes(),
-            THREAD_A_URL[forum],
-            tz=ZoneInfo("UTC"),
-            now=SAVED_AT,
-        )
-        posts.extend(page.posts)
-    return tuple(posts)
-
-
 def thread_a_game(
     forum: str, ruleset: str, *, gms: tuple[str, ...] = (), extra: list[dict] = ()
 ) -> Game:
-    meta = json.loads((REALFORUM / forum / "thread.json").read_text(encoding="utf-8"))["meta"]
+    meta = realthreads.truth(forum, "a")["meta"]
     players = [[p] for p in meta["final_intended_votes"] if p != "bob the builder"]
     return Game.from_parts("thread-a", players, gms=gms, ruleset=ruleset, inputs=list(extra))

@@ -9,26 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
-
-from assistant import TEMPLATES_DIR
 from assistant.engine.resolver import PhaseResult
 from assistant.engine.state import Death, GameState
 from assistant.engine.win import Win, check_win
-from assistant.errors import ConfigError
-
-_env = Environment(
-    loader=FileSystemLoader(TEMPLATES_DIR),
-    undefined=StrictUndefined,
-    keep_trailing_newline=True,
-    autoescape=False,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
-
-
-env = _env
-"""The drafts' Jinja2 environment (templates/), shared with the dusk draft."""
+from assistant.templating import template
 
 
 @dataclass(frozen=True)
@@ -38,13 +22,6 @@ class Reveal:
     player: str
     role: str | None
     side: str | None
-
-
-def _template(name: str):  # noqa: ANN202 - a jinja2 Template
-    try:
-        return _env.get_template(name)
-    except TemplateNotFound:
-        raise ConfigError(f"the template {TEMPLATES_DIR / name} does not exist") from None
 
 
 def reveal(state: GameState, death: Death, policy: str) -> Reveal:
@@ -76,7 +53,7 @@ def dawn_post(result: PhaseResult) -> str:
     name = str(state.rules.reveal.get("dawn_template", "dawn_default.j2"))
     first_day = state.rules.first_phase == "day"
     return (
-        _template(name)
+        template(name, setting=f"the {state.rules.ruleset} ruleset's [reveal] dawn_template")
         .render(
             phase_title="Night",
             number=result.number,
@@ -110,9 +87,9 @@ def result_pms(result: PhaseResult) -> dict[str, str]:
                         side=shown.side or "unknown",
                     )
                 )
-    template = _template("pm_result.j2")
+    pm = template("pm_result.j2")
     return {
-        player: template.render(
+        player: pm.render(
             player=player,
             title=state.rules.title,
             phase=result.phase.title(),
@@ -125,4 +102,4 @@ def result_pms(result: PhaseResult) -> dict[str, str]:
 
 
 def win_post(win: Win) -> str:
-    return _template("win_default.j2").render(win=win).strip()
+    return template("win_default.j2").render(win=win).strip()

@@ -22,9 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from jinja2 import TemplateNotFound
-
-from assistant.engine.drafts import Reveal, env, reveal, win_post
+from assistant.engine.drafts import Reveal, reveal, win_post
 from assistant.engine.history import DEATH, ROLES, apply_death, replay
 from assistant.engine.rules import EngineRules, load_engine_rules
 from assistant.engine.state import Death, GameState
@@ -35,6 +33,7 @@ from assistant.models import to_iso
 from assistant.monitor import day_deadline, load_view
 from assistant.outcome import TallyRules
 from assistant.tally import Tally, count
+from assistant.templating import template
 
 DUSK_TEMPLATE = "dusk_default.j2"
 
@@ -245,14 +244,12 @@ def _render(
     win: Win | None,
 ) -> str:
     name = str(rules.reveal.get("dusk_template", DUSK_TEMPLATE)) if rules else DUSK_TEMPLATE
-    try:
-        template = env.get_template(name)
-    except TemplateNotFound:
-        raise ConfigError(f"the dusk template templates/{name} does not exist") from None
+    setting = f"the {rules.ruleset} ruleset's [reveal] dusk_template" if rules else None
+    chosen = template(name, setting=setting)
     number = tally.day or 1
     next_night = number if rules is None or rules.first_phase == "day" else number + 1
     return (
-        template.render(
+        chosen.render(
             day=tally.day,
             lynched=reveals,
             others=others,

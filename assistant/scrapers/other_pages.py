@@ -19,6 +19,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from assistant.errors import BoardPageError, FeedError, NotAThreadError, PrintViewError
 from assistant.scrapers.common import absolute, clean_text
+from assistant.scrapers.urls import FEED_TOPIC_PATH, thread_url_info
 
 #: How many topics of a board or feed the message names.
 MAX_SUGGESTIONS = 3
@@ -31,7 +32,6 @@ _FEED_LINK = re.compile(
 )
 _FEED_ENTRY = re.compile(r"<(entry|item|recent-post)\b.*?</\1>", re.I | re.S)
 _FEED_TITLE = re.compile(r"<(?:title|subject)\b[^>]*>\s*(?:<!\[CDATA\[)?(.*?)(?:\]\]>)?\s*</", re.S)
-_PHPBB_FEED_PATH = re.compile(r"^(.*?/)(?:app\.php/)?feed/topic/(\d+)/?$")
 _SMF_PRINT = re.compile(r"action=printpage", re.I)
 _SMF_PRINT_POSTS = re.compile(r"""class=["']postheader["']""", re.I)
 _PHPBB_PRINT = re.compile(r"""theme/print\.css|[?&;]view=print\b""", re.I)
@@ -95,7 +95,7 @@ def _self_topics(text: str, url: str) -> list[TopicLink]:
     out = []
     for candidate in (url, *(m.group(1) or "" for m in _FEED_LINK.finditer(text[:2048]))):
         parts = urlsplit(absolute(url, candidate))
-        m = _PHPBB_FEED_PATH.match(parts.path)
+        m = FEED_TOPIC_PATH.match(parts.path)
         query = dict(parse_qsl(parts.query))
         if m is not None:
             base = urlunsplit((parts.scheme, parts.netloc, m.group(1), "", ""))
@@ -195,8 +195,6 @@ def _topic_link(
     page_url: str, href: str, title: str | None, *, software: str | None = None
 ) -> TopicLink | None:
     """The first page of the topic `href` points at, or None if it is not a topic link."""
-    from assistant.scrapers import thread_url_info  # the package imports this module
-
     if not href or href.startswith(("#", "javascript:")):
         return None
     try:
