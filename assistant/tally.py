@@ -119,6 +119,15 @@ class Tally:
     last_post: int | None = None
     last_post_at: datetime | None = None
     ruleset: str = ""
+    decision: str = "majority"
+    """The ruleset's [tally] decision: "majority" ends the day at `majority` votes;
+    "plurality" lynches the most votes at the deadline, so `majority` decides nothing."""
+
+    def lynch_rule(self) -> str:
+        """The line under a count that says what lynches (plurality rulesets never hammer)."""
+        if self.decision == "majority":
+            return f"With {len(self.alive)} alive, it takes {self.majority} to lynch."
+        return f"With {len(self.alive)} alive, the most votes at the deadline lynch."
 
     def to_json(self, *, why: bool | str = False) -> dict[str, Any]:
         """The document `count --json` prints; `why` adds the votes (of one player if a name)."""
@@ -310,6 +319,7 @@ def count(
         last_post=last.post_id if last else None,
         last_post_at=last.posted_at if last else None,
         ruleset=getattr(rules, "name", ""),
+        decision=trules.decision,
     )
 
 

@@ -78,6 +78,7 @@ def render_tally(
             abstaining=list(tally.abstaining),
             alive=list(tally.alive),
             majority=tally.majority,
+            lynch_rule=tally.lynch_rule(),
             deadline=deadline,
             time_left=None if ended else time_left(tally.deadline, now),
             ended=ended,

@@ -64,7 +64,7 @@ def _text(tally: Tally, why: str | None) -> str:
     lines.append(f"Not voting ({len(tally.not_voting)}): {', '.join(tally.not_voting) or 'none'}")
     if tally.abstaining:
         lines.append(f"Abstaining ({len(tally.abstaining)}): {', '.join(tally.abstaining)}")
-    lines.append(f"With {len(tally.alive)} alive, it takes {tally.majority} to lynch.")
+    lines.append(tally.lynch_rule())
     lynched = ", ".join(tally.outcome.lynched) or "no lynch"
     at = f" (post {tally.outcome.at_post})" if tally.outcome.at_post is not None else ""
     lines.append(f"Outcome: {lynched}{at}: {tally.outcome.reason}")
@@ -384,11 +384,13 @@ def vote_cmd(
                 resolved = m.slot
         data = {"voter": who.slot, "target": resolved, "at": to_iso(at)}
         store.add_input("vote", data, a.clock.now())
-    a.emit(
-        data,
-        f"Recorded: {who.slot} {'votes ' + str(resolved) if resolved else 'unvotes'} "
-        f"at {to_iso(at)}.",
-    )
+    if resolved is None:
+        did = "unvotes"
+    elif vrules.is_abstain(resolved):
+        did = "abstains"  # 004: "Players may abstain from voting."
+    else:
+        did = f"votes {resolved}"
+    a.emit(data, f"Recorded: {who.slot} {did} at {to_iso(at)}.")
 
 
 # ---- replay -----------------------------------------------------------------------------------

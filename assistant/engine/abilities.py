@@ -44,6 +44,8 @@ def redirect(r: Resolution, a: Action, tier: str) -> None:
             continue
         new = [y if t == x else x if t == y else t for t in b.targets]
         if new != b.targets:
+            # The ruleset's `noun` names the action in a PM ("investigation"), not its verb.
+            noun = str(b.ability.params.get("noun", b.ability.name))
             for old, now in zip(b.targets, new, strict=True):
                 if old != now:
                     moved.append(
@@ -51,7 +53,8 @@ def redirect(r: Resolution, a: Action, tier: str) -> None:
                             a.ability.params.get(
                                 "result_pm", "{ability} aimed at {original} went to {now}"
                             ),
-                            ability=b.ability.name,
+                            ability=noun,
+                            article="An" if noun[:1].lower() in "aeiou" else "A",
                             original=old,
                             now=now,
                         )
