@@ -291,3 +291,17 @@ def test_kill_and_phase_speak_the_games_time(capsys, monkeypatch, game_dir) -> N
         "Sun 1 Nov 2026 15:00 EST",
         "America/New_York",
     )
+
+
+def test_phase_at_a_start_post_not_yet_fetched_says_it_starts_now(tmp_path, capsys) -> None:
+    from assistant.cli import main
+
+    players = tmp_path / "players.txt"
+    players.write_text("Kat\nConia\nJd-\n", encoding="utf-8")
+    base = ["--data-dir", str(tmp_path)]
+    main([*base, "game", "new", "p", "--thread", "https://forum.example.org/index.php?topic=2.0",
+          "--ruleset", "paranormal", "--players", str(players)])
+    capsys.readouterr()
+    main([*base, "phase", "p", "day", "1", "--start-post", "2"])
+    err = capsys.readouterr().err
+    assert "post #2 is not stored yet" in err and "--starts" in err

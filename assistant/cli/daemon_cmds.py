@@ -142,11 +142,19 @@ def phase(
         if kind is not None:
             if number is None:
                 raise PhaseError(f"give the {kind}'s number: `assistant phase {game_id} {kind} 2`")
+            posted = _post_time(store, start_post)
             begin = (
                 parse_past(starts, now=now, zone=zone, where="--starts")
                 if starts
-                else _post_time(store, start_post) or now
+                else posted or now
             )
+            if start_post is not None and posted is None and not starts:
+                click.echo(
+                    f"note: post #{start_post} is not stored yet, so {kind} {number} starts now "
+                    f"({local_text(now, zone)}); give --starts, or fetch first and enter the "
+                    "phase again, if it began earlier",
+                    err=True,
+                )
             end = parse_when(ends, now=begin, zone=zone, where="--ends") if ends else None
             new = start_phase(prules, kind, number, begin, end, start_post, zone=zone)
             store.add_input("phase", phase_input(new), now)
