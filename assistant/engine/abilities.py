@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from assistant.engine import deaths
+
 if TYPE_CHECKING:
     from assistant.engine.resolver import Action, Resolution
 
@@ -24,6 +26,10 @@ def _fmt(template: object, **values: object) -> str:
 
 def block(r: Resolution, a: Action, tier: str) -> None:
     for t in a.targets:
+        if a.ability.params.get("spares_visit_killers") and kills_visitors(r, t):
+            # 000: "The Paranoid War Vet and Sentry Gun are not role-blocked by an abduction"
+            r.event(tier, a.label(), f"does not roleblock {t}", f"{t} kills anyone visiting them")
+            continue
         r.blocked.add(t)
         r.state.players[t].day_statuses.add("roleblocked")
         if a.ability.params.get("jail"):
@@ -226,9 +232,23 @@ def watch(r: Resolution, a: Action, tier: str) -> None:
     )
 
 
+def went_to(r: Resolution, who: str) -> set[str]:
+    """Where `who` went tonight: the targets of their actions that were visits, not home."""
+    return {x for b in r.actions if b.actor == who and visits(b) for x in b.targets} - {who}
+
+
+def reached(r: Resolution, a: Action) -> set[str]:
+    """The houses action `a` reaches: its targets and, for a follow that `goes_along`
+    (000's Reporter, who can "track anyone anywhere"), wherever the followed player went."""
+    places = set(a.targets)
+    if a.kind == "follow" and a.ability.params.get("goes_along"):
+        places |= went_to(r, a.targets[0])
+    return places
+
+
 def follow(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
-    went = sorted({x for b in r.actions if b.actor == t and visits(b) for x in b.targets} - {t})
+    went = sorted(went_to(r, t))
     result = ", ".join(went) or a.ability.params.get("nobody", "nowhere")
     r.event(tier, a.label(), f"sees {t} visit {result}")
     r.pm_later(
@@ -236,6 +256,75 @@ def follow(r: Resolution, a: Action, tier: str) -> None:
         _fmt(a.ability.params.get("result_pm", "{target}: {result}"), target=t, result=result),
         needs_alive=False,
     )
+
+
+# ---- kill on visit ---------------------------------------------------------------------
+
+
+def kills_visitors(r: Resolution, name: str) -> bool:
+    """Whether `name`'s `kill_on_visit` passive is armed now: a night, alive, not switched
+    off for the night by its holder, not roleblocked (000 War Vet)."""
+    return (
+        r.phase == "night"
+        and bool(r.state.passive(name, "kill_on_visit"))
+        and r.state.players[name].alive
+        and (name, "kill_on_visit") not in r.suspended
+        and name not in r.blocked
+    )
+
+
+def visit_kills(r: Resolution, acts: list[Action]) -> list[tuple[Action, str]]:
+    """(visitor's action, holder) for every visit of `acts` that reaches an armed holder,
+    decided before the tier's effects: the holder fires on the visitor's turn, and a block
+    landing in the same tier does not save its performer. An ability with
+    `triggers_visit_kill = false` (000's Stun Orb) passes unharmed."""
+    shots = []
+    for a in acts:
+        if not visits(a) or not a.ability.params.get("triggers_visit_kill", True):
+            continue
+        for t in sorted(reached(r, a) - {a.actor}):
+            if kills_visitors(r, t):
+                shots.append((a, t))
+    return shots
+
+
+def fire_visit_kills(r: Resolution, shots: list[tuple[Action, str]], tier: str) -> None:
+    """Land the shots after the visitors' own actions took effect (a deadly visitor and the
+    holder both die)."""
+    for a, holder in shots:
+        if not r.state.players[a.actor].alive:
+            continue
+        r.event(
+            tier,
+            f"{holder} ({r.state.role_title(holder)})",
+            f"kills {a.actor}",
+            f"{a.label()} visited them",
+        )
+        deaths.die(
+            r,
+            a.actor,
+            "nightkill",
+            f"visited {holder} ({r.state.role_title(holder)}), who kills anyone visiting them",
+            (holder,),
+            tier,
+        )
+
+
+def apply_suspensions(r: Resolution) -> None:
+    """The War Vet's "hold fire": the named passive is off for the whole night, from its start.
+    Not a visit (the holder stays home) and not stopped by a roleblock, which would take
+    the power away anyway."""
+    for a in r.actions:
+        if a.kind != "suspend" or a.done:
+            continue
+        a.done, a.stayed = True, True
+        passive = str(a.ability.params["passive"])
+        if not r.state.players[a.actor].alive:
+            r.event(a.tier, a.label(), "fails", "the actor is dead")
+            continue
+        r.state.spend(a.actor, a.ability)
+        r.suspended.add((a.actor, passive))
+        r.event(a.tier, a.label(), f"{a.actor}'s {passive} is off tonight")
 
 
 # ---- lasting effects -------------------------------------------------------------------
@@ -389,6 +478,7 @@ HANDLERS: dict[str, Handler] = {
     "revive": revive,
     "exorcise": exorcise,
     "discard": status,
+    "suspend": nothing,
     "test": test,
     "boost": nothing,
     "none": nothing,

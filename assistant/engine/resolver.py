@@ -101,6 +101,8 @@ class Resolution:
         self.actions: list[Action] = []
         self.attacks: dict[str, list[Action]] = {}
         self.after_night: list[Action] = []
+        self.suspended: set[tuple[str, str]] = set()
+        """(player, passive) switched off for this phase by the player's order."""
         self.tiers = self.rules.tiers if phase == "night" else self.rules.day_tiers
 
     # ---- output helpers --------------------------------------------------------------
@@ -181,15 +183,18 @@ class Resolution:
         self.collect()
         deaths.fire_pending(self)
         abilities.apply_boosts(self)
+        abilities.apply_suspensions(self)
         for tier in self.tiers:
             acts = [a for a in self.actions if a.tier == tier and not a.done]
             ready = []
+            shots: list[tuple[Action, str]] = []
             for a in acts:
                 a.done = True
                 reason = self.cannot_act(a, tier)
                 if reason:
                     a.failed = reason
                     self.event(tier, a.label(), "fails", reason)
+                    shots += abilities.visit_kills(self, [a])
                     fallback = a.ability.params.get("failed_result")
                     if fallback and self.state.players[a.actor].alive:
                         self.pm_later(
@@ -201,10 +206,12 @@ class Resolution:
                         )
                     continue
                 ready.append(a)
+            shots += abilities.visit_kills(self, ready)
             for a in sorted(ready, key=abilities.within_tier_key):
                 abilities.HANDLERS[a.kind](self, a, tier)
             if self.kills:
                 deaths.resolve_kills(self, tier)
+            abilities.fire_visit_kills(self, shots, tier)
         abilities.finish(self)
         for p in self.pending_pms:
             player = self.state.players[p.player]

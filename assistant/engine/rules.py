@@ -40,6 +40,7 @@ KINDS = frozenset(
         "shoot",
         "discard",
         "test",
+        "suspend",
         "none",
     }
 )
@@ -237,10 +238,15 @@ def _ability(where: str, name: str, raw: Mapping[str, Any], tiers: set[str]) -> 
     phase = raw.get("phase", "night")
     if phase not in (*PHASES, "any"):
         raise RulesetError(f"{where}: phase = {show(phase)}: use night, day or any")
-    tier = raw.get("tier", "passive" if kind in {"turn", "shoot", "discard", "test"} else "")
+    passive_kinds = {"turn", "shoot", "discard", "test", "suspend"}
+    tier = raw.get("tier", "passive" if kind in passive_kinds else "")
     if tier not in tiers:
         raise RulesetError(
             f"{where}: tier = {tier!r} is not a tier named in [night] tiers/day_tiers"
+        )
+    if kind == "suspend" and not isinstance(raw.get("passive"), str):
+        raise RulesetError(
+            f'{where}: kind = "suspend" needs passive = "NAME" (the passive it switches off)'
         )
     target_state = raw.get("target_state", "alive")
     if target_state not in TARGET_STATES:
