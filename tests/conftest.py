@@ -10,6 +10,11 @@ import pytest
 
 from assistant.clock import FakeClock
 
+# The helper modules' asserts get pytest's detailed failure reports too.
+pytest.register_assert_rewrite(
+    "cli_support", "realthreads", "forum_server", "daemon_support", "thread_b_support"
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ASSISTANT_SHARED", ROOT.parent / "shared")).resolve()
 REALFORUM = SHARED / "fixtures" / "realforum"

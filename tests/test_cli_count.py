@@ -6,22 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli as run
 from realthreads import HOST, NOW, PLAYERS_A, thread_posts, truth
 
-from assistant.cli import main
 from assistant.store import GameStore
 
 SMF_A = "http://127.0.0.1:8021/index.php?topic=2.0"
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import partial
 from urllib.parse import parse_qsl
 
 import pytest
+from cli_support import run_cli
 from forum_server import ForumServer, page_path, route_key, running_forum, thread_files
 from test_fetch import PHPBB_LOGIN, PHPBB_MEMBER
 
-from assistant.cli import main
 from assistant.store import GameStore
 
 
@@ -26,17 +27,7 @@ def run(tmp_path, monkeypatch, capsys):
     """Run the CLI in-process; returns (exit code, stdout, stderr)."""
     monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("ASSISTANT_NOW", "2026-11-22T12:00:00+00:00")
-
-    def _run(*args: str) -> tuple[int, str, str]:
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as e:
-            code = int(e.code or 0)
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return _run
+    return partial(run_cli, capsys)
 
 
 @pytest.mark.parametrize("software", ["smf", "phpbb"])

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 import thread_b_support as tb
+from cli_support import run_cli
 from forum_server import ForumServer, running_forum
 from test_gm_walkthrough import new_game, players_file, serve_thread_b, setup_file
 
-from assistant.cli import main
 from assistant.monitor import day_end, load_view
 from assistant.store import GameStore
 
@@ -45,13 +45,7 @@ def run(tmp_path, monkeypatch, capsys):
 
     def _run(*args: str, now: str = NOW) -> tuple[int, str, str]:
         monkeypatch.setenv("ASSISTANT_NOW", now)
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as e:
-            code = int(e.code or 0)
-        out, err = capsys.readouterr()
-        return code, out, err
+        return run_cli(capsys, *args)
 
     return _run
 

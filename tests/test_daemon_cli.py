@@ -8,21 +8,9 @@ import re
 import feedparser
 import pytest
 import thread_b_support as tb
+from cli_support import run_at as run
 
-from assistant.cli import main
 from assistant.store import GameStore
-
-
-def run(capsys, monkeypatch, data_dir, now: str, *args: str) -> tuple[int, str, str]:
-    monkeypatch.setenv("ASSISTANT_NOW", now)
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(data_dir))
-    code = 0
-    try:
-        main(list(args))
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

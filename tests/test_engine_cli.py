@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_support import call
 
-from assistant.cli import main
 from assistant.engine.orders import check_order, parse_order
 from assistant.engine.resolver import resolve_phase
 from assistant.engine.rules import load_engine_rules
@@ -26,17 +26,6 @@ players = [
   { name = "Eve", side = "town" }, { name = "Finn", role = "doublevoter", side = "town" },
 ]
 """
-
-
-def call(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = 0
-    try:
-        main(["--data-dir", str(data), *args])
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 @pytest.fixture

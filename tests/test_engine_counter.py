@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_support import CliAt
 from realthreads import HOST, NOW, thread_posts, truth
 
-from assistant.cli import main
 from assistant.game import load_game
 from assistant.store import GameStore
 
@@ -43,23 +43,11 @@ URL = {
 }
 
 
-class Cli:
+class Cli(CliAt):
     """`assistant ...` through assistant.cli.main, at a moment set like ASSISTANT_NOW."""
 
-    def __init__(self, data: Path, capsys: pytest.CaptureFixture[str], mp: pytest.MonkeyPatch):
-        self.data, self.capsys, self.mp = data, capsys, mp
-
     def __call__(self, *args: str, at: str = "2026-11-22T11:00:00+00:00", ok: bool = True):
-        self.mp.setenv("ASSISTANT_NOW", at)
-        self.capsys.readouterr()
-        code = 0
-        try:
-            main(["--data-dir", str(self.data), *args])
-        except SystemExit as e:
-            code = int(e.code or 0)
-        out, err = self.capsys.readouterr()
-        assert (code == 0) == ok, err or out
-        return out if ok else err
+        return self.at(at, *args, ok=ok)
 
     def json(self, *args: str, **kw: str) -> dict:
         return json.loads(self(*args, "--json", **kw))

@@ -15,8 +15,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from cli_support import CliAt
 
-from assistant.cli import main
 from assistant.models import Post
 from assistant.store import GameStore
 from tests.conftest import SEEDS
@@ -29,23 +29,11 @@ def quote(seed: str, sentence: str) -> None:
     assert " ".join(sentence.split()) in text, sentence
 
 
-class Cli:
+class Cli(CliAt):
     """`assistant ...` at a moment `minutes` after the day started (ASSISTANT_NOW)."""
 
-    def __init__(self, data: Path, capsys: pytest.CaptureFixture[str], mp: pytest.MonkeyPatch):
-        self.data, self.capsys, self.mp = data, capsys, mp
-
     def __call__(self, minutes: float, *args: str, ok: bool = True) -> str:
-        self.mp.setenv("ASSISTANT_NOW", (T0 + timedelta(minutes=minutes)).isoformat())
-        self.capsys.readouterr()
-        code = 0
-        try:
-            main(["--data-dir", str(self.data), *args])
-        except SystemExit as e:
-            code = int(e.code or 0)
-        out, err = self.capsys.readouterr()
-        assert (code == 0) == ok, err or out
-        return out if ok else err
+        return self.at((T0 + timedelta(minutes=minutes)).isoformat(), *args, ok=ok)
 
     def json(self, minutes: float, *args: str) -> dict:
         return json.loads(self(minutes, *args, "--json"))

@@ -15,20 +15,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from cli_support import call
+from cli_support import output as run
 from realthreads import HOST, thread_posts
 
 from assistant.cli import main
 from assistant.models import Post
 from assistant.store import GameStore
-
-
-def run(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> str:
-    capsys.readouterr()
-    try:
-        main(["--data-dir", str(data), *args])
-    except SystemExit as e:
-        assert e.code == 0, capsys.readouterr().err
-    return capsys.readouterr().out
 
 
 def lynch(data: Path, game: str, player: str, day: int) -> None:
@@ -259,17 +252,6 @@ def test_millers_hollow_game_lynch_from_the_count(
         "All the werewolves have been killed.\n"
         "Winners: Ann, Ben, Cid, Dee, Hea.\n"
     )
-
-
-def call(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = 0
-    try:
-        main(["--data-dir", str(data), *args])
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_chat_mafia_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from cli_support import call
 
-from assistant.cli import main
 from assistant.store import GameStore
 
 T0 = datetime(2026, 11, 24, 18, 0, tzinfo=UTC)
@@ -27,17 +27,6 @@ players = [
   { name = "Kim", role = "goon" },
 ]
 """
-
-
-def call(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = 0
-    try:
-        main(["--data-dir", str(data), *args])
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 @pytest.fixture

@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 import thread_b_support as tb
+from cli_support import run_cli
 from conftest import REALFORUM
 from forum_server import ForumServer, page_path, running_forum
 
-from assistant.cli import main
 from assistant.store import GameStore
 
 NOW = "2026-11-22T12:00:00+00:00"
@@ -37,17 +38,7 @@ def run(tmp_path, monkeypatch, capsys):
     """Run the CLI in-process at NOW; returns (exit code, stdout, stderr)."""
     monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("ASSISTANT_NOW", NOW)
-
-    def _run(*args: str) -> tuple[int, str, str]:
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as e:
-            code = int(e.code or 0)
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return _run
+    return partial(run_cli, capsys)
 
 
 def serve_thread_b(server: ForumServer, forum: str) -> str:

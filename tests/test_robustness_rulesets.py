@@ -4,12 +4,13 @@ never "internal error"."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 
 from assistant import RULESETS_DIR
-from assistant.cli import main
 from assistant.errors import RulesetError
 from assistant.rulesets import find_ruleset
 
@@ -21,17 +22,7 @@ NOW = "2026-11-22T11:00:00+00:00"
 def cli(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("ASSISTANT_NOW", NOW)
     monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-
-    def call(*args: str) -> tuple[int, str, str]:
-        code = 0
-        try:
-            main(list(args))
-        except SystemExit as e:
-            code = int(e.code or 0)
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
+    return partial(run_cli, capsys)
 
 
 def players(tmp_path: Path) -> Path:

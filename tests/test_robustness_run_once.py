@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from cli_support import run_at
 from daemon_support import serve, setup_store, snapshots, thread_url
 from forum_server import page_path, running_forum, thread_files
 
@@ -15,15 +16,7 @@ NOW = "2026-11-22T11:30:00+00:00"
 
 
 def run(capsys, monkeypatch, data_dir, *args: str) -> tuple[int, str, str]:
-    monkeypatch.setenv("ASSISTANT_NOW", NOW)
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(data_dir))
-    code = 0
-    try:
-        main(list(args))
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_at(capsys, monkeypatch, data_dir, NOW, *args)
 
 
 def test_a_game_without_players_does_not_stop_the_others(capsys, monkeypatch, tmp_path) -> None:

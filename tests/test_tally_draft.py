@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_support import output
 from realthreads import HOST, NOW, PLAYERS_A, thread_posts
 
-from assistant.cli import main
 from assistant.store import GameStore
 
 THREAD = {
@@ -28,12 +28,7 @@ THREAD = {
 
 def run(capsys: pytest.CaptureFixture[str], mp: pytest.MonkeyPatch, data: Path, *args: str) -> str:
     mp.setenv("ASSISTANT_NOW", NOW.isoformat())  # 2026-11-22 12:00 UTC, after the last post
-    capsys.readouterr()
-    try:
-        main(["--data-dir", str(data), *args])
-    except SystemExit as e:
-        assert e.code == 0, capsys.readouterr().err
-    return capsys.readouterr().out
+    return output(capsys, data, *args)
 
 
 @pytest.mark.parametrize("forum", ["smf21", "phpbb33"])
