@@ -295,6 +295,35 @@ def game_modifier(
     )
 
 
+@game.command("lynches")
+@click.argument("game_id")
+@click.option("--day", type=int, required=True, help="The day these lynches are for.")
+@click.option("--available", type=int, required=True,
+              help="How many lynches that day has (003: the Town players who died the night "
+                   "before, at most 3).")
+@common_options
+@click.pass_context
+def game_lynches(ctx: click.Context, game_id: str, day: int, available: int) -> None:
+    """Record how many lynches DAY has, when the engine does not know (no setup entered, or
+    deaths the GM resolved by hand); the GM's number wins over the engine's."""
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        rules = TallyRules.from_ruleset(find_ruleset(load_game(store).ruleset))
+        if rules.max_lynches <= 1:
+            raise ConfigError(
+                f"the ruleset of {game_id!r} has one lynch a day ([tally] max_lynches = "
+                f"{rules.max_lynches}); there is nothing to record"
+            )
+        if day < 1 or not 1 <= available <= rules.max_lynches:
+            raise ConfigError(
+                f"--day {day} --available {available}: give a day of 1 or more and between 1 "
+                f"and {rules.max_lynches} lynches (the ruleset's most)"
+            )
+        data = {"day": day, "available": available}
+        store.add_input("lynches", data, a.clock.now())
+    a.emit(data, f"Recorded: Day {day} has {available} lynch{'es' if available > 1 else ''}.")
+
+
 # ---- count / draft / vote -------------------------------------------------------------------
 
 
