@@ -320,6 +320,26 @@ class Game:
                 alive = True
         return alive
 
+    def alive_after(
+        self, slot: str, *, post_id: int | None = None, at: datetime | None = None
+    ) -> bool:
+        """Alive once everything at the post / moment has happened: a death entered at that
+        very post (the GM's `kill --post N` at the last post read) has taken effect, unlike
+        `is_alive`, which asks about a vote cast in that post."""
+        alive = True
+        for kind, record in self._life:
+            if record.player == slot and _happened(record, post_id, at, inclusive=True):
+                alive = kind != "death"
+        return alive
+
+    def end_of(self, phase: Phase) -> datetime | None:
+        """When `phase` ended: its deadline, else the start of the phase entered after it;
+        None while it runs without a deadline."""
+        if phase.ends_at is not None:
+            return phase.ends_at
+        later = [p.starts_at for p in self.phases if p.starts_at > phase.starts_at]
+        return min(later) if later else None
+
     def counting(self, phase: Phase | None) -> Game:
         """The game as a day's own count sees it: a lynch recorded during or after that day
         is the day's result, not a death in it, so its wagon and its voters stay counted

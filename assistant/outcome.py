@@ -139,6 +139,14 @@ def _ranked(counted: Sequence[Standing], seed: str) -> list[Standing]:
     return out
 
 
+def lynches_today(rules: TallyRules, lynches_available: int, day: int | None) -> int:
+    """How many lynches the day has: the GM's / engine's number, capped by the ruleset,
+    one on Day 1 when the ruleset says so (003: "there can only be a single lynch on Day One")."""
+    if day == 1 and rules.single_lynch_day_one:
+        return 1
+    return max(1, min(rules.max_lynches, lynches_available))
+
+
 def decide(
     standings: Sequence[Standing],
     *,
@@ -286,9 +294,7 @@ def decide(
 
     lynched = [first]
     notes = [tie_note]
-    available = min(rules.max_lynches, lynches_available)
-    if day == 1 and rules.single_lynch_day_one:
-        available = 1
+    available = lynches_today(rules, lynches_available, day)
     voters = len(alive)
     for place, threshold in enumerate(rules.thresholds[: max(available - 1, 0)], start=2):
         if len(ordered) < place or len(lynched) < place - 1:

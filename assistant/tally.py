@@ -29,7 +29,15 @@ from assistant.errors import PhaseError
 from assistant.game import Game, Phase
 from assistant.models import Post, to_iso
 from assistant.names import Match, NameMatcher, Slot
-from assistant.outcome import NO_LYNCH, Outcome, RoleEffects, Standing, TallyRules, decide
+from assistant.outcome import (
+    NO_LYNCH,
+    Outcome,
+    RoleEffects,
+    Standing,
+    TallyRules,
+    decide,
+    lynches_today,
+)
 from assistant.vote_codes import ACCEPTED, VoteCode
 from assistant.votes import VoteMark, VoteRules, extract_votes, visible
 
@@ -122,12 +130,33 @@ class Tally:
     decision: str = "majority"
     """The ruleset's [tally] decision: "majority" ends the day at `majority` votes;
     "plurality" lynches the most votes at the deadline, so `majority` decides nothing."""
+    lynches: int = 1
+    """Lynches available this day (003 multi-lynch: up to three)."""
+    thresholds: tuple[float, ...] = ()
+    """The ruleset's share of the living players' votes the 2nd, 3rd... lynch must exceed."""
 
     def lynch_rule(self) -> str:
-        """The line under a count that says what lynches (plurality rulesets never hammer)."""
+        """The line under a count that says what lynches (plurality rulesets never hammer),
+        and on a multi-lynch day how many lynches there are and what the later ones take
+        (003: "the second-leading vote getter will also be lynched if (s)he has received
+        more than 34% of the available votes")."""
+        n = len(self.alive)
         if self.decision == "majority":
-            return f"With {len(self.alive)} alive, it takes {self.majority} to lynch."
-        return f"With {len(self.alive)} alive, the most votes at the deadline lynch."
+            line = f"With {n} alive, it takes {self.majority} to lynch."
+        else:
+            line = f"With {n} alive, the most votes at the deadline lynch."
+        extra = self.thresholds[: self.lynches - 1]
+        if not extra:
+            return line
+        places = ("second", "third", "fourth", "fifth")
+        parts = []
+        for i, share in enumerate(extra):
+            need = int(share * n + 1e-9) + 1  # the fewest votes that are more than the share
+            after = f"if the {places[i - 1]} is lynched and " if i else "if "
+            parts.append(
+                f"the {places[i]} {after}over {share:.0%} of the {n} votes ({need} or more)"
+            )
+        return f"{line} {self.lynches} lynches today: the leader, " + ", ".join(parts) + "."
 
     def to_json(self, *, why: bool | str = False) -> dict[str, Any]:
         """The document `count --json` prints; `why` adds the votes (of one player if a name)."""
@@ -266,12 +295,7 @@ def count(
             _apply_pm(state, game, vrules, trules, phase, item, matcher)
 
     last = selected[-1] if selected else None
-    moment = at or (last.posted_at if last else None)
-    alive = tuple(
-        s
-        for s in game.players
-        if game.is_alive(s, post_id=last.post_id if last else None, at=moment)
-    )
+    alive = _alive_at_end(game, phase, last, at_post, at, now)
     votes = _freeze_votes(state, game, trules, phase)
     wagons = _wagons(state, game, trules, phase, alive)
     voting = {w_voter for w in wagons for w_voter in w.voters}
@@ -320,7 +344,36 @@ def count(
         last_post_at=last.posted_at if last else None,
         ruleset=getattr(rules, "name", ""),
         decision=trules.decision,
+        lynches=lynches_today(trules, game.lynches_available(number), number),
+        thresholds=tuple(trules.thresholds),
     )
+
+
+def _alive_at_end(
+    game: Game,
+    phase: Phase | None,
+    last: Post | None,
+    at_post: int | None,
+    at: datetime | None,
+    now: datetime | None,
+) -> tuple[str, ...]:
+    """Who is alive when the count is read. Asked as of a post or a moment, that post /
+    moment; otherwise now, or the day's end when it is over: a player killed during the
+    day after the last post read (an engine day action stored when the GM confirmed
+    `resolve --day N`, a GM `kill` at the last post) is dead in the tally, so his vote and
+    the votes for him drop out (001: "the vote of the executed player no longer counts",
+    002: "all votes by and for him are removed")."""
+    last_id = last.post_id if last else None
+    if at_post is not None or at is not None:
+        moment = at or (last.posted_at if last else None)
+        return tuple(s for s in game.players if game.is_alive(s, post_id=last_id, at=moment))
+    moment = now or (last.posted_at if last else None)
+    if last is not None and moment is not None and moment < last.posted_at:
+        moment = last.posted_at  # a clock behind the posts read: they have happened
+    end = game.end_of(phase) if phase is not None else None
+    if moment is not None and end is not None:
+        moment = min(moment, end)
+    return tuple(s for s in game.players if game.alive_after(s, post_id=last_id, at=moment))
 
 
 def _role_effects(state: _State, game: Game, day: int | None, alive: Sequence[str]) -> RoleEffects:

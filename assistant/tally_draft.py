@@ -69,6 +69,7 @@ def render_tally(
         for w in tally.wagons
     ]
     lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+    left = time_left(tally.deadline, now)  # "none": the day has ended, say so
     chosen = template(f"tally_{rules.template}.j2", setting="the ruleset's [tally] template")
     return (
         chosen.render(
@@ -80,7 +81,8 @@ def render_tally(
             majority=tally.majority,
             lynch_rule=tally.lynch_rule(),
             deadline=deadline,
-            time_left=None if ended else time_left(tally.deadline, now),
+            time_left=None if ended else left,
+            over=left == "none",
             ended=ended,
             result=f"{lynched} ({tally.outcome.reason})",
         ).strip()

@@ -63,7 +63,7 @@ def day_two(run, tmp_path: Path, server: ForumServer, forum: str) -> None:
 
 def tally_end(draft: str) -> str:
     """The deadline a tally draft shows ("Day 2 ends at 2026-11-22 11:20 UTC")."""
-    found = re.search(r"Day \d+ ends at (\S+ \S+) UTC", draft)
+    found = re.search(r"Day \d+ end(?:s|ed) at (\S+ \S+) UTC", draft)
     assert found is not None, draft
     return found.group(1)
 
@@ -128,7 +128,7 @@ def test_a_vote_after_a_deadline_the_gm_moved_earlier_is_not_counted(forum, run,
 
     code, text, _ = run("draft", "tally", "b")
     assert "xX_Slayer_Xx (3): Lady Grey, Mr. Pickles, Conia" in text
-    assert "Day 2 ends at 2026-11-22 11:17 UTC" in text
+    assert "Day 2 ended at 2026-11-22 11:17 UTC" in text  # the deadline has passed
     dusk = json.loads(run("--json", "draft", "dusk", "b")[1])
     assert dusk["ends_at"] == "2026-11-22T11:17:00+00:00"
     assert dusk["outcome"]["reason"] == "xX_Slayer_Xx leads with 3"
@@ -346,4 +346,7 @@ def test_the_night_after_a_dusk_that_ends_nothing(forum_name, forum, run, tmp_pa
     assert out.startswith("Dawn breaks after Night 2.")
     pms = json.loads(run("--json", "draft", "pms", "b")[1])
     assert "Your investigation of Tom & Jerry's returns: Mafia." in pms["Lady Grey"]
-    assert "Subject: Turtle's Chat Mafia: results of Night 2" in pms["Jd-"]
+    # 002 tells only the Roleblocker's target; the jailed Jd- gets no PM. The subject names
+    # the game (its thread's title), not the ruleset.
+    assert "Jd-" not in pms and "Turtle's Chat Mafia" not in pms["Lady Grey"]
+    assert pms["Lady Grey"].splitlines()[1].endswith(": results of Night 2")

@@ -245,9 +245,14 @@ def test_the_deadline_drafts_the_dusk_once_the_game_has_a_setup(tmp_path, forum,
     dusk = tmp_path / "drafts" / "thread-b" / "day2-dusk.txt"
     # 002: "If a player is lynched, their alignment and role will be revealed to all
     # players"; both mafia are dead, so "All threats to the Town have been eliminated".
-    assert dusk.read_text(encoding="utf-8") == (
+    text = dusk.read_text(encoding="utf-8")
+    # The dusk links the deciding post (its permalink on the test forum's own port).
+    [deciding] = [ln for ln in text.splitlines() if ln.startswith("The deciding vote: ")]
+    assert deciding.startswith("The deciding vote: http://127.0.0.1:")
+    assert text == (
         "Day 2 is over.\n"
-        "xX_Slayer_Xx has been lynched. xX_Slayer_Xx was Roleblocker (Mafia).\n"
+        "xX_Slayer_Xx has been lynched. xX_Slayer_Xx was the Roleblocker (Mafia).\n"
+        f"{deciding}\n"
         "\n"
         "The game is over. Victory: Town!\n"
         "All threats to the Town have been eliminated.\n"
@@ -287,4 +292,4 @@ def test_a_setup_entered_after_the_deadline_still_gets_its_dusk(tmp_path) -> Non
         clock.advance(timedelta(minutes=1))
         report = make_daemon(tmp_path, clock).cycle("thread-b")
     assert [(e.key, e.status) for e in report.handled] == [("day2:dusk", "drafted")]
-    assert "xX_Slayer_Xx was Roleblocker (Mafia)." in (drafts / "day2-dusk.txt").read_text()
+    assert "xX_Slayer_Xx was the Roleblocker (Mafia)." in (drafts / "day2-dusk.txt").read_text()

@@ -40,15 +40,16 @@ def test_demo_runs_the_whole_day_and_night(tmp_path, capsys) -> None:
     drafts = tmp_path / "drafts" / "demo"
     assert (drafts / "day2-final.txt").is_file()
     # Dusk: drafted by the daemon at the deadline, then confirmed by the GM.
-    dusk = "Day 2 is over.\nBram has been lynched. Bram was Mafia Goon (Mafia).\n"
+    dusk = "Day 2 is over.\nBram has been lynched. Bram was the Mafia Goon (Mafia).\n"
     assert (drafts / "day2-dusk.txt").read_text(encoding="utf-8").startswith(dusk)
-    assert dusk + "Night 2 begins. Send your night actions to the GM.\n" in out
+    assert dusk in out and "Night 2 begins. Send your night actions to the GM.\n" in out
     assert "stored: Bram (lynch)" in out
     # Night 2: the Godfather shows as Town to the Cop, the Tracker follows the kill.
     assert "[kill] Esme (mafia): kill Gwen: kills Gwen" in out
     assert "night 2: dry run (nothing stored)" in out and "night 2: resolved and stored" in out
     assert (
-        "Night 2 is over.\nGwen has died. Gwen was Vanilla Townie (Town).\nDay 3 begins.\n" in out
+        "Night 2 is over.\nGwen has died. Gwen was the Vanilla Townie (Town).\nDay 3 begins.\n"
+        in out
     )
     assert "To: Alice\n" in out and "Your investigation of Esme: Town.\n" in out
     assert "To: Felix\n" in out and "Esme targeted: Gwen.\n" in out
@@ -93,4 +94,4 @@ def test_demo_command_runs_as_a_user_would(tmp_path) -> None:
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr + r.stdout
     assert "majority reached" in r.stdout
-    assert "Gwen has died. Gwen was Vanilla Townie (Town)." in r.stdout
+    assert "Gwen has died. Gwen was the Vanilla Townie (Town)." in r.stdout

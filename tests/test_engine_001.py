@@ -182,11 +182,15 @@ def test_healer_learns_the_attack_and_saves_once():
     s = game("Hea=healer", *BASE)
     r = night(s, 1, "Werewolves: eat Ann")
     assert dead(r) == ["Ann"]
-    assert r.pms["Hea"] == ('Tonight the werewolves attacked Ann. Reply with "heal" to save them.',)
+    # "so he can choose to save the person": a notice during the night, not a result PM.
+    assert r.notices["Hea"] == (
+        'Tonight the werewolves attacked Ann. Reply with "heal" to save them.',
+    )
+    assert "Hea" not in r.pms
     r = night(s, 1, "Werewolves: eat Hea", "Hea: heal Hea")
     assert dead(r) == []
     r2 = night(r.state, 2, "Werewolves: eat Ben")
-    assert "Hea" not in r2.pms
+    assert "Hea" not in r2.pms and "Hea" not in r2.notices
     with pytest.raises(IllegalOrderError, match="no use"):
         check_order(parse_order("Hea: heal Ben", r.state, phase="night", number=2), r.state)
 
@@ -198,7 +202,7 @@ def test_healer_finds_no_victim_when_the_guardian_saved():
     )
     s = game("Hea=healer", "Gua=guardian", *BASE)
     r = night(s, 1, "Gua: guard Ann", "Werewolves: eat Ann")
-    assert r.pms["Hea"] == ("You cannot find any victims tonight.",)
+    assert r.notices["Hea"] == ("You cannot find any victims tonight.",) and "Hea" not in r.pms
 
 
 def test_healer_cannot_save_from_the_alchemist():

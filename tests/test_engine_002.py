@@ -275,6 +275,9 @@ def test_jailkeeper_blocks_and_stops_everything_aimed_at_the_jailed():
     )
     r = night(s, 1, "Jay: jail Carol", "Mafia: kill Hal")
     assert dead(r) == [] and "Carol is jailed, which stops the mafia's power" in r.log_lines()[-1]
+    # Only the Roleblocker's target is told ("The target is informed that they are
+    # roleblocked"); the seed says nothing of the sort for the jailed player.
+    assert "Carol" not in r.pms and "Gus" not in night(s, 1, "Jay: jail Gus").pms
     with pytest.raises(IllegalOrderError, match="themselves"):
         check_order(parse_order("Jay: jail Jay", s, phase="night", number=1), s)
 

@@ -147,9 +147,17 @@ def test_roles_and_night_hexes_reach_the_count_and_dusk(cli: Cli, tmp_path: Path
     assert doc["final"] and doc["outcome"]["lynched"] == ["xX_Slayer_Xx"]
 
     out = cli("draft", "dusk", "tb", at="2026-11-22T11:30:00+00:00")
+    # The dusk links the post that decided the lynch (the GM's review: "never links the
+    # deciding (hammer) post"): its permalink as the forum gave it.
+    with GameStore.open(tmp_path, "tb") as store:
+        hammer = store.post(doc["outcome"]["at_post"])
+        assert hammer is not None
+        deciding = hammer.latest.url
+    assert deciding and str(doc["outcome"]["at_post"]) in deciding
     assert out.split("\n\n---\n")[0] == (
         "Day 2 is over.\n"
-        "xX_Slayer_Xx has been lynched. xX_Slayer_Xx was Roleblocker (Mafia).\n"
+        "xX_Slayer_Xx has been lynched. xX_Slayer_Xx was the Roleblocker (Mafia).\n"
+        f"The deciding vote: {deciding}\n"
         "\n"
         "The game is over. Victory: Town!\n"
         "All threats to the Town have been eliminated.\n"

@@ -137,7 +137,8 @@ def test_001_reveals_the_role_and_the_lover_follows(tmp_path: Path) -> None:
     assert result.lynched == ("Wolf",) and result.final
     assert result.post == (
         "Day 1 is over.\n"
-        "Wolf has been lynched. Wolf was Werewolf.\n"
+        "Wolf has been lynched. Wolf was the Werewolf.\n"
+        "The deciding vote: post 205\n"
         "Dee has died as well. Dee was Peasant.\n"
         "Night 2 begins. Send your night actions to the GM.\n"
     )
@@ -163,7 +164,7 @@ def test_001_a_lynched_hunter_must_name_a_target(tmp_path: Path) -> None:
     vote_posts(store, [("Wolf", "Cid"), ("Alf", "Cid"), ("Ben", "Cid"), ("Cid", "Wolf")], bold)
     result = draft_dusk(store, AFTER)
     assert result.lynched == ("Cid",)
-    assert result.post.startswith("Day 1 is over.\nCid has been lynched. Cid was Hunter.\n")
+    assert result.post.startswith("Day 1 is over.\nCid has been lynched. Cid was the Hunter.\n")
     assert result.notes == (
         "Cid (Hunter) died and may take someone with them: ask for the choice and enter it "
         'as an order ("Cid: shoot NAME")',
@@ -208,7 +209,8 @@ def test_002_lynch_reveals_role_and_alignment_and_the_dusk_win(tmp_path: Path) -
     result = draft_dusk(store, AFTER)
     assert result.post == (
         "Day 2 is over.\n"
-        "Carol has been lynched. Carol was Godfather (Mafia).\n"
+        "Carol has been lynched. Carol was the Godfather (Mafia).\n"
+        "The deciding vote: post 202\n"
         "Night 2 begins. Send your night actions to the GM.\n"
     )
 
@@ -254,7 +256,9 @@ def test_003_up_to_three_lynches_with_role_and_alignment(tmp_path: Path) -> None
         "mafia0 has been lynched. mafia0 was Vanilla (Mafia).\n"
         "wolves0 has been lynched. wolves0 was Vanilla (Wolves).\n"
         "town3 has been lynched. town3 was Vanilla (Town).\n"
-        "Night 2 begins. Send your night actions to the GM.\n"
+        "The deciding vote: post 207\n"
+        # "Orders for actions must be submitted to all three moderators" (003).
+        "Night 2 begins. Send your night actions to all three moderators.\n"
     )
     quote("003", "Win conditions will be checked in the following order every Dawn and every Dusk:")
     # Left: town0-2, mafia1, wolves1: no side has won yet.

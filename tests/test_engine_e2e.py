@@ -117,6 +117,7 @@ def test_chat_mafia_game_lynches_from_the_count(
     assert run(capsys, tmp_path, "draft", "dusk", "cm", "--confirm") == (
         "Day 1 is over.\n"
         "Hal has been lynched. Hal was Vanilla (Town).\n"
+        "The deciding vote: http://127.0.0.1:8021/index.php?msg=507\n"
         "Night 1 begins. Send your night actions to the GM.\n"
         "\n---\nfor the GM (not for the thread):\n"
         "day ended: Mon 23 Nov 2026 18:20 UTC; 20 min day (the ruleset's length)\n"
@@ -134,7 +135,7 @@ def test_chat_mafia_game_lynches_from_the_count(
         "Day 2 begins. 6 players remain: Carol, Moe, Doc, Ivy, Bo, Gus.\n"
     )
     assert run(capsys, tmp_path, "draft", "pms", "cm") == (
-        "To: Ivy\nSubject: Turtle's Chat Mafia: results of Night 1\n\n"
+        "To: Ivy\nSubject: cm: results of Night 1\n\n"
         "Your investigation of Moe returns: Mafia.\n"
     )
     d2 = D1 + timedelta(days=1)
@@ -155,6 +156,7 @@ def test_chat_mafia_game_lynches_from_the_count(
     assert run(capsys, tmp_path, "draft", "dusk", "cm", "--confirm") == (
         "Day 2 is over.\n"
         "Moe has been lynched. Moe was Vanilla (Mafia).\n"
+        "The deciding vote: http://127.0.0.1:8021/index.php?msg=514\n"
         "Night 2 begins. Send your night actions to the GM.\n"
         "\n---\nfor the GM (not for the thread):\n"
         # Bo's vote (18:07) was the last one missing: 002 drops the clock to 5 minutes.
@@ -231,7 +233,8 @@ def test_millers_hollow_game_lynch_from_the_count(
     assert "post 505" in out and "removed by the unvote in post 505" in out, (code, err)
     assert run(capsys, tmp_path, "draft", "dusk", "mh", "--confirm") == (
         "Day 1 is over.\n"
-        "Wolf has been lynched. Wolf was Werewolf.\n"
+        "Wolf has been lynched. Wolf was the Werewolf.\n"
+        "The deciding vote: http://127.0.0.1:8033/viewtopic.php?p=507#p507\n"
         "Night 2 begins. Send your night actions to the GM.\n"
         "\n---\nfor the GM (not for the thread):\n"
         "day ended: Tue 24 Nov 2026 18:00 UTC; deadline set by the GM (1 d day)\n"
@@ -277,7 +280,7 @@ def test_chat_mafia_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
         "Day 2 begins. 6 players remain: Carol, Moe, Doc, Ivy, Bo, Gus.\n"
     )
     assert run(capsys, tmp_path, "draft", "pms", "cm") == (
-        "To: Ivy\nSubject: Turtle's Chat Mafia: results of Night 1\n\n"
+        "To: Ivy\nSubject: cm: results of Night 1\n\n"
         "Your investigation of Moe returns: Mafia.\n"
     )
     lynch(tmp_path, "cm", "Moe", 2)
@@ -328,6 +331,11 @@ def test_millers_hollow_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     run(capsys, tmp_path, "roles", "mh", "--file", str(tmp_path / "setup.toml"), "--ruleset", "001")
     for line in ("Werewolves: eat Dee by Wolf", "Ben: guard Dee", "Ann: see Wolf"):
         run(capsys, tmp_path, "order", "mh", line)
+    # 001: the healer gets "a PM every night, with information about who was attacked"
+    # so he "can choose to save the person": drafted before the night is resolved.
+    assert run(capsys, tmp_path, "draft", "pms", "mh", "--pending") == (
+        "To: Hea\nSubject: mh: during Night 1\n\nYou cannot find any victims tonight.\n"
+    )
     run(capsys, tmp_path, "resolve", "mh")
     assert run(capsys, tmp_path, "draft", "dawn", "mh") == (
         "The sun rises over Miller's Hollow after night 1.\n"
@@ -335,11 +343,8 @@ def test_millers_hollow_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         "Day 1: vote in bold. 7 villagers remain: Ann, Ben, Cid, Dee, Hea, Wolf, Alf.\n"
     )
     assert run(capsys, tmp_path, "draft", "pms", "mh") == (
-        "To: Ann\nSubject: Miller's Hollow: results of Night 1\n\n"
+        "To: Ann\nSubject: mh: results of Night 1\n\n"
         "Your vision: Wolf is the Werewolf.\n"
-        "---\n"
-        "To: Hea\nSubject: Miller's Hollow: results of Night 1\n\n"
-        "You cannot find any victims tonight.\n"
     )
     lynch(tmp_path, "mh", "Wolf", 1)
     (tmp_path / "n2.txt").write_text(
@@ -362,7 +367,5 @@ def test_millers_hollow_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         "All the werewolves have been killed.\n"
         "Winners: Ann, Ben, Cid, Dee, Hea.\n"
     )
-    assert run(capsys, tmp_path, "draft", "pms", "mh") == (
-        "To: Hea\nSubject: Miller's Hollow: results of Night 2\n\n"
-        'Tonight the werewolves attacked Cid. Reply with "heal" to save them.\n'
-    )
+    # The dawn says Cid died: no PM offering to save him goes out with it.
+    assert run(capsys, tmp_path, "draft", "pms", "mh") == "no PMs to send\n"

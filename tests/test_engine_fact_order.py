@@ -66,7 +66,7 @@ def test_a_death_entered_before_the_setup_counts_for_orders_and_the_win(data: Pa
     assert code == 0 and out.splitlines()[-1] == "deaths: Ann (nightkill)"
     code, out, _ = call(capsys, data, "draft", "dawn", "g", "--json")
     post = json.loads(out)["post"]
-    assert "Ann has died. Ann was Cop (Town)." in post
+    assert "Ann has died. Ann was the Cop (Town)." in post
     assert "The Mafia have reached parity with the Town." in post
     assert "Victory: Mafia!" in post
 

@@ -243,12 +243,12 @@ def test_reveal_of_role_and_alignment_on_death():
     r = night(s, 1, "Mafia: kill Ivy by Lou", "Cat: shoot Kim")
     assert dawn_post(r) == (
         "Night 1 is over.\n"
-        "Kim has died. Kim was Godfather (Mafia).\n"
-        "Ivy has died. Ivy was Miller (Town).\n"
+        "Kim has died. Kim was the Godfather (Mafia).\n"
+        "Ivy has died. Ivy was the Miller (Town).\n"
         "Day 2 begins.\n"
     )
     # Everyone learns the role from the dawn post: no "killer learns" PM.
-    assert result_pms(r) == {}
+    assert result_pms(r, "g") == {}
 
 
 def test_town_wins_when_no_mafia_is_left_and_mafia_at_parity():

@@ -136,7 +136,7 @@ def test_a_gm_joining_day_2_gets_the_hosts_count_alerts_dusk_and_night(
 
     code, out, err = run("draft", "dusk", "b", "--day", "2", "--confirm")
     assert code == 0, err
-    assert "xX_Slayer_Xx has been lynched. xX_Slayer_Xx was Roleblocker (Mafia)." in out
+    assert "xX_Slayer_Xx has been lynched. xX_Slayer_Xx was the Roleblocker (Mafia)." in out
     assert "Victory: Town!" in out  # ÆtherWolf, the other mafia, was lynched on Day 1
 
     # The game is over: an order for a night that will not come is refused, saying why

@@ -16,7 +16,7 @@ import click
 
 from assistant.cli import app, cli, common_options
 from assistant.cli.count_cmds import require_posts
-from assistant.engine.drafts import dawn_post, result_pms
+from assistant.engine.drafts import dawn_post, game_title, notice_pms, result_pms
 from assistant.engine.dusk import DuskResult, confirm_dusk, draft_dusk
 from assistant.engine.history import DEATH, ORDER, RESOLUTION, REVIVE, ROLES, Replay, replay
 from assistant.engine.orders import check_order, parse_order
@@ -247,6 +247,12 @@ def _print_result(result: PhaseResult, confirmed: bool) -> str:
     deaths = ", ".join(f"{d.player} ({d.how})" for d in result.deaths) or "none"
     out = [head, *result.log_lines(), f"deaths: {deaths}"]
     out += [f"note: {n}" for n in result.notes]
+    out += [
+        f"PM now, before the {result.phase} is resolved: {player}: {line}"
+        for player, lines in result.notices.items()
+        for line in lines
+        if not confirmed
+    ]
     return "\n".join(out)
 
 
@@ -327,8 +333,10 @@ def resolve_cmd(game: str, night: int | None, day: int | None, dry_run: bool) ->
     ctx.emit(data, lambda: _print_result(result, not dry_run))
 
 
-def _draft_result(store: GameStore, night: int | None) -> tuple[PhaseResult, bool]:
-    _rules_, rep = _replay(store)
+def _draft_result(
+    store: GameStore, night: int | None, rep: Replay | None = None
+) -> tuple[PhaseResult, bool]:
+    rep = rep or _replay(store)[1]
     nights = [r for r in rep.results if r.phase == "night"]
     if night is None:
         if not nights:
@@ -345,6 +353,21 @@ def _draft_result(store: GameStore, night: int | None) -> tuple[PhaseResult, boo
             f"night {night} is neither resolved nor the next night ({rep.next_night()})"
         )
     return resolve_phase(rep.state, "night", night, rep.orders_for("night", night)), False
+
+
+def _day_result(store: GameStore, rep: Replay, day: int) -> PhaseResult:
+    """A resolved day's actions (002's Sorcerer learns his victim's role)."""
+    found = rep.result("day", day)
+    if found is None:
+        raise ConfigError(
+            f"day {day} of {store.game_id} has no resolved day actions: run "
+            f"`assistant resolve {store.game_id} --day {day}` first"
+        )
+    return found
+
+
+def _title(store: GameStore) -> str:
+    return game_title(store.config(), store.crawl_state(), store.game_id)
 
 
 def _draft_group() -> click.Group:
@@ -370,8 +393,9 @@ def draft_dawn(game: str, night: int | None) -> None:
     """The dawn post: who died and what the ruleset reveals (and a win, if any)."""
     ctx = app(click.get_current_context())
     with ctx.open_game(game) as store:
-        result, confirmed = _draft_result(store, night)
-    text = dawn_post(result)
+        rep = _replay(store)[1]
+        result, confirmed = _draft_result(store, night, rep)
+    text = dawn_post(result, rep.entered_deaths("night", result.number))
     if not confirmed:
         text = f"(preview: night {result.number} is not resolved yet)\n{text}"
     ctx.emit({"night": result.number, "confirmed": confirmed, "post": text}, text.rstrip("\n"))
@@ -380,13 +404,35 @@ def draft_dawn(game: str, night: int | None) -> None:
 @draft.command("pms")
 @click.argument("game")
 @click.option("--night", type=int, help="Which night (default: the last resolved one).")
+@click.option("--day", type=int, help="A resolved day's actions instead (the Sorcerer's kill).")
+@click.option(
+    "--pending",
+    is_flag=True,
+    help="The PMs due during the coming night, before it is resolved (001's healer).",
+)
 @common_options
-def draft_pms(game: str, night: int | None) -> None:
+def draft_pms(game: str, night: int | None, day: int | None, pending: bool) -> None:
     """One result PM per player who gets one, in the ruleset's words."""
     ctx = app(click.get_current_context())
+    if day is not None and (night is not None or pending):
+        raise click.UsageError("give --day N alone: --night and --pending are for nights")
     with ctx.open_game(game) as store:
-        result, _confirmed = _draft_result(store, night)
-    pms = result_pms(result)
+        rules, rep = _replay(store)
+        title = _title(store)
+        if day is not None:
+            result = _day_result(store, rep, day)
+        elif pending:
+            running = _running_night(store, rules, rep, ctx.clock.now())
+            number = night or running or rep.next_night()
+            if rep.result("night", number) is not None:
+                raise ConfigError(
+                    f"night {number} of {game} is already resolved; its results: "
+                    f"`assistant draft pms {game} --night {number}`"
+                )
+            result, _confirmed = _draft_result(store, number, rep)
+        else:
+            result, _confirmed = _draft_result(store, night, rep)
+    pms = notice_pms(result, title) if pending else result_pms(result, title)
     ctx.emit(pms, lambda: "\n---\n".join(v.rstrip("\n") for v in pms.values()) or "no PMs to send")
 
 

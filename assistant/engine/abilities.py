@@ -574,7 +574,8 @@ def finish(r: Resolution) -> None:
                     for k in r.attacks[t]
                 )
             ]
-            r.pm(
+            # Sent during the night, so the healer can still choose to save (seed 001).
+            r.notice(
                 name, r.say("attack_notice", victims=", ".join(hit)) if hit else r.say("no_victims")
             )
 

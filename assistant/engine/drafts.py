@@ -8,6 +8,7 @@ peasant; 002's Ghost hides its affiliation; a lynched Zombie flips as Vanilla).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from assistant.engine.resolver import PhaseResult
 from assistant.engine.state import Death, GameState
@@ -22,6 +23,15 @@ class Reveal:
     player: str
     role: str | None
     side: str | None
+    vanilla: bool = False
+    """The role is the ruleset's vanilla title: "was Vanilla", not "was the Vanilla"."""
+
+    @property
+    def the_role(self) -> str | None:
+        """The role as the posts name it: "the Bomb", "the Hunter", "Vanilla"."""
+        if self.role is None:
+            return None
+        return self.role if self.vanilla else f"the {self.role}"
 
 
 def reveal(state: GameState, death: Death, policy: str) -> Reveal:
@@ -38,7 +48,8 @@ def reveal(state: GameState, death: Death, policy: str) -> Reveal:
     side = rules.side(state.players[death.player].side).title
     if policy == "role" or state.passive(death.player, "hide_on_death"):
         side = None
-    return Reveal(death.player, role_title, side)
+    vanilla = role_title == rules.messages.get("vanilla_title", "Vanilla")
+    return Reveal(death.player, role_title, side, vanilla)
 
 
 def _policy(state: GameState, death: Death) -> str:
@@ -46,8 +57,14 @@ def _policy(state: GameState, death: Death) -> str:
     return str(state.rules.reveal.get(key, "role_alignment"))
 
 
-def dawn_post(result: PhaseResult) -> str:
-    """The dawn post for a resolved night."""
+def game_title(config: dict[str, Any], crawl: dict[str, Any], game_id: str) -> str:
+    """What a PM's subject calls the game: the GM's `title`, else the thread's, else its id."""
+    return str(config.get("title") or crawl.get("title") or game_id)
+
+
+def dawn_post(result: PhaseResult, entered: tuple[Death, ...] = ()) -> str:
+    """The dawn post for a resolved night; `entered`: deaths the GM entered during the night
+    (a quiet modkill), announced with the night's own."""
     state = result.state
     win = check_win(state, "dawn")
     name = str(state.rules.reveal.get("dawn_template", "dawn_default.j2"))
@@ -57,7 +74,7 @@ def dawn_post(result: PhaseResult) -> str:
         .render(
             phase_title="Night",
             number=result.number,
-            deaths=[reveal(state, d, _policy(state, d)) for d in result.deaths],
+            deaths=[reveal(state, d, _policy(state, d)) for d in (*entered, *result.deaths)],
             public=list(result.public),
             win=win,
             win_text=win_post(win) if win else "",
@@ -69,7 +86,12 @@ def dawn_post(result: PhaseResult) -> str:
     )
 
 
-def result_pms(result: PhaseResult) -> dict[str, str]:
+def notice_pms(result: PhaseResult, title: str) -> dict[str, str]:
+    """The PMs due while the phase is still open (001's healer: who was attacked tonight)."""
+    return _pms(result, title, {k: list(v) for k, v in result.notices.items()}, "during")
+
+
+def result_pms(result: PhaseResult, title: str) -> dict[str, str]:
     """One PM per player who gets one: results in the ruleset's words, and what killers learn."""
     state = result.state
     lines: dict[str, list[str]] = {k: list(v) for k, v in result.pms.items()}
@@ -83,15 +105,21 @@ def result_pms(result: PhaseResult) -> dict[str, str]:
                     state.rules.message(
                         "killer_learns",
                         player=d.player,
-                        role=shown.role,
+                        role=shown.the_role,
                         side=shown.side or "unknown",
                     )
                 )
+    return _pms(result, title, lines, "results of")
+
+
+def _pms(result: PhaseResult, title: str, lines: dict[str, list[str]], what: str) -> dict[str, str]:
+    state = result.state
     pm = template("pm_result.j2")
     return {
         player: pm.render(
             player=player,
-            title=state.rules.title,
+            title=title,
+            what=what,
             phase=result.phase.title(),
             number=result.number,
             lines=text,
@@ -102,4 +130,5 @@ def result_pms(result: PhaseResult) -> dict[str, str]:
 
 
 def win_post(win: Win) -> str:
+    """The win announcement; a check whose text names the winner is not echoed twice."""
     return template("win_default.j2").render(win=win).strip()

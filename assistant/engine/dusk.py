@@ -140,6 +140,8 @@ def draft_dusk(store: Any, now: datetime, *, day: int | None = None) -> DuskResu
     deaths: list[Death] = []
     win = None
     rules: EngineRules | None = None
+    day_deaths: tuple[Reveal, ...] = ()
+    public: tuple[str, ...] = ()
     if not any(i["kind"] == ROLES for i in inputs):
         reveals = tuple(Reveal(p, None, None) for p in outcome.lynched)
         others: tuple[Reveal, ...] = ()
@@ -181,6 +183,17 @@ def draft_dusk(store: Any, now: datetime, *, day: int | None = None) -> DuskResu
             for slot in outcome.lynched
         )
         night_policy = str(rules.reveal.get("night_death", "role_alignment"))
+        # The day's actions and the GM's deaths before the lynch (001's executioner and
+        # priest, 002's Sorcerer): "Whenever someone dies, his or her role will be revealed".
+        starts = [p.starts_at for p in game.phases if (p.kind, p.number) == ("day", tally.day)]
+        earlier, public = rep.day_events(starts[0] if starts else None)
+        day_deaths = tuple(
+            _renamed(
+                reveal(state, d, "none" if night_policy == "killer" else night_policy),
+                slot_of.get(d.player, d.player),
+            )
+            for d in earlier
+        )
         others = tuple(
             _renamed(
                 reveal(state, d, "none" if night_policy == "killer" else night_policy),
@@ -192,7 +205,10 @@ def draft_dusk(store: Any, now: datetime, *, day: int | None = None) -> DuskResu
         deaths = [Death(slot_of[d.player], d.how, d.cause, d.killers) for d in deaths]
         win = check_win(state, "dusk")
     facts = _facts(tally, deaths, now)
-    post = _render(rules, tally, reveals, others, withheld, win)
+    deciding = _deciding(view.posts, tally) if outcome.lynched else ""
+    post = _render(
+        rules, tally, reveals, others, withheld, win, day_deaths, public, deciding
+    )
     return DuskResult(
         game.game_id,
         tally.day,
@@ -215,7 +231,7 @@ def _death(deaths: list[Death], name: str) -> Death:
 
 
 def _renamed(r: Reveal, slot: str) -> Reveal:
-    return Reveal(slot, r.role, r.side)
+    return Reveal(slot, r.role, r.side, r.vanilla)
 
 
 def _facts(tally: Tally, deaths: list[Death], now: datetime) -> list[dict[str, Any]]:
@@ -235,6 +251,15 @@ def _facts(tally: Tally, deaths: list[Death], now: datetime) -> list[dict[str, A
     return facts
 
 
+def _deciding(posts: Any, tally: Tally) -> str:
+    """A link to the post that decided the lynch (its permalink, else its number)."""
+    at = tally.outcome.at_post
+    if at is None:
+        return ""
+    post = next((p for p in posts if p.post_id == at), None)
+    return post.url if post is not None and post.url else f"post {at}"
+
+
 def _render(
     rules: EngineRules | None,
     tally: Tally,
@@ -242,6 +267,9 @@ def _render(
     others: tuple[Reveal, ...],
     withheld: bool,
     win: Win | None,
+    day_deaths: tuple[Reveal, ...] = (),
+    public: tuple[str, ...] = (),
+    deciding: str = "",
 ) -> str:
     name = str(rules.reveal.get("dusk_template", DUSK_TEMPLATE)) if rules else DUSK_TEMPLATE
     setting = f"the {rules.ruleset} ruleset's [reveal] dusk_template" if rules else None
@@ -257,9 +285,19 @@ def _render(
             win=win,
             win_text=win_post(win) if win else "",
             next_night=next_night,
+            day_deaths=day_deaths,
+            public=public,
+            deciding=deciding,
+            night_actions=_night_actions(rules),
         ).strip()
         + "\n"
     )
+
+
+def _night_actions(rules: EngineRules | None) -> str:
+    """Where night actions go, in the ruleset's words (003: to all three moderators)."""
+    default = "Send your night actions to the GM."
+    return rules.messages.get("night_actions", default) if rules else default
 
 
 def confirm_dusk(store: Any, result: DuskResult, now: datetime) -> list[dict[str, Any]]:

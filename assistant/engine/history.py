@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from assistant.engine import deaths
@@ -21,9 +22,10 @@ from assistant.engine.orders import Order
 from assistant.engine.resolver import PhaseResult, Resolution, resolve_phase
 from assistant.engine.rules import EngineRules
 from assistant.engine.setup import Setup
-from assistant.engine.state import GameState
+from assistant.engine.state import Death, GameState
 from assistant.engine.win import Win, check_win
 from assistant.errors import ConfigError
+from assistant.models import from_iso
 
 #: GM input kinds this module reads and writes.
 ROLES, ORDER, RESOLUTION, DEATH = "roles", "order", "resolution", "death"
@@ -55,6 +57,8 @@ class Replay:
     """The state the setup gives, before any phase."""
     won: Won | None = None
     """Set by the first confirmed phase or death after which a side has won."""
+    entered: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The GM's death fact behind each "death" result (by the result's id)."""
 
     def result(self, phase: str, number: int) -> PhaseResult | None:
         return next((r for r in self.results if (r.phase, r.number) == (phase, number)), None)
@@ -73,6 +77,48 @@ class Replay:
         waiting = {o.number for o in self.open_orders if o.phase == "night"}
         known = [n for n in (*resolved, *waiting, *entered) if n < number]
         return [n for n in range(min(known), number) if n not in resolved] if known else []
+
+    def entered_deaths(self, phase: str, number: int) -> tuple[Death, ...]:
+        """Deaths the GM entered (a modkill) after the phase before this one and before it
+        was resolved: the dawn announces them with the night's own (002: a quiet modkill
+        must not vanish from the list of survivors unexplained)."""
+        found = self.result(phase, number)
+        end = self.results.index(found) if found is not None else len(self.results)
+        return tuple(d for r in self._since_phase(end) if r.phase == "death" for d in r.deaths)
+
+    def day_events(
+        self, day_start: datetime | None = None
+    ) -> tuple[tuple[Death, ...], tuple[str, ...]]:
+        """What happened since the last night, before any lynch: the deaths of the day's
+        actions and the GM's deaths during the day (not a nightkill, nothing entered for a
+        time before `day_start`), and the day actions' public lines (001's holy water,
+        002's rock), for the dusk post."""
+        since = [
+            r
+            for r in self._since_phase(len(self.results), stop_at_day=False)
+            if r.phase != "death" or self._during_day(r, day_start)
+        ]
+        deaths = tuple(d for r in since for d in r.deaths)
+        public = tuple(line for r in since for line in r.public)
+        return deaths, public
+
+    def _during_day(self, r: PhaseResult, day_start: datetime | None) -> bool:
+        fact = self.entered.get(id(r), {})
+        if fact.get("how") == "nightkill":
+            return False
+        at = from_iso(fact.get("at"))
+        return day_start is None or at is None or at >= day_start
+
+    def _since_phase(self, end: int, *, stop_at_day: bool = True) -> list[PhaseResult]:
+        """The results before index `end`, back to the last resolved phase or lynch."""
+        out: list[PhaseResult] = []
+        for r in reversed(self.results[:end]):
+            if r.phase == "night" or (r.phase == "day" and stop_at_day):
+                break
+            if r.phase == "death" and any(d.how == "lynch" for d in r.deaths):
+                break
+            out.append(r)
+        return out[::-1]
 
     def _check_win(self, when: str, *at: str) -> None:
         if self.won is None:
@@ -147,6 +193,7 @@ def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
             result = apply_death(rep.state, data, rep.open_orders)
             rep.state = result.state
             rep.results.append(result)
+            rep.entered[id(result)] = data
             how = data.get("how", "other")
             if how == "lynch" and data.get("dusk") is not None:
                 rep._check_win(f"at the dusk of Day {data['dusk']}", "dusk")

@@ -62,6 +62,9 @@ class PhaseResult:
     public: tuple[str, ...]
     notes: tuple[str, ...]
     state: GameState = field(repr=False, compare=False)
+    notices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """PMs due while the phase is still open (001's healer learns who was attacked so he can
+    still save them): drafted before the resolution, never with its results."""
 
     def log_lines(self) -> list[str]:
         return [e.line() for e in self.events]
@@ -89,6 +92,7 @@ class Resolution:
         self.orders = orders
         self.log: list[Event] = []
         self.pms: dict[str, list[str]] = {}
+        self.notices: dict[str, list[str]] = {}
         self.pending_pms: list[_Pending] = []
         self.public: list[str] = []
         self.notes: list[str] = []
@@ -112,6 +116,9 @@ class Resolution:
 
     def pm(self, player: str, text: str) -> None:
         self.pms.setdefault(player, []).append(text)
+
+    def notice(self, player: str, text: str) -> None:
+        self.notices.setdefault(player, []).append(text)
 
     def pm_later(self, player: str, text: str, *, needs_alive: bool) -> None:
         self.pending_pms.append(
@@ -233,6 +240,7 @@ class Resolution:
             tuple(self.public),
             tuple(self.notes),
             self.state,
+            {k: tuple(v) for k, v in self.notices.items()},
         )
 
     def cannot_act(self, a: Action, tier: str) -> str | None:

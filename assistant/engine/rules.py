@@ -205,6 +205,7 @@ _CHECK_KEYS: dict[str, Any] = {
     "at_least": float,
     "strict": bool,
     "text": str,
+    "announces": bool,
 }
 #: Bounds of the numbers of an ability.
 _ABILITY_BOUNDS = {"targets": 0, "uses": 1, "first_night": 1, "last_night": 1}

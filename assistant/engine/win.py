@@ -27,6 +27,8 @@ class Win:
     """The rule that decided it, in the ruleset's words."""
     players: tuple[str, ...]
     """Everyone who wins, dead or alive."""
+    announces: bool = False
+    """The check's text already names the winner ("Town Wins! ..."): the post says it once."""
 
 
 def _in_game(state: GameState) -> list[str]:
@@ -104,5 +106,7 @@ def check_win(state: GameState, at: str = "dawn") -> Win | None:
                 and not (win_rules.get("modkilled_lose") and p.death and p.death.how == "modkill")
             )
             title = state.rules.side(winner).title
-        return Win(winner, title, str(check.get("text", "")), players)
+        return Win(
+            winner, title, str(check.get("text", "")), players, bool(check.get("announces"))
+        )
     return None
