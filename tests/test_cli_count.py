@@ -475,3 +475,33 @@ def test_game_new_refuses_a_url_that_is_not_a_topic_and_keeps_the_forum_zone(tmp
     with GameStore.open(tmp_path, "g", create=False) as store:
         assert store.config()["tz"] == "America/New_York"
         assert store.config()["forum_tz"] == "UTC"
+
+
+def test_game_new_completes_a_game_that_fetch_created(tmp_path, capsys) -> None:
+    """Issue 2's `fetch URL --game G` creates the game; `game new G` then adds its players
+    (the daemon's hint says so) instead of refusing a game that "already exists"."""
+    from cli_support import call
+
+    from assistant.demo_forum import DemoForum
+
+    players = tmp_path / "players.txt"
+    players.write_text("Alice\nBram\nCleo\nDmitri\nEsme\nFelix\nGwen\nHugo\n", encoding="utf-8")
+    with DemoForum() as forum:
+        forum.stage = 3
+        code, _, err = call(capsys, tmp_path, "fetch", forum.thread_url, "--game", "g",
+                            "--delay", "0", "--tz", "Europe/London")
+        assert code == 0, err
+        new = ["game", "new", "g", "--ruleset", "mafiascum", "--players", str(players),
+               "--gm", "Mod Otto", "--tz", "Europe/London"]
+        code, _, err = call(capsys, tmp_path, *new[:3], "--thread",
+                            forum.thread_url.replace("t=7", "t=8"), *new[3:])
+        assert code == 1 and "already follows" in err
+        code, out, err = call(capsys, tmp_path, *new[:3], "--thread", forum.thread_url, *new[3:])
+        assert code == 0, err
+        code, _, err = call(capsys, tmp_path, *new[:3], "--thread", forum.thread_url, *new[3:])
+        assert code == 1 and "already exists" in err and "with its players" in err
+    code, out, err = call(capsys, tmp_path, "count", "g", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    bram = next(w for w in doc["wagons"] if w["target"] == "Bram")
+    assert bram["voters"] == ["Alice", "Cleo", "Dmitri", "Gwen"]

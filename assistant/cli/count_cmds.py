@@ -211,11 +211,21 @@ def game_new(
         zone(forum_tz)
     slots = parse_players_file(read_text(players_file, "players file"), source=str(players_file))
     with a.open_game(game_id, create=True) as store:
-        if store.config():
+        known = store.config()
+        if store.inputs("players"):
             raise StoreError(
-                f"game {game_id!r} already exists in {a.data_dir}; pick another name "
-                "or change its players with a new players file"
+                f"game {game_id!r} already exists in {a.data_dir} with its players; pick "
+                "another name for a new game"
             )
+        if known.get("thread_url") and store.crawl_state():
+            # `fetch URL --game G` made the game first: complete it, on the same thread only.
+            given, read = thread_url_info(thread_url), thread_url_info(known["thread_url"])
+            if (given.base, given.topic_id) != (read.base, read.topic_id):
+                raise StoreError(
+                    f"game {game_id!r} already follows {known['thread_url']}, not "
+                    f"{thread_url}; give that thread, or pick another name for a new game"
+                )
+            thread_url = known["thread_url"]
         with store.batch():
             store.update_config(
                 thread_url=thread_url,
