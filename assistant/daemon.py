@@ -31,6 +31,7 @@ from assistant.clock import Clock
 from assistant.engine.dusk import draft_dusk
 from assistant.engine.history import ROLES
 from assistant.errors import AssistantError
+from assistant.game import posts_of
 from assistant.models import Post, to_iso
 from assistant.monitor import GameView, load_view, run_checks
 from assistant.outcome import TallyRules
@@ -370,7 +371,7 @@ class Daemon:
                 )
                 return "skipped", None
             tally = count(
-                _as_of(store, event.at), view.game, view.ruleset, at=event.at, now=event.at
+                posts_of(store, event.at), view.game, view.ruleset, at=event.at, now=event.at
             )
             text = render_tally(
                 tally,
@@ -563,19 +564,6 @@ def _day_start(store: GameStore) -> datetime | None:
     from assistant.models import from_iso
 
     return from_iso(phases[-1]["starts_at"]) if phases else None
-
-
-def _as_of(store: GameStore, moment: datetime) -> list[Post]:
-    """The posts as they stood at `moment` (an interval tally's time): each post in the
-    version seen then, or, for a post first seen later but posted before, its first version."""
-    out = []
-    for sp in store.posts():
-        if sp.vanished_at is not None and sp.vanished_at <= moment:
-            continue
-        version = sp.as_of(moment) or sp.versions[0].post
-        if version.posted_at <= moment:
-            out.append(version)
-    return out
 
 
 def _urls(posts: tuple[Post, ...]) -> dict[int, str]:
