@@ -92,15 +92,13 @@ def draft() -> None:
 # Each area adds its commands to `cli` (or to `draft`) when imported:
 # fetch/posts (issue 2), game/count/draft tally/replay/vote (issue 3),
 # run/phase/kill/alerts (issue 4), roles/order/resolve/draft dawn+pms (issue 5), demo.
-from assistant.cli import (  # noqa: E402
+from assistant.cli import (  # noqa: E402, F401 - imported for their commands
     count_cmds,
     daemon_cmds,
     demo_cmds,
     engine_cmds,
     fetch_cmds,
 )
-
-_AREAS = (count_cmds, daemon_cmds, demo_cmds, engine_cmds, fetch_cmds)
 
 
 def main(argv: list[str] | None = None) -> None:
