@@ -79,7 +79,7 @@ def _text(tally: Tally, why: str | None) -> str:
     return "\n".join(lines)
 
 
-def _why_name(tally: Tally, game: Game, why: str | None, ruleset: Any) -> str | None:
+def why_name(tally: Tally, game: Game, why: str | None, ruleset: Any) -> str | None:
     """The voter `--why NAME` means (see `Tally.voter_named`); refused when nobody or two
     people fit, with the candidates, rather than printing an empty list."""
     if why in (None, "*"):
@@ -114,28 +114,47 @@ def require_posts(store: GameStore, game: Game) -> None:
     )
 
 
-def _game_tally(
-    ctx: click.Context, game_id: str, at_post: int | None, at_text: str | None, day: int | None
+def game_tally(
+    store: GameStore,
+    now: datetime,
+    *,
+    at_post: int | None = None,
+    at_text: str | None = None,
+    day: int | None = None,
 ) -> tuple[Game, Any, Tally, datetime]:
-    """The count of GAME as `count` and `draft tally` show it, and the moment it is as of.
+    """The count of the game in `store` as `count`, `draft tally` and the dashboard show it,
+    and the moment it is as of: one function, so the page cannot disagree with `count`.
 
     The day ends when it really ends (`monitor.day_end`: everyone voted, a majority, the
     GM moving the deadline), as `phase`, `draft dusk` and the daemon see it."""
-    a = app(ctx)
-    with a.open_game(game_id) as store:
-        game = load_game(store)
-        ruleset = find_ruleset(game.ruleset)
-        require_posts(store, game)
-        now = a.clock.now()
-        at = parse_at(at_text, now=now, tz=game.tz) if at_text else None
-        now = at or now
-        posts = posts_of(store, at)
-        ends = day_end(store, now, day)
+    game = load_game(store)
+    ruleset = find_ruleset(game.ruleset)
+    require_posts(store, game)
+    at = parse_at(at_text, now=now, tz=game.tz) if at_text else None
+    now = at or now
+    posts = posts_of(store, at)
+    ends = day_end(store, now, day)
     tally = count(
         posts, game, ruleset, at_post=at_post, at=at, day=day, now=now,
         deadline=ends.at if ends else None,
     )  # fmt: skip
     return game, ruleset, tally, now
+
+
+def tally_bbcode(game: Game, ruleset: Any, tally: Tally, now: datetime) -> str:
+    """The tally post `draft tally` prints (and the dashboard's copy button copies)."""
+    urls = {v.post_id: v.url for v in tally.votes if v.post_id is not None and v.url}
+    return render_tally(
+        tally, TallyRules.from_ruleset(ruleset), tz=game.tz, now=now, post_urls=urls
+    )
+
+
+def _game_tally(
+    ctx: click.Context, game_id: str, at_post: int | None, at_text: str | None, day: int | None
+) -> tuple[Game, Any, Tally, datetime]:
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        return game_tally(store, a.clock.now(), at_post=at_post, at_text=at_text, day=day)
 
 
 _why_option = click.option(
@@ -353,7 +372,7 @@ def count_cmd(
 ) -> None:
     """The current vote count of GAME, as its ruleset counts it."""
     g, ruleset, tally, _now = _game_tally(ctx, game_id, at_post, at_text, day)
-    who = _why_name(tally, g, why, ruleset)
+    who = why_name(tally, g, why, ruleset)
     app(ctx).emit(
         tally.to_json(why=True if who == "*" else (who or False)), lambda: _text(tally, who)
     )
@@ -369,8 +388,7 @@ def draft_tally(
 ) -> None:
     """The BBCode vote-count post for GAME, ready to paste."""
     g, ruleset, tally, now = _game_tally(ctx, game_id, at_post, at_text, day)
-    urls = {v.post_id: v.url for v in tally.votes if v.post_id is not None and v.url}
-    text = render_tally(tally, TallyRules.from_ruleset(ruleset), tz=g.tz, now=now, post_urls=urls)
+    text = tally_bbcode(g, ruleset, tally, now)
     app(ctx).emit({**tally.to_json(), "bbcode": text}, text)
 
 
@@ -394,42 +412,59 @@ def vote_cmd(
 ) -> None:
     """Enter a vote VOTER sent to the GM by PM (004); counted like any other."""
     a = app(ctx)
+    with a.open_game(game_id) as store:
+        data, text = enter_pm_vote(
+            store, voter, target, unvote=unvote, at_text=at_text, now=a.clock.now()
+        )
+    a.emit(data, text)
+
+
+def enter_pm_vote(
+    store: GameStore,
+    voter: str,
+    target: str | None,
+    *,
+    unvote: bool,
+    at_text: str | None,
+    now: datetime,
+) -> tuple[dict[str, Any], str]:
+    """Store a vote sent by PM (`vote`, and the dashboard's form): the fact and one line
+    saying what was recorded. Every refusal is a VoteError naming what to give instead."""
+    game_id = store.game_id
     if bool(target) == unvote:
         raise VoteError(
             "give either a TARGET or --unvote: `assistant vote GAME Conia Jd-` or "
             "`assistant vote GAME Conia --unvote`"
         )
-    with a.open_game(game_id) as store:
-        g = load_game(store)
-        vrules = VoteRules.from_ruleset(find_ruleset(g.ruleset))
-        if "pm" not in vrules.forms:
-            raise VoteError(
-                f"the ruleset of {game_id!r} ({g.ruleset}) does not take votes by PM: it counts "
-                f"{vrules.describe()}; add \"pm\" to [votes] forms in a copy of it to allow them"
-            )
-        now = a.clock.now()
-        at = parse_at(at_text, now=now, tz=g.tz) if at_text else now
-        who = g.matcher(vrules.close_spelling).match(voter)
-        if not who.ok:
-            raise VoteError(f"the voter {who.describe()}; players: {', '.join(g.players)}")
-        resolved = None
-        if target:
-            if vrules.is_no_lynch(target) or vrules.is_abstain(target):
-                resolved = target
-            else:
-                m = g.matcher(vrules.close_spelling).match(target)
-                if not m.ok:
-                    raise VoteError(f"the target {m.describe()}; players: {', '.join(g.players)}")
-                resolved = m.slot
-        data = {"voter": who.slot, "target": resolved, "at": to_iso(at)}
-        store.add_input("vote", data, a.clock.now())
+    g = load_game(store)
+    vrules = VoteRules.from_ruleset(find_ruleset(g.ruleset))
+    if "pm" not in vrules.forms:
+        raise VoteError(
+            f"the ruleset of {game_id!r} ({g.ruleset}) does not take votes by PM: it counts "
+            f"{vrules.describe()}; add \"pm\" to [votes] forms in a copy of it to allow them"
+        )
+    at = parse_at(at_text, now=now, tz=g.tz) if at_text else now
+    who = g.matcher(vrules.close_spelling).match(voter)
+    if not who.ok:
+        raise VoteError(f"the voter {who.describe()}; players: {', '.join(g.players)}")
+    resolved = None
+    if target:
+        if vrules.is_no_lynch(target) or vrules.is_abstain(target):
+            resolved = target
+        else:
+            m = g.matcher(vrules.close_spelling).match(target)
+            if not m.ok:
+                raise VoteError(f"the target {m.describe()}; players: {', '.join(g.players)}")
+            resolved = m.slot
+    data = {"voter": who.slot, "target": resolved, "at": to_iso(at)}
+    store.add_input("vote", data, now)
     if resolved is None:
         did = "unvotes"
     elif vrules.is_abstain(resolved):
         did = "abstains"  # 004: "Players may abstain from voting."
     else:
         did = f"votes {resolved}"
-    a.emit(data, f"Recorded: {who.slot} {did} at {to_iso(at)}.")
+    return data, f"Recorded: {who.slot} {did} at {to_iso(at)}."
 
 
 # ---- replay -----------------------------------------------------------------------------------
@@ -523,7 +558,7 @@ def replay(
     ]
     g = Game.from_parts(f"replay-{posts_file.stem}", slots, gms=gms, ruleset=ruleset.name, tz=tz)
     tally = count(posts, g, ruleset, at_post=to_post)
-    who = _why_name(tally, g, why, ruleset)
+    who = why_name(tally, g, why, ruleset)
     app(ctx).emit(
         tally.to_json(why=True if who == "*" else (who or False)), lambda: _text(tally, who)
     )

@@ -438,20 +438,10 @@ def alerts(
         log = AlertLog(store)
         if check or rules:
             log.record(run_checks(load_view(store, now), store), now)
-        to_ack = [log.get(alert_id) for alert_id in ack_ids]  # every id checked before any ack
-        acked = [log.ack(s.id, now, note) for s in to_ack]
+        acked = acknowledge(store, list(ack_ids), now, note)
         shown = log.all(include_acked=show_all)
-        config = store.config()
-        zone = game_zone(config.get("tz"))
-        path = write_feed(
-            log.all(),
-            feed_path(store),
-            game_id=game_id,
-            title=config.get("title") or game_id,
-            link=config.get("thread_url"),
-            now=now,
-            zone=zone,
-        )
+        zone = game_zone(store.config().get("tz"))
+        path = refresh_feed(store, now)
     a.emit(
         {
             "feed": str(path),
@@ -459,6 +449,33 @@ def alerts(
             "alerts": [s.to_json() for s in reversed(shown)],
         },
         lambda: _alerts_text(shown, path, show_all, acked, zone, game_id, ran_checks=check),
+    )
+
+
+def acknowledge(
+    store: GameStore, ids: list[str], now: datetime, note: str | None
+) -> list[StoredAlert]:
+    """Acknowledge alerts (`alerts --ack`, the dashboard's button): every id is checked
+    before any is acknowledged, so a typo acks nothing."""
+    log = AlertLog(store)
+    to_ack = [log.get(alert_id) for alert_id in ids]
+    acked = [log.ack(s.id, now, note) for s in to_ack]
+    if acked:
+        refresh_feed(store, now)
+    return acked
+
+
+def refresh_feed(store: GameStore, now: datetime) -> Path:
+    """Rewrite the game's Atom alert feed from the stored alerts."""
+    config = store.config()
+    return write_feed(
+        AlertLog(store).all(),
+        feed_path(store),
+        game_id=store.game_id,
+        title=config.get("title") or store.game_id,
+        link=config.get("thread_url"),
+        now=now,
+        zone=game_zone(config.get("tz")),
     )
 
 

@@ -10,6 +10,7 @@ import random
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import click
@@ -19,7 +20,7 @@ from assistant.cli.count_cmds import require_posts
 from assistant.engine.drafts import dawn_post, game_title, notice_pms, result_pms
 from assistant.engine.dusk import DuskResult, confirm_dusk, draft_dusk
 from assistant.engine.history import DEATH, ORDER, RESOLUTION, REVIVE, ROLES, Replay, replay
-from assistant.engine.orders import check_order, parse_order
+from assistant.engine.orders import Order, check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.rules import EngineRules, load_engine_rules
 from assistant.engine.setup import Setup, read_setup_file
@@ -198,30 +199,48 @@ def order_cmd(
     if not lines:
         raise ConfigError(f'{file_}: no orders in it; write one a line, e.g. "Conia: protect Jd-"')
     with ctx.open_game(game) as store:
-        rules, rep = _replay(store)
-        phase, number = _phase(night, day, rep, _running_night(store, rules, rep, ctx.clock.now()))
-        aliases = _aliases(_game_or_none(store), list(rep.state.players))
-        _refuse_after_win(rep, game, "orders are no longer taken")
-        if rep.result(phase, number) is not None:
-            raise MalformedOrderError(
-                f"{phase} {number} of {game} is already resolved; orders "
-                "for it can no longer change it"
-            )
-        orders = []
-        for i, line in enumerate(lines, 1):
-            try:
-                o = parse_order(line, rep.state, phase=phase, number=number, aliases=aliases)
-                check_order(o, rep.state)
-            except OrderError as e:
-                raise type(e)(f"{file_}:{i}: {e}" if file_ else str(e)) from None
-            orders.append(o)
-        with store.batch():
-            for o in orders:
-                store.add_input(ORDER, o.to_dict(), ctx.clock.now())
+        phase, number, orders = enter_orders(
+            store, lines, ctx.clock.now(), night=night, day=day, source=file_
+        )
     ctx.emit(
         [o.to_dict() for o in orders],
         lambda: "\n".join(f"stored for {phase} {number}: {o.label()}" for o in orders),
     )
+
+
+def enter_orders(
+    store: GameStore,
+    lines: list[str],
+    now: datetime,
+    *,
+    night: int | None = None,
+    day: int | None = None,
+    source: Path | None = None,
+) -> tuple[str, int, list[Order]]:
+    """Check and store orders (`order`, and the dashboard's form): all of them or, when one
+    is refused, none; the error names the line of `source` it came from."""
+    game = store.game_id
+    rules, rep = _replay(store)
+    phase, number = _phase(night, day, rep, _running_night(store, rules, rep, now))
+    aliases = _aliases(_game_or_none(store), list(rep.state.players))
+    _refuse_after_win(rep, game, "orders are no longer taken")
+    if rep.result(phase, number) is not None:
+        raise MalformedOrderError(
+            f"{phase} {number} of {game} is already resolved; orders "
+            "for it can no longer change it"
+        )
+    orders = []
+    for i, line in enumerate(lines, 1):
+        try:
+            o = parse_order(line, rep.state, phase=phase, number=number, aliases=aliases)
+            check_order(o, rep.state)
+        except OrderError as e:
+            raise type(e)(f"{source}:{i}: {e}" if source else str(e)) from None
+        orders.append(o)
+    with store.batch():
+        for o in orders:
+            store.add_input(ORDER, o.to_dict(), now)
+    return phase, number, orders
 
 
 def _refuse_after_win(rep: Replay, game: str, what: str) -> None:
@@ -393,12 +412,19 @@ def draft_dawn(game: str, night: int | None) -> None:
     """The dawn post: who died and what the ruleset reveals (and a win, if any)."""
     ctx = app(click.get_current_context())
     with ctx.open_game(game) as store:
-        rep = _replay(store)[1]
-        result, confirmed = _draft_result(store, night, rep)
+        doc = dawn_draft(store, night)
+    ctx.emit(doc, doc["post"].rstrip("\n"))
+
+
+def dawn_draft(store: GameStore, night: int | None = None) -> dict[str, Any]:
+    """The dawn post of `night` (default: the last resolved one) as `draft dawn` and the
+    dashboard show it: {"night", "confirmed", "post"}; a night not resolved yet is a preview."""
+    rep = _replay(store)[1]
+    result, confirmed = _draft_result(store, night, rep)
     text = dawn_post(result, rep.entered_deaths("night", result.number))
     if not confirmed:
         text = f"(preview: night {result.number} is not resolved yet)\n{text}"
-    ctx.emit({"night": result.number, "confirmed": confirmed, "post": text}, text.rstrip("\n"))
+    return {"night": result.number, "confirmed": confirmed, "post": text}
 
 
 @draft.command("pms")
@@ -417,26 +443,40 @@ def draft_pms(game: str, night: int | None, day: int | None, pending: bool) -> N
     if day is not None and (night is not None or pending):
         raise click.UsageError("give --day N alone: --night and --pending are for nights")
     with ctx.open_game(game) as store:
-        rules, rep = _replay(store)
-        title = _title(store)
-        if day is not None:
-            result = _day_result(store, rep, day)
-        elif pending:
-            running = _running_night(store, rules, rep, ctx.clock.now())
-            number = night or running or rep.next_night()
-            if rep.result("night", number) is not None:
-                raise ConfigError(
-                    f"night {number} of {game} is already resolved; its results: "
-                    f"`assistant draft pms {game} --night {number}`"
-                )
-            result, _confirmed = _draft_result(store, number, rep)
-        else:
-            result, _confirmed = _draft_result(store, night, rep)
-    pms = notice_pms(result, title) if pending else result_pms(result, title)
+        pms = pm_drafts(store, ctx.clock.now(), night=night, day=day, pending=pending)
     ctx.emit(pms, lambda: "\n---\n".join(v.rstrip("\n") for v in pms.values()) or "no PMs to send")
 
 
-def _dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> str:
+def pm_drafts(
+    store: GameStore,
+    now: datetime,
+    *,
+    night: int | None = None,
+    day: int | None = None,
+    pending: bool = False,
+) -> dict[str, str]:
+    """The result PMs (`draft pms`, the dashboard): player -> PM text; with `pending`, the
+    PMs due during the coming night; with `day`, a resolved day's actions."""
+    game = store.game_id
+    rules, rep = _replay(store)
+    title = _title(store)
+    if day is not None:
+        result = _day_result(store, rep, day)
+    elif pending:
+        running = _running_night(store, rules, rep, now)
+        number = night or running or rep.next_night()
+        if rep.result("night", number) is not None:
+            raise ConfigError(
+                f"night {number} of {game} is already resolved; its results: "
+                f"`assistant draft pms {game} --night {number}`"
+            )
+        result, _confirmed = _draft_result(store, number, rep)
+    else:
+        result, _confirmed = _draft_result(store, night, rep)
+    return notice_pms(result, title) if pending else result_pms(result, title)
+
+
+def dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> str:
     lines = [result.post.rstrip("\n"), "", "---", "for the GM (not for the thread):"]
     if not result.final:
         lines.append("preview: the day is not over yet; the count may still change")
@@ -477,4 +517,4 @@ def draft_dusk_cmd(game: str, day: int | None, confirm: bool) -> None:
         stored = confirm_dusk(store, result, now) if confirm else None
         zone = game_zone(store.config().get("tz"))
     doc = {**result.to_json(), "stored": stored}
-    ctx.emit(doc, lambda: _dusk_text(result, stored, zone))
+    ctx.emit(doc, lambda: dusk_text(result, stored, zone))
