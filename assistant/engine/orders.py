@@ -17,7 +17,12 @@ from assistant.engine.state import GameState
 from assistant.errors import AmbiguousOrderError, IllegalOrderError, MalformedOrderError
 from assistant.names import NameMatcher, Slot
 
-_SPLIT_TARGETS = re.compile(r"\s*(?:,|\+|&|\band\b|\bwith\b)\s*", re.IGNORECASE)
+# Between targets ("Bob, Carol", "Bob & Carol", "Bob and Carol"); the group keeps each
+# separator so a name that contains one ("Tom & Jerry's") can be put back together.
+_SPLIT_TARGETS = re.compile(r"(\s*(?:,|\+|&|\band\b|\bwith\b)\s*)", re.IGNORECASE)
+# How sure a match is: a name as written (or ignoring case and accents) beats a prefix or a
+# substring, so "Tom & Jerry's" is one player, not "Tom" and "Jerry's" matched loosely twice.
+_SURE = {"exact", "ignoring case and accents"}
 _ORDER_RE = re.compile(r"^\s*(?P<actor>[^:]+?)\s*:\s*(?P<rest>.+?)\s*$")
 
 
@@ -101,6 +106,48 @@ def match_player(
     )
 
 
+def split_targets(
+    text: str,
+    names: list[str],
+    *,
+    order: str,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[str, ...]:
+    """The players a target list names ("Bob and Carol", "Tom & Jerry's, Kat").
+
+    `,` `+` `&` "and" "with" separate targets, but a player's name may hold one (the real
+    "Tom & Jerry's"): of the ways to cut the text at separators, the one whose pieces all
+    name players is taken, preferring names matched as written over prefixes and
+    substrings, then fewer pieces. When no cut works, the first piece that names nobody is
+    reported as `match_player` reports it."""
+    if not text.strip():
+        return ()
+    parts = _SPLIT_TARGETS.split(text)
+    pieces, seps = parts[0::2], parts[1::2]
+    others = aliases or {}
+    matcher = NameMatcher([Slot(n, tuple(others.get(n, ()))) for n in names], close_spelling=0)
+    # best[i]: (loose matches, pieces, players) for pieces[i:]; None: they cannot be cut
+    best: list[tuple[int, int, tuple[str, ...]] | None] = [None] * len(pieces) + [(0, 0, ())]
+    for i in range(len(pieces) - 1, -1, -1):
+        for j in range(i, len(pieces)):
+            rest = best[j + 1]
+            if rest is None:
+                continue
+            chunk = "".join(p + s for p, s in zip(pieces[i:j], seps[i:j], strict=True))
+            chunk = (chunk + pieces[j]).strip()
+            if not chunk:  # "Bob, , Carol" or a trailing "and": nothing to name
+                if i == j:
+                    best[i] = rest if best[i] is None else min(best[i], rest)  # type: ignore[type-var]
+                continue
+            m = matcher.match(chunk)
+            if m.ok and m.slot is not None:
+                found = (rest[0] + (m.how not in _SURE), rest[1] + 1, (m.slot, *rest[2]))
+                best[i] = found if best[i] is None else min(best[i], found)  # type: ignore[type-var]
+    if best[0] is not None:
+        return best[0][2]
+    return tuple(match_player(p, names, order=order, aliases=aliases) for p in pieces if p.strip())
+
+
 def _find_ability(words: str, abilities: dict[str, AbilityDef]) -> tuple[AbilityDef, str] | None:
     """The ability whose name or alias the text starts with (longest match), and the rest."""
     low = words.lower()
@@ -180,15 +227,7 @@ def parse_order(
             raise MalformedOrderError(
                 f"{text!r}: {ability.name} needs one of {', '.join(choices)} first"
             )
-    targets = (
-        tuple(
-            match_player(t, names, order=text, aliases=aliases)
-            for t in _SPLIT_TARGETS.split(target_text)
-            if t.strip()
-        )
-        if target_text
-        else ()
-    )
+    targets = split_targets(target_text, names, order=text, aliases=aliases)
     if ability.targets == 0 and not targets:
         targets = (actor,)  # a self action (the Monk's Hamedo): its place can still be redirected
     return Order(actor, ability.name, targets, phase, number, side_key, text.strip(), choice)

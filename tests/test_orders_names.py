@@ -1,0 +1,88 @@
+"""Orders name players the way the thread's real members are called (issue 14).
+
+The realforum fixtures' member "Tom & Jerry's" holds `&`, which also separates two
+targets ("Bob & Carol"): the GM types the name as the forum shows it and the order names
+that one player."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import call
+from realthreads import HOST, truth
+
+from assistant.engine.orders import parse_order
+from assistant.engine.rules import load_engine_rules
+from assistant.engine.setup import parse_setup
+from assistant.engine.state import GameState
+from assistant.errors import AmbiguousOrderError, MalformedOrderError
+from assistant.rulesets import find_ruleset
+from assistant.store import GameStore
+
+TOM = "Tom & Jerry's"
+
+
+def _members() -> list[str]:
+    """The members who posted in the real thread, as the forum spells them (not the host)."""
+    seen: list[str] = []
+    for p in truth("smf21")["posts"]:
+        if p["author"] != HOST and p["author"] not in seen:
+            seen.append(p["author"])
+    return seen
+
+
+ROLES = {"Lady Grey": ("doctor", "town"), "Conia": ("redirector", "town"),
+         "Kat": ("godfather", "mafia")}
+
+
+def _setup_text() -> str:
+    members = _members()
+    assert TOM in members  # the fixture's own spelling
+    lines = []
+    for n in members:
+        role, side = ROLES.get(n, (None, "town"))
+        with_role = f', role = "{role}"' if role else ""
+        lines.append(f'{{ name = "{n}", side = "{side}"{with_role} }}')
+    return "seed = 1\nplayers = [\n" + ",\n".join(lines) + "\n]\n"
+
+
+def _state() -> GameState:
+    rules = load_engine_rules(find_ruleset("chat-mafia"))
+    setup = parse_setup(_setup_text(), rules, where="test", default_seed=1)
+    return GameState.from_setup(rules, setup)
+
+
+@pytest.mark.parametrize(
+    ("line", "targets"),
+    [
+        (f"Lady Grey: protect {TOM}", (TOM,)),
+        (f"Mafia: kill {TOM}", (TOM,)),
+        ("Lady Grey: protect tom & jerry's", (TOM,)),  # as a vote reads it: case-blind
+        (f"Conia: redirect {TOM} & Kat", (TOM, "Kat")),
+        (f"Conia: redirect Kat and {TOM}", ("Kat", TOM)),
+        ("Conia: redirect Kat & Jd-", ("Kat", "Jd-")),  # `&` still separates two players
+    ],
+)
+def test_an_order_names_the_player_whose_name_holds_an_ampersand(line, targets) -> None:
+    order = parse_order(line, _state(), phase="night", number=1)
+    assert order.targets == targets
+
+
+def test_an_order_that_fits_nobody_still_says_which_name() -> None:
+    with pytest.raises(MalformedOrderError, match="no player called 'Zed'"):
+        parse_order("Conia: redirect Zed & Kat", _state(), phase="night", number=1)
+    with pytest.raises(AmbiguousOrderError, match="'the' could be bob the builder, ÆtherWolf"):
+        parse_order("Conia: redirect Kat & the", _state(), phase="night", number=1)
+
+
+def test_the_order_command_stores_it(tmp_path: Path, capsys) -> None:
+    (tmp_path / "setup.toml").write_text(_setup_text(), encoding="utf-8")
+    code, _, err = call(capsys, tmp_path, "roles", "g", "--file", str(tmp_path / "setup.toml"),
+                        "--ruleset", "chat-mafia")
+    assert code == 0, err
+    code, out, err = call(capsys, tmp_path, "order", "g", f"Lady Grey: protect {TOM}")
+    assert (code, err) == (0, ""), err
+    with GameStore.open(tmp_path, "g") as store:
+        orders = [i for i in store.inputs() if i["kind"] == "order"]
+    assert [o["data"]["targets"] for o in orders] == [[TOM]]
