@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.errors import RulesetError
-from assistant.rulesets import known_section, show, typed_fields
+from assistant.settings import known_section, show, typed_fields
 
 NO_LYNCH = "No Lynch"
 
@@ -69,6 +69,10 @@ class TallyRules:
 
     @classmethod
     def from_ruleset(cls, ruleset: Any) -> TallyRules:
+        """A ruleset's `[tally]`: read once when the file was loaded (`Ruleset.tally`); a
+        plain table, or raw tables with `section()` (the loader, house rules), read here."""
+        if isinstance(built := getattr(ruleset, "tally", None), cls):
+            return built
         section, where = known_section(ruleset, "tally", cls.__dataclass_fields__)
         values = typed_fields(cls, section, f"{where} [tally]")
         for key, allowed in _CHOICES.items():

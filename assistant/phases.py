@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from assistant.errors import PhaseError, RulesetError
 from assistant.game import Phase
 from assistant.models import from_iso, to_iso
-from assistant.rulesets import Ruleset, in_range, known_section, typed
+from assistant.settings import in_range, known_section, typed
 from assistant.timezones import zone
 
 UTC_ZONE = ZoneInfo("UTC")
@@ -183,8 +183,12 @@ _PHASE_KEYS: dict[str, Any] = {
 _SCHEDULE_KEYS = ("tz", "day_starts", "day_ends")
 
 
-def phase_rules(ruleset: Ruleset) -> PhaseRules:
-    """Read `[phases]` into `PhaseRules`, naming the file and key of anything wrong."""
+def phase_rules(ruleset: Any) -> PhaseRules:
+    """A ruleset's `[phases]`: read once when the file was loaded (`Ruleset.phases`); raw
+    tables with `section()` (the loader) are read here, naming the file and key of anything
+    wrong."""
+    if isinstance(built := getattr(ruleset, "phases", None), PhaseRules):
+        return built
     raw, path = known_section(ruleset, "phases", _PHASE_KEYS)
     where = f"{path} [phases]"
     sec = {k: typed(v, _PHASE_KEYS[k], where=where, key=k) for k, v in raw.items()}

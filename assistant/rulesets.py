@@ -1,32 +1,52 @@
-"""Rulesets are data: `rulesets/NAME.toml` loads into a frozen `Ruleset`.
+"""Rulesets are data: `rulesets/NAME.toml` is read once into a frozen, typed `Ruleset`.
 
-Each module reads its own section (`votes`, `tally`, `phases`, `posting`, `roles`,
-`night`, `win`, ...) into its own dataclass, so this loader knows only the frame:
-name, aliases, schema version. A GM can copy a file, change it, and pass its path.
-
-Every section loader checks its values with the one typed-field helper here (`typed`,
-`typed_fields`: a value against a type hint, with bounds), and `load_ruleset` runs every
-loader (`check_sections`), so a hand-edited file is refused when it is loaded, in one line
-naming the file, the key and what is expected.
+A `Ruleset` is made of the section types the modules that use them own: `VoteRules`
+(`votes.py`, `[votes]`), `TallyRules` (`outcome.py`, `[tally]`), `PhaseRules`
+(`phases.py`, `[phases]`), `PostingRules` (`checks/`, `[posting]`) and `EngineRules`
+(`engine/rules.py`, `[night]`, `[roles.*]`, `[reveal]`, `[win]`). This loader sits above
+them all: it reads the file, has each section read by its own module, and refuses the
+file with every problem at once (a misspelt section or key, a value of the wrong type),
+naming the file, the section, the key and what is allowed. A section's module never
+imports this one; a consumer takes only the section it needs (`ruleset.votes`).
+A GM can copy a file, change it, and pass its path.
 """
 
 from __future__ import annotations
 
 import tomllib
-import types
-import typing
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from assistant import RULESETS_DIR
+from assistant.checks import PostingRules, posting_rules
+from assistant.engine.rules import ENGINE_SECTIONS, EngineRules, load_engine_rules
 from assistant.errors import RulesetError
 from assistant.files import read_text
+from assistant.outcome import TallyRules
+from assistant.phases import PhaseRules, phase_rules
+from assistant.settings import (  # noqa: F401 - re-exported: older callers import them here
+    PROBLEMS_JOIN,
+    describe_type,
+    in_range,
+    show,
+    typed,
+    typed_fields,
+)
+from assistant.votes import VoteRules
 
 SCHEMA_VERSION = 1
+
+
+#: The keys at the top of a file, outside any section.
+TOP_KEYS = ("schema_version", "name", "title", "aliases")
+#: Every section this assistant reads; any other is a mistake (a misspelt `[votez]`).
+SECTIONS = ("votes", "tally", "phases", "posting", *ENGINE_SECTIONS)
+
+T = TypeVar("T")
 
 
 def _freeze(value: Any) -> Any:
@@ -39,166 +59,54 @@ def _freeze(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A loaded ruleset file."""
+    """A loaded ruleset file: its name and its sections, each already read and checked."""
 
     name: str
     """Short name used on the command line ("chat-mafia")."""
     title: str
     """The game's own name ("Turtle's Chat Mafia")."""
     path: Path
-    """The file it was loaded from (for error messages)."""
+    """The file it was loaded from, as given (for error messages)."""
     aliases: tuple[str, ...] = ()
     """Other names `find_ruleset` accepts (the seed number, e.g. "002")."""
-    data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    """The whole file, read-only; modules read their own section."""
+    votes: VoteRules = field(default_factory=VoteRules)
+    tally: TallyRules = field(default_factory=TallyRules)
+    phases: PhaseRules = field(default_factory=PhaseRules)
+    posting: PostingRules = field(default_factory=PostingRules)
+    engine: EngineRules | None = None
+    """None for a counting-only ruleset (no `[night]`, `[roles.*]`, `[reveal]`, `[win]`)."""
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """The file's raw tables, as each section's reader takes them (`section(name)`)."""
+
+    path: Path
+    data: Mapping[str, Any]
+
+    @property
+    def name(self) -> str:
+        return str(self.data["name"])
+
+    @property
+    def title(self) -> str:
+        return str(self.data["title"])
 
     def section(self, name: str) -> Mapping[str, Any]:
-        """A top-level table, empty if the file has none."""
         value = self.data.get(name, MappingProxyType({}))
         if not isinstance(value, Mapping):
-            raise RulesetError(f"{self.path}: [{name}] must be a table, not {type(value).__name__}")
+            raise RulesetError(f"{self.path}: [{name}] must be a table, not {show(value)}")
         return value
-
-
-def known_section(ruleset: Any, name: str, known: Iterable[str]) -> tuple[Mapping[str, Any], str]:
-    """`ruleset`'s `[name]` table (or `ruleset` itself when a plain mapping is given, as tests
-    do) and where it came from, refusing keys outside `known`: a misspelt setting would
-    otherwise be silently ignored."""
-    section: Mapping[str, Any] = ruleset.section(name) if hasattr(ruleset, "section") else ruleset
-    where = str(getattr(ruleset, "path", "ruleset"))
-    unknown = set(section) - set(known)
-    if unknown:
-        raise RulesetError(
-            f"{where}: [{name}] has unknown keys {sorted(unknown)}; known: {sorted(known)}"
-        )
-    return section, where
-
-
-# ---- typed fields: every section loader checks its values with these -----------------------
-
-
-def show(value: Any) -> str:
-    """A value as the TOML file writes it ("24h" in quotes, lists in brackets), for messages."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace('"', '\\"') + '"'
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k} = {show(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(show(v) for v in value) + "]"
-    return repr(value)
-
-
-def describe_type(hint: Any) -> str:
-    """What a type hint asks of a TOML value, in words: "text", "a list of numbers"..."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(describe_type(a) for a in args if a is not type(None))
-    if origin is tuple:
-        return "a list of " + _plural(args[0])
-    if origin is not None and issubclass(origin, Mapping) or hint is Mapping:
-        return "a table"
-    return {str: "text", bool: "true or false", int: "a whole number", float: "a number"}.get(
-        hint, getattr(hint, "__name__", str(hint))
-    )
-
-
-def _plural(hint: Any) -> str:
-    named = {str: "texts", bool: "true/false values", int: "whole numbers", float: "numbers"}
-    if hint in named:
-        return named[hint]
-    return "tables" if describe_type(hint) == "a table" else describe_type(hint) + " values"
-
-
-def typed(value: Any, hint: Any, *, where: str, key: str) -> Any:
-    """`value` if it is what the type hint `hint` asks for (str, bool, int, float,
-    `tuple[X, ...]`, `Mapping[str, X]`, `X | None`, Any), as the hint's type (a list becomes
-    a tuple, a whole number a float where a number is asked); otherwise a RulesetError
-    "`where` `key` = VALUE: expected ..." naming the file, the key and what to write."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if hint is Any:
-        return value
-    if origin in (typing.Union, types.UnionType):
-        if value is None and type(None) in args:
-            return None
-        inner = [a for a in args if a is not type(None)]
-        errors = []
-        for a in inner:
-            try:
-                return typed(value, a, where=where, key=key)
-            except RulesetError as e:
-                errors.append(e)
-        raise errors[0] if len(inner) == 1 else _type_error(value, hint, where, key)
-    if origin is tuple:
-        if not isinstance(value, (list, tuple)):
-            raise _type_error(value, hint, where, key)
-        return tuple(
-            typed(item, args[0], where=where, key=f"{key}[{i}]") for i, item in enumerate(value)
-        )
-    if (origin is not None and issubclass(origin, Mapping)) or hint is Mapping:
-        if not isinstance(value, Mapping):
-            raise _type_error(value, hint, where, key)
-        item_hint = args[1] if len(args) == 2 else Any
-        return MappingProxyType(
-            {k: typed(v, item_hint, where=where, key=f"{key}.{k}") for k, v in value.items()}
-        )
-    if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if hint is int and isinstance(value, bool):
-        raise _type_error(value, hint, where, key)
-    if isinstance(hint, type) and isinstance(value, hint):
-        return value
-    raise _type_error(value, hint, where, key)
-
-
-def _type_error(value: Any, hint: Any, where: str, key: str) -> RulesetError:
-    return RulesetError(f"{where} {key} = {show(value)}: expected {describe_type(hint)}")
-
-
-def typed_fields(cls: type, section: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """The keys of `section` checked against the dataclass `cls`'s field types (see `typed`)
-    and the bounds a field declares in its metadata (`{"min": 0, "max": 1}`), ready to pass
-    to `cls(**...)`. Keys that are not fields are left out: callers refuse or use them."""
-    hints, bounds = _field_types(cls)
-    out = {}
-    for key, value in section.items():
-        if key not in hints:
-            continue
-        out[key] = checked = typed(value, hints[key], where=where, key=key)
-        in_range(checked, where=where, key=key, **bounds.get(key, {}))
-    return out
-
-
-@cache
-def _field_types(cls: type) -> tuple[dict[str, Any], dict[str, Mapping[str, Any]]]:
-    """A dataclass's field types and bounds, worked out once (type hints are slow to read)."""
-    return typing.get_type_hints(cls), {f.name: f.metadata for f in fields(cls)}
-
-
-def in_range(
-    value: Any, *, where: str, key: str, min: float | None = None, max: float | None = None
-) -> Any:
-    """`value` (a number, or each number of a list) if within [min, max], else RulesetError."""
-    items = value if isinstance(value, tuple) else (value,)
-    for item in items:
-        if not isinstance(item, (int, float)) or isinstance(item, bool):
-            continue
-        if (min is not None and item < min) or (max is not None and item > max):
-            span = (
-                f"from {min} to {max}" if min is not None and max is not None
-                else f"{min} or more" if min is not None else f"{max} or less"
-            )
-            raise RulesetError(f"{where} {key} = {show(value)}: each value must be {span}")
-    return value
 
 
 # ---- loading -------------------------------------------------------------------------------
 
 
 def load_ruleset(path: Path | str) -> Ruleset:
-    """Load one ruleset file and check every section's values (`check_sections`), refusing
-    unknown schema versions with a message naming the file."""
+    """Read one ruleset file into a `Ruleset`, every section read by its own module.
+
+    An unknown schema version, or a file without its name and title, is refused at once;
+    otherwise every problem of every section is collected and reported in one line."""
     path = Path(path)
     if not path.exists():
         raise RulesetError(f"ruleset file {path} does not exist")
@@ -215,35 +123,60 @@ def load_ruleset(path: Path | str) -> Ruleset:
     for key in ("name", "title"):
         if not isinstance(raw.get(key), str):
             raise RulesetError(f"{path}: missing the text field {key!r} at the top of the file")
-    ruleset = Ruleset(
-        name=raw["name"],
-        title=raw["title"],
-        path=path,
-        aliases=typed(raw.get("aliases", ()), tuple[str, ...], where=str(path), key="aliases"),
-        data=_freeze(raw),
+    tables = _Tables(path, _freeze(raw))
+    problems = _unknown_keys(path, raw)
+
+    def read(reader: Callable[[], T]) -> T | None:
+        try:
+            return reader()
+        except RulesetError as e:
+            problems.append(str(e))
+            return None
+
+    aliases = read(
+        lambda: typed(raw.get("aliases", ()), tuple[str, ...], where=str(path), key="aliases")
     )
-    check_sections(ruleset)
-    return ruleset
+    votes = read(lambda: VoteRules.from_ruleset(tables))
+    tally = read(lambda: TallyRules.from_ruleset(tables))
+    phases = read(lambda: phase_rules(tables))
+    posting = read(lambda: posting_rules(tables))
+    engine = None
+    if any(name in raw for name in ENGINE_SECTIONS):
+        engine = read(lambda: load_engine_rules(tables))
+    if problems:
+        raise RulesetError(_together(path, problems))
+    return Ruleset(
+        raw["name"], raw["title"], path, aliases, votes, tally, phases, posting, engine  # type: ignore[arg-type]
+    )
 
 
-def check_sections(ruleset: Ruleset) -> None:
-    """Read every section the way the assistant will, so a hand-edited file with a wrong
-    value is refused when it is loaded (`game new`, `find_ruleset`), with one line naming
-    the file, the key and what is expected, not in the middle of a count or a night.
-    The loaders live with the modules that use them; they are imported here, late, because
-    each of them imports this module."""
-    from assistant.checks import posting_rules
-    from assistant.engine.rules import ENGINE_SECTIONS, load_engine_rules
-    from assistant.outcome import TallyRules
-    from assistant.phases import phase_rules
-    from assistant.votes import VoteRules
+def _unknown_keys(path: Path, raw: Mapping[str, Any]) -> list[str]:
+    """A problem for each top-level key or section this assistant does not read."""
+    problems = []
+    for key, value in raw.items():
+        if key in TOP_KEYS or key in SECTIONS:
+            continue
+        if isinstance(value, Mapping):
+            problems.append(
+                f"{path}: [{key}] is not a section the assistant reads; "
+                f"known sections: {', '.join(f'[{s}]' for s in SECTIONS)}"
+            )
+        else:
+            problems.append(
+                f"{path}: unknown key {key!r} at the top of the file; known: "
+                f"{', '.join(TOP_KEYS)}, or a section: {', '.join(f'[{s}]' for s in SECTIONS)}"
+            )
+    return problems
 
-    VoteRules.from_ruleset(ruleset)
-    TallyRules.from_ruleset(ruleset)
-    phase_rules(ruleset)
-    posting_rules(ruleset)
-    if any(name in ruleset.data for name in ENGINE_SECTIONS):
-        load_engine_rules(ruleset)
+
+def _together(path: Path, problems: list[str]) -> str:
+    """One line for every problem: the file named once, then each problem after it."""
+    parts = [part for p in problems for part in p.split(PROBLEMS_JOIN)]
+    if len(parts) == 1:
+        return parts[0]
+    where = str(path)
+    parts = [p.replace(f"{where}: ", "", 1).replace(f"{where} ", "", 1) for p in parts]
+    return f"{path}: {len(parts)} problems: " + PROBLEMS_JOIN.join(parts)
 
 
 def available_rulesets(directory: Path = RULESETS_DIR) -> dict[str, Path]:
@@ -261,11 +194,15 @@ def _load_cached(path: Path) -> Ruleset:
     return load_ruleset(path)
 
 
+def _is_file(name_or_path: str) -> bool:
+    candidate = Path(name_or_path)
+    return candidate.suffix == ".toml" or candidate.exists()
+
+
 def find_ruleset(name_or_path: str) -> Ruleset:
     """A bundled ruleset by name or alias ("chat-mafia", "002"), or a file path."""
-    candidate = Path(name_or_path)
-    if candidate.suffix == ".toml" or candidate.exists():
-        return load_ruleset(candidate)
+    if _is_file(name_or_path):
+        return load_ruleset(name_or_path)
     known = available_rulesets()
     path = known.get(name_or_path.lower())
     if path is None:
@@ -275,3 +212,9 @@ def find_ruleset(name_or_path: str) -> Ruleset:
             "(or give the path of a .toml file)"
         )
     return _load_cached(path)
+
+
+def stored_name(name_or_path: str, ruleset: Ruleset) -> str:
+    """How a game keeps the ruleset `name_or_path` gave: a bundled one by its name, a file
+    by its absolute path, so commands run from another directory, and the daemon, find it."""
+    return str(Path(name_or_path).resolve()) if _is_file(name_or_path) else ruleset.name

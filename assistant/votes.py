@@ -27,7 +27,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from assistant.errors import RulesetError
 from assistant.models import Post
 from assistant.names import fold
-from assistant.rulesets import known_section, show, typed_fields
+from assistant.settings import known_section, show, typed_fields
 from assistant.vote_codes import VoteCode
 
 # ---- colours ---------------------------------------------------------------------------
@@ -144,6 +144,10 @@ class VoteRules:
 
     @classmethod
     def from_ruleset(cls, ruleset: Any) -> VoteRules:
+        """A ruleset's `[votes]`: read once when the file was loaded (`Ruleset.votes`); a
+        plain table, or raw tables with `section()` (the loader, house rules), read here."""
+        if isinstance(built := getattr(ruleset, "votes", None), cls):
+            return built
         section, where = known_section(ruleset, "votes", cls.__dataclass_fields__)
         values = typed_fields(cls, section, f"{where} [votes]")
         bad = [f for f in values.get("forms", ()) if f not in FORMS]

@@ -15,7 +15,7 @@ from typing import Any
 
 from assistant.alerts import SEVERITIES
 from assistant.errors import ConfigError, RulesetError
-from assistant.rulesets import Ruleset, typed_fields
+from assistant.settings import typed_fields
 
 _SEVERITY_KEYS = (
     "edit",
@@ -68,11 +68,16 @@ class PostingRules:
     invalid_vote: str = "warning"
 
 
-def posting_rules(ruleset: Ruleset, overrides: Mapping[str, Any] | None = None) -> PostingRules:
-    """The ruleset's `[posting]` with a game's house rules on top, every value checked."""
-    where = f"{ruleset.path} [posting]"
-    values = dict(ruleset.section("posting"))
-    rules = _build(values, where)
+def posting_rules(ruleset: Any, overrides: Mapping[str, Any] | None = None) -> PostingRules:
+    """The ruleset's `[posting]` (read once when the file was loaded: `Ruleset.posting`;
+    raw tables with `section()` are read here) with a game's house rules on top, every
+    value checked."""
+    if isinstance(built := getattr(ruleset, "posting", None), PostingRules):
+        rules = built
+        values = {f.name: getattr(built, f.name) for f in fields(PostingRules)}
+    else:
+        values = dict(ruleset.section("posting"))
+        rules = _build(values, f"{ruleset.path} [posting]")
     if overrides:
         rules = _build({**values, **dict(overrides)}, "the game's posting house rules")
     return rules

@@ -19,7 +19,7 @@ from assistant.monitor import day_end
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules
 from assistant.phases import game_zone, parse_past
-from assistant.rulesets import find_ruleset
+from assistant.rulesets import find_ruleset, stored_name
 from assistant.scrapers import thread_url_info
 from assistant.store import GameStore
 from assistant.tally import Tally, count
@@ -248,7 +248,7 @@ def game_new(
         with store.batch():
             store.update_config(
                 thread_url=thread_url,
-                ruleset=str(ruleset.path) if Path(ruleset_name).suffix == ".toml" else ruleset.name,
+                ruleset=stored_name(ruleset_name, ruleset),
                 tz=tz,
                 gms=list(gms),
                 **({"forum_tz": forum_tz} if forum_tz else {}),

@@ -35,7 +35,7 @@ from assistant.files import read_text
 from assistant.game import Game, load_game
 from assistant.models import to_iso
 from assistant.phases import game_zone, local_text, phase_at, phases_from_inputs
-from assistant.rulesets import find_ruleset
+from assistant.rulesets import find_ruleset, stored_name
 from assistant.store import GameStore
 
 
@@ -161,7 +161,7 @@ def roles_cmd(game: str, file_: Path, ruleset: str | None) -> None:
         setup = _setup_for_game(setup, _game_or_none(store), file_)
         with store.batch():
             if ruleset and not store.config().get("ruleset"):
-                store.update_config(ruleset=rules.ruleset)
+                store.update_config(ruleset=stored_name(ruleset, find_ruleset(ruleset)))
             store.add_input(ROLES, setup.to_dict(), ctx.clock.now())
     lines = [
         f"{p.name}: {rules.role(p.role).title if p.role else 'vanilla'} "

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from assistant.errors import RulesetError
-from assistant.rulesets import Ruleset, in_range, show, typed, typed_fields
+from assistant.settings import in_range, show, typed, typed_fields
 
 #: Ability kinds the resolver implements; a ruleset naming another kind is refused.
 KINDS = frozenset(
@@ -152,8 +152,8 @@ class EngineRules:
         return text.format(**values)
 
 
-#: The engine's sections: a ruleset with any of them is checked as a whole by
-#: `rulesets.check_sections` (one without them is a counting-only ruleset).
+#: The engine's sections: a ruleset with any of them is read as a whole by
+#: `rulesets.load_ruleset` (one without them is a counting-only ruleset).
 ENGINE_SECTIONS = ("night", "roles", "reveal", "win")
 
 #: The keys of each engine table this module reads, and the type each holds in the file.
@@ -295,10 +295,16 @@ def _abilities(where: str, raw: Mapping[str, Any], tiers: set[str]) -> Mapping[s
     )
 
 
-def load_engine_rules(ruleset: Ruleset) -> EngineRules:
-    """Read [night], [sides], [roles.*], [reveal] and [win]; refuse what the engine cannot do,
-    and any value of the wrong type, naming the file, the table and the key."""
+def load_engine_rules(ruleset: Any) -> EngineRules:
+    """A ruleset's engine part: read once when the file was loaded (`Ruleset.engine`).
+    Raw tables with `section()` (the loader) are read here: [night], [sides], [roles.*],
+    [reveal] and [win], refusing what the engine cannot do and any value of the wrong
+    type, naming the file, the table and the key."""
+    if isinstance(built := getattr(ruleset, "engine", None), EngineRules):
+        return built
     where = str(ruleset.path)
+    if not hasattr(ruleset, "section"):  # a loaded ruleset without the engine's sections
+        raise RulesetError(f"{where}: [night] needs tiers = [...] (the order of operations)")
     night = _table(ruleset.section("night"), _NIGHT_KEYS, f"{where} [night]", closed=False)
     tiers = night.get("tiers", ())
     day_tiers = night.get("day_tiers", ())

@@ -15,7 +15,7 @@ from typing import Any
 from assistant.engine.rules import EngineRules
 from assistant.errors import ConfigError, RulesetError
 from assistant.files import read_text
-from assistant.rulesets import show, typed
+from assistant.settings import show, typed
 
 SETUP_VERSION = 1
 #: What each key of a `[[players]]` table holds.
