@@ -139,7 +139,7 @@ def test_a_roleblocked_vet_kills_no_one() -> None:
     # Blocking the Vet: the Warden visits (and dies on her own turn), the Vet is then
     # blocked for the rest of the night, so the killer survives.
     blocked = night(state, 1, "Pw: foil Vet", "Doppelgangers: kill Vet by Dop")
-    assert dead(blocked) == ["Pw", "Vet"]
+    assert dead(blocked) == ["Vet"]
     assert "[roleblocks] Pw: foil Vet: roleblocks Vet" in blocked.log_lines()
 
 

@@ -697,7 +697,8 @@ def test_forger_finds_the_investigator_then_forges():
     )
     s = game("For=forger", "Ivy=investigator", *BASE)
     r = night(s, 1, "For: investigate Ivy", "Ivy: investigate Moe")
-    assert r.pms["For"] == ("The Investigator (Ivy) targeted Moe tonight.", "Ivy: Investigator.")
+    # In the order things happened: he finds her, then learns her target.
+    assert r.pms["For"] == ("Ivy: Investigator.", "The Investigator (Ivy) targeted Moe tonight.")
     r2 = night(r.state, 2, "For: forge Town", "Ivy: investigate Moe")
     assert r2.pms["Ivy"] == ("Your investigation of Moe returns: Town.",)
 

@@ -91,7 +91,8 @@ def test_resolve_json_then_drafts_and_no_second_resolution(data: Path, capsys):
     }
     code, _, err = call(capsys, data, "resolve", "g", "--night", "1")
     assert code == 1 and err == (
-        "error: night 1 of g is already resolved; see it with "
+        "error: night 1 of g is already resolved; see its log with "
+        "`assistant resolve g --night 1 --log`, its drafts with "
         "`assistant draft dawn g` / `assistant draft pms g`\n"
     )
     code, _, err = call(capsys, data, "order", "g", "Alice: protect Eve", "--night", "1")
@@ -133,11 +134,11 @@ NIGHT30_EVENTS = [
     ("roleblocks", "Rb1: block Doc1", "roleblocks Doc1", ""),
     ("roleblocks", "Rb2: block Or1", "roleblocks Or1", ""),
     ("jailkeeper", "Jail: jail Thief", "jails Thief", ""),
-    ("hexes", "Wi1: silence Van5", "Van5 is under the silence", ""),
-    ("hexes", "Wi2: powerlessness Fg1", "Fg1 is under the powerlessness", ""),
-    ("hexes", "Wi3: telepathy Inv2", "Inv2 is under the telepathy", ""),
-    ("hexes", "Wi4: charming Van6", "Van6 is under the charming", ""),
-    ("hexes", "Wi5: death Strong", "Strong is under the death", ""),
+    ("hexes", "Wi1: silence Van5", "Van5 is under the Hex of Silence", ""),
+    ("hexes", "Wi2: powerlessness Fg1", "Fg1 is under the Hex of Powerlessness", ""),
+    ("hexes", "Wi3: telepathy Inv2", "Inv2 is under the Hex of Telepathy", ""),
+    ("hexes", "Wi4: charming Van6", "Van6 is under the Hex of Charming", ""),
+    ("hexes", "Wi5: death Strong", "Strong is under the Hex of Death", ""),
     ("investigations", "Or1: divine Ninja", "fails", "Or1 is roleblocked"),
     ("investigations", "Fg1: investigate Inv1", "result: Investigator", ""),
     ("investigations", "Fg2: forge Mafia", "no effect", "Fg2 has not found the Investigator"),
@@ -194,8 +195,8 @@ def test_thirty_distinct_orders_resolve_in_milliseconds() -> None:
     ]
     assert result.pms["Inv3"] == ("Your investigation of Van8 returns: Town.",)
     assert result.pms["Fg1"] == (
-        "The Investigator (Inv1) targeted Rb1 tonight.",
         "Inv1: Investigator.",
+        "The Investigator (Inv1) targeted Rb1 tonight.",
     )
     runs = 20
     start = time.perf_counter()

@@ -139,7 +139,7 @@ def test_001_reveals_the_role_and_the_lover_follows(tmp_path: Path) -> None:
         "Day 1 is over.\n"
         "Wolf has been lynched. Wolf was the Werewolf.\n"
         "The deciding vote: post 205\n"
-        "Dee has died as well. Dee was Peasant.\n"
+        "Dee has died as well. Dee was a Peasant.\n"
         "Night 2 begins. Send your night actions to the GM.\n"
     )
     assert [(d.player, d.how) for d in result.deaths] == [("Wolf", "lynch"), ("Dee", "lynch")]

@@ -23,7 +23,7 @@ from assistant.engine.history import DEATH, ORDER, RESOLUTION, REVIVE, ROLES, Re
 from assistant.engine.orders import Order, check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.rules import EngineRules, load_engine_rules
-from assistant.engine.setup import Setup, read_setup_file
+from assistant.engine.setup import Setup, read_setup_file, setup_warnings
 from assistant.errors import (
     ConfigError,
     IllegalOrderError,
@@ -168,8 +168,10 @@ def roles_cmd(game: str, file_: Path, ruleset: str | None) -> None:
         f"({rules.side(p.side).title})"
         for p in setup.players
     ]
+    warnings = setup_warnings(setup, rules)
+    lines += [f"warning: {w}" for w in warnings]
     ctx.emit(
-        setup.to_dict(),
+        {**setup.to_dict(), "warnings": warnings},
         lambda: "\n".join(
             [f"setup of {game} stored ({len(setup.players)} players, seed {setup.seed}):", *lines]
         ),
@@ -259,9 +261,11 @@ def revived(rep: Replay, result: PhaseResult) -> list[str]:
     ]
 
 
-def _print_result(result: PhaseResult, confirmed: bool) -> str:
+def _print_result(result: PhaseResult, confirmed: bool, *, again: bool = False) -> str:
     head = f"{result.phase} {result.number}: " + (
-        "resolved and stored" if confirmed else "dry run (nothing stored)"
+        "resolved earlier (its log, replayed from the stored facts)"
+        if again
+        else "resolved and stored" if confirmed else "dry run (nothing stored)"
     )
     deaths = ", ".join(f"{d.player} ({d.how})" for d in result.deaths) or "none"
     out = [head, *result.log_lines(), f"deaths: {deaths}"]
@@ -280,16 +284,31 @@ def _print_result(result: PhaseResult, confirmed: bool) -> str:
 @click.option("--night", type=int, help="The night to resolve (default: the next one).")
 @click.option("--day", type=int, help="Resolve a day's actions instead.")
 @click.option("--dry-run", is_flag=True, help="Show the resolution step by step; store nothing.")
+@click.option(
+    "--log",
+    "show_log",
+    is_flag=True,
+    help="Show a resolved phase's step-by-step log again (default: the last resolved night).",
+)
 @common_options
-def resolve_cmd(game: str, night: int | None, day: int | None, dry_run: bool) -> None:
+def resolve_cmd(
+    game: str, night: int | None, day: int | None, dry_run: bool, show_log: bool
+) -> None:
     """Resolve a night's orders in the ruleset's order of operations."""
     ctx = app(click.get_current_context())
+    if show_log and dry_run:
+        raise click.UsageError("give --log or --dry-run, not both")
     with ctx.open_game(game) as store:
         rules, rep = _replay(store)
+        if show_log:
+            shown = _resolved(rep, game, night, day)
+            ctx.emit(_result_data(shown, True, []), lambda: _print_result(shown, True, again=True))
+            return
         phase, number = _phase(night, day, rep, _running_night(store, rules, rep, ctx.clock.now()))
         if rep.result(phase, number) is not None:
             raise ConfigError(
-                f"{phase} {number} of {game} is already resolved; see it with "
+                f"{phase} {number} of {game} is already resolved; see its log with "
+                f"`assistant resolve {game} --{phase} {number} --log`, its drafts with "
                 f"`assistant draft dawn {game}` / `assistant draft pms {game}`"
             )
         _refuse_after_win(rep, game, "there is nothing left to resolve")
@@ -340,16 +359,39 @@ def resolve_cmd(game: str, night: int | None, day: int | None, dry_run: bool) ->
                         },
                         now,
                     )
-    data = {
-        "phase": phase,
-        "number": number,
-        "stored": not dry_run,
+    back = revived(rep, result)
+    ctx.emit(_result_data(result, not dry_run, back), lambda: _print_result(result, not dry_run))
+
+
+def _result_data(result: PhaseResult, stored: bool, back: list[str]) -> dict[str, object]:
+    return {
+        "phase": result.phase,
+        "number": result.number,
+        "stored": stored,
         "events": [e.__dict__ for e in result.events],
         "deaths": [d.__dict__ for d in result.deaths],
-        "revived": revived(rep, result),
+        "revived": back,
         "notes": list(result.notes),
     }
-    ctx.emit(data, lambda: _print_result(result, not dry_run))
+
+
+def _resolved(rep: Replay, game: str, night: int | None, day: int | None) -> PhaseResult:
+    """The stored result `--log` shows: the phase named, else the last resolved night."""
+    if night is not None and day is not None:
+        raise click.UsageError("give --night N or --day N, not both")
+    if night is None and day is None:
+        nights = [r for r in rep.results if r.phase == "night"]
+        if not nights:
+            raise ConfigError(f"no night of {game} is resolved yet; nothing to show")
+        return nights[-1]
+    phase, number = ("day", day) if day is not None else ("night", night)
+    found = rep.result(phase, int(number))  # type: ignore[arg-type]
+    if found is None:
+        raise ConfigError(
+            f"{phase} {number} of {game} is not resolved; see what it would do with "
+            f"`assistant resolve {game} --{phase} {number} --dry-run`"
+        )
+    return found
 
 
 def _draft_result(

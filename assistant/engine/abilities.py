@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 
 Handler = Callable[["Resolution", "Action", str], None]
 
+#: The day status of a player whose roleblock lasts into the following day: their day
+#: actions fail and a role's extra vote weight is lost (vote_effects.py).
+DAY_BLOCK = "roleblocked-day"
+
 
 def _fmt(template: object, **values: object) -> str:
     return str(template).format(**values)
@@ -32,6 +36,9 @@ def block(r: Resolution, a: Action, tier: str) -> None:
             continue
         r.blocked.add(t)
         r.state.players[t].day_statuses.add("roleblocked")
+        if a.ability.params.get("through_day"):
+            # 002 Roleblocker, 000 Psychic Warden: "for that night and following day".
+            r.state.players[t].day_statuses.add(DAY_BLOCK)
         if a.ability.params.get("jail"):
             r.jailed.add(t)
         if a.ability.params.get("target_pm"):
@@ -215,7 +222,7 @@ def visits(b: Action) -> bool:
     """Whether `b` is a visit to its targets, for watchers and trackers alike: any action
     that set out, whether or not it worked where it arrived (a kill a doctor stopped is a
     visit); not one stopped at its actor (dead, roleblocked), which did not happen."""
-    return not b.stayed
+    return not b.stayed and bool(b.ability.params.get("visits", True))
 
 
 def watch(r: Resolution, a: Action, tier: str) -> None:
@@ -330,6 +337,11 @@ def apply_suspensions(r: Resolution) -> None:
 # ---- lasting effects -------------------------------------------------------------------
 
 
+def noun_of(a: Action) -> str:
+    """The ruleset's name of the ability ("Hex of Death"), else its order word."""
+    return str(a.ability.params.get("noun", a.ability.name))
+
+
 def hex_(r: Resolution, a: Action, tier: str) -> None:
     params = a.ability.params
     t = a.targets[0]
@@ -340,9 +352,9 @@ def hex_(r: Resolution, a: Action, tier: str) -> None:
             {
                 "player": t,
                 "night": r.number + int(params.get("after_nights", 2)),
-                "cause": f"{a.ability.name} cast by {a.actor}",
+                "cause": f"{noun_of(a)} cast by {a.actor}",
                 "then": a.actor,
-                "then_cause": f"{a.actor}'s own {a.ability.name}",
+                "then_cause": f"{a.actor}'s own {noun_of(a)}",
             }
         )
     elif name == "telepathy":
@@ -356,7 +368,7 @@ def hex_(r: Resolution, a: Action, tier: str) -> None:
         player.day_statuses.add(f"{name}:{a.actor}" if params.get("names_caster") else name)
     if params.get("target_pm"):
         r.pm_later(t, _fmt(params["target_pm"], target=t), needs_alive=True)
-    r.event(tier, a.label(), f"{t} is under the {a.ability.name}")
+    r.event(tier, a.label(), f"{t} is under the {noun_of(a)}")
 
 
 def lovers(r: Resolution, a: Action, tier: str) -> None:
@@ -552,10 +564,12 @@ def finish(r: Resolution) -> None:
             r.pm(a.actor, r.say("role_now", role=r.state.role_title(a.actor)))
     if r.phase != "night":
         return
-    for name, player in r.state.players.items():
+    for name in r.state.players:
         for ab in r.state.abilities_of(name).values():
             tags = ab.params.get("notify_attacks")
-            if not tags or not player.alive:
+            # Told during the night, before its kills land: a healer attacked himself is
+            # still told ("The healer may heal himself", 001).
+            if not tags or name not in r.alive_at_start:
                 continue
             left = r.state.uses_left(name, ab)
             healed = any(a.actor == name and a.ability is ab for a in r.actions)

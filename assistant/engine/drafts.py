@@ -25,13 +25,18 @@ class Reveal:
     side: str | None
     vanilla: bool = False
     """The role is the ruleset's vanilla title: "was Vanilla", not "was the Vanilla"."""
+    article: str = ""
+    """The vanilla title's article (`[reveal.messages] vanilla_article`): 001's "a Peasant"
+    next to "the Hunter"; none for 002's "Vanilla", an adjective."""
 
     @property
     def the_role(self) -> str | None:
-        """The role as the posts name it: "the Bomb", "the Hunter", "Vanilla"."""
+        """The role as the posts name it: "the Bomb", "the Hunter", "a Peasant", "Vanilla"."""
         if self.role is None:
             return None
-        return self.role if self.vanilla else f"the {self.role}"
+        if self.vanilla:
+            return f"{self.article} {self.role}" if self.article else self.role
+        return f"the {self.role}"
 
 
 def reveal(state: GameState, death: Death, policy: str) -> Reveal:
@@ -49,7 +54,8 @@ def reveal(state: GameState, death: Death, policy: str) -> Reveal:
     if policy == "role" or state.passive(death.player, "hide_on_death"):
         side = None
     vanilla = role_title == rules.messages.get("vanilla_title", "Vanilla")
-    return Reveal(death.player, role_title, side, vanilla)
+    article = rules.messages.get("vanilla_article", "")
+    return Reveal(death.player, role_title, side, vanilla, article)
 
 
 def _policy(state: GameState, death: Death) -> str:

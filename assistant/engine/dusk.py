@@ -231,7 +231,7 @@ def _death(deaths: list[Death], name: str) -> Death:
 
 
 def _renamed(r: Reveal, slot: str) -> Reveal:
-    return Reveal(slot, r.role, r.side, r.vanilla)
+    return Reveal(slot, r.role, r.side, r.vanilla, r.article)
 
 
 def _facts(tally: Tally, deaths: list[Death], now: datetime) -> list[dict[str, Any]]:

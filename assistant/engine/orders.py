@@ -45,10 +45,15 @@ class Order:
     """What the GM typed."""
     choice: str | None = None
     """A word the ability asks for besides players (the Forger's "Town" / "Mafia")."""
+    self_only: bool = False
+    """The ability names nobody (targets = 0): the actor stands in as its place."""
 
     def label(self) -> str:
+        """"Actor: ability targets"; a self action with no target named ("Vet: hold fire")
+        is echoed as typed, not as a target of oneself."""
         who = f"{self.actor} ({self.side})" if self.side else self.actor
-        tail = f" {' and '.join(self.targets)}" if self.targets else ""
+        shown = () if self.targets == (self.actor,) and self.self_only else self.targets
+        tail = f" {' and '.join(shown)}" if shown else ""
         pick = f" {self.choice}" if self.choice else ""
         return f"{who}: {self.ability}{pick}{tail}"
 
@@ -62,6 +67,7 @@ class Order:
             "side": self.side,
             "text": self.text,
             "choice": self.choice,
+            "self_only": self.self_only,
         }
 
     @classmethod
@@ -74,8 +80,9 @@ class Order:
             int(d["number"]),
             d.get("side"),
             str(d.get("text", "")),  # type: ignore[arg-type]
-            d.get("choice"),
-        )  # type: ignore[arg-type]
+            d.get("choice"),  # type: ignore[arg-type]
+            bool(d.get("self_only", False)),
+        )
 
 
 def match_player(
@@ -230,7 +237,17 @@ def parse_order(
     targets = split_targets(target_text, names, order=text, aliases=aliases)
     if ability.targets == 0 and not targets:
         targets = (actor,)  # a self action (the Monk's Hamedo): its place can still be redirected
-    return Order(actor, ability.name, targets, phase, number, side_key, text.strip(), choice)
+    return Order(
+        actor,
+        ability.name,
+        targets,
+        phase,
+        number,
+        side_key,
+        text.strip(),
+        choice,
+        self_only=ability.targets == 0,
+    )
 
 
 def default_performer(state: GameState, side: str) -> str | None:

@@ -78,6 +78,8 @@ class _Pending:
     text: str
     role: str | None
     needs_alive: bool
+    at: int = 0
+    """Where in the log it arose: a PM's lines follow the order of events."""
 
 
 class Resolution:
@@ -91,7 +93,8 @@ class Resolution:
         self.rng = random.Random(f"{state.seed}:{phase}:{number}")
         self.orders = orders
         self.log: list[Event] = []
-        self.pms: dict[str, list[str]] = {}
+        self.pms: dict[str, list[tuple[int, str]]] = {}
+        """PM lines by player, each with the log position it arose at (its order)."""
         self.notices: dict[str, list[str]] = {}
         self.pending_pms: list[_Pending] = []
         self.public: list[str] = []
@@ -108,21 +111,27 @@ class Resolution:
         self.suspended: set[tuple[str, str]] = set()
         """(player, passive) switched off for this phase by the player's order."""
         self.tiers = self.rules.tiers if phase == "night" else self.rules.day_tiers
+        self.alive_at_start = {n for n, p in self.state.players.items() if p.alive}
+        if phase == "day":
+            # A roleblock "for the night and the following day" (002, 000's Warden).
+            self.blocked = {
+                n for n, p in self.state.players.items() if abilities.DAY_BLOCK in p.day_statuses
+            }
 
     # ---- output helpers --------------------------------------------------------------
 
     def event(self, tier: str, action: str, effect: str, reason: str = "") -> None:
         self.log.append(Event(tier, action, effect, reason))
 
-    def pm(self, player: str, text: str) -> None:
-        self.pms.setdefault(player, []).append(text)
+    def pm(self, player: str, text: str, at: int | None = None) -> None:
+        self.pms.setdefault(player, []).append((len(self.log) if at is None else at, text))
 
     def notice(self, player: str, text: str) -> None:
         self.notices.setdefault(player, []).append(text)
 
     def pm_later(self, player: str, text: str, *, needs_alive: bool) -> None:
         self.pending_pms.append(
-            _Pending(player, text, self.state.players[player].role, needs_alive)
+            _Pending(player, text, self.state.players[player].role, needs_alive, len(self.log))
         )
 
     def say(self, key: str, **values: object) -> str:
@@ -226,7 +235,8 @@ class Resolution:
                 continue
             if player.role != p.role:
                 continue
-            self.pm(p.player, p.text)
+            self.pm(p.player, p.text, p.at)
+        self._drop_pms_of_the_dead()
         if self.phase == "night":
             self.state.nights_resolved = max(self.state.nights_resolved, self.number)
         else:
@@ -236,12 +246,20 @@ class Resolution:
             self.number,
             tuple(self.log),
             tuple(self.deaths),
-            {k: tuple(v) for k, v in self.pms.items()},
+            {k: tuple(text for _at, text in sorted(v, key=_first)) for k, v in self.pms.items()},
             tuple(self.public),
             tuple(self.notes),
             self.state,
             {k: tuple(v) for k, v in self.notices.items()},
         )
+
+    def _drop_pms_of_the_dead(self) -> None:
+        """A player who died during this phase gets no PM of it (their result, a "you were
+        tampered with"): the dry run says which results will not be delivered."""
+        for name in list(self.pms):
+            if name in self.alive_at_start and not self.state.players[name].alive:
+                for _at, text in self.pms.pop(name):
+                    self.event("results", f"PM to {name}", "not sent", f"{name} died: {text}")
 
     def cannot_act(self, a: Action, tier: str) -> str | None:
         """Why the action fails now, or None; spends a limited use it reaches first."""
@@ -301,6 +319,10 @@ class Resolution:
         if used is not None:
             return used.ability.name.capitalize()
         return self.state.role_title(actor)
+
+
+def _first(pair: tuple[int, str]) -> int:
+    return pair[0]
 
 
 def resolve_phase(state: GameState, phase: str, number: int, orders: list[Order]) -> PhaseResult:

@@ -166,6 +166,7 @@ _NIGHT_KEYS: dict[str, Any] = {
     "vote_statuses": Mapping[str, str],
     "blocks_preempt": tuple[str, ...],
     "lynches_per_death_of": str,
+    "unique_roles": bool,
 }
 _SIDE_KEYS: dict[str, Any] = {
     "title": str,

@@ -130,6 +130,24 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
     return Setup(tuple(players), seed, extra)
 
 
+def setup_warnings(setup: Setup, rules: EngineRules) -> list[str]:
+    """What a setup does against the seed's stated rules, for the GM to see when entering it
+    (a warning, not a refusal: a GM may run a variant on purpose). `[night] unique_roles`:
+    002's "No role will be duplicated"; players without a role may be many."""
+    if not rules.night.get("unique_roles"):
+        return []
+    holders: dict[str, list[str]] = {}
+    for p in setup.players:
+        if p.role is not None:
+            holders.setdefault(p.role, []).append(p.name)
+    return [
+        f"{', '.join(names)} all have the role {rules.role(role).title}, but {rules.ruleset} "
+        "duplicates no role ([night] unique_roles): check the setup"
+        for role, names in holders.items()
+        if len(names) > 1
+    ]
+
+
 def read_setup_file(path: Path, rules: EngineRules, *, default_seed: int) -> Setup:
     text = read_text(path, "setup file")
     return parse_setup(text, rules, where=str(path), default_seed=default_seed)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from assistant.engine.abilities import DAY_BLOCK
 from assistant.engine.history import ROLES, Replay, replay
 from assistant.engine.rules import EngineRules, load_engine_rules
 from assistant.engine.state import GameState
@@ -66,6 +67,10 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
         lost_with = state.passive(name, "lost_with_status")
         lost = bool(lost_with) and lost_with in p.statuses
         if lost:
+            weight = 1
+        if weight > 1 and DAY_BLOCK in p.day_statuses:
+            # 002: "For the night and the following day, that person cannot use their role":
+            # a roleblocked Doublevoter's vote counts once that day.
             weight = 1
         if weight != 1:
             sources.append(state.role_title(name))
