@@ -112,15 +112,18 @@ class AlertLog:
 
     def record(self, alerts: Iterable[Alert], now: datetime) -> list[StoredAlert]:
         """Store the alerts not seen before; returns only those new ones, in the given order."""
-        known = {doc["id"] for doc in self.table.all()}
-        fresh: list[StoredAlert] = []
-        for alert in alerts:
-            if alert.id in known:
-                continue
-            known.add(alert.id)
-            fresh.append(StoredAlert(alert, now))
-        if fresh:
-            with self.store.batch():
+        alerts = list(alerts)
+        if {a.id for a in alerts} <= {doc["id"] for doc in self.table.all()}:
+            return []  # nothing new: no write, no lock (a read-only data dir can still list)
+        with self.store.batch():  # under the game's lock: another writer cannot add one between
+            known = {doc["id"] for doc in self.table.all()}
+            fresh: list[StoredAlert] = []
+            for alert in alerts:
+                if alert.id in known:
+                    continue
+                known.add(alert.id)
+                fresh.append(StoredAlert(alert, now))
+            if fresh:
                 self.table.insert_multiple(
                     {
                         "schema_version": ALERT_SCHEMA_VERSION,

@@ -45,7 +45,7 @@ from assistant.phases import (
 )
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
 from assistant.scrapers.http import Fetcher
-from assistant.store import GameStore, list_games
+from assistant.store import GameStore, list_games, write_errnos, write_error
 from assistant.tally import count
 from assistant.tally_draft import render_tally
 
@@ -252,7 +252,11 @@ class Daemon:
             log.warning("poll %s failed: %s", game_id, e)
         try:
             review = self.review_report(game_id)
-        except AssistantError as e:
+        except (AssistantError, OSError) as e:
+            if isinstance(e, OSError):  # a draft or the feed could not be written
+                if e.errno not in write_errnos():
+                    raise
+                e = write_error(Path(e.filename or self.data_dir), e, game_file=False)
             log.error("review %s failed: %s", game_id, e)
             return CycleReport(game_id, result, poll_error, (), (), None, error=str(e))
         return CycleReport(

@@ -7,10 +7,17 @@ Writes are atomic: the whole document goes to a temp file in the same directory,
 fsynced, and replaces the old file with `os.replace`. A process killed at any moment
 leaves either the old or the new file, never a torn one. `batch()` groups the writes
 of one poll into one replace, so a poll is stored whole or not at all.
+
+Writes are serialised: every write (a batch, or a single TinyDB insert or update) holds
+the game's lock file (`games/G.json.lock`, via `filelock`) from the moment it reads the
+file to the moment it has replaced it. The daemon polling and a GM command writing at
+once therefore never overwrite each other's facts: the later writer starts from the
+file the earlier one left. Readers take no lock: a replace is atomic.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -23,16 +30,60 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock, Timeout
 from platformdirs import user_data_dir
 from tinydb import TinyDB
 from tinydb.storages import Storage
-from tinydb.table import Document
+from tinydb.table import Document, Table
 
 from assistant.errors import StoreError
 from assistant.models import Post, from_iso, to_iso
 
 SCHEMA_VERSION = 1
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+LOCK_TIMEOUT = 60.0
+"""Seconds a write waits for another writer of the same game (`ASSISTANT_LOCK_TIMEOUT`).
+A poll's write takes well under a second; a minute means a writer is stuck."""
+
+
+def lock_timeout() -> float:
+    """The lock wait from `ASSISTANT_LOCK_TIMEOUT`, else `LOCK_TIMEOUT`."""
+    value = os.environ.get("ASSISTANT_LOCK_TIMEOUT")
+    if value is None:
+        return LOCK_TIMEOUT
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise StoreError(
+            f"ASSISTANT_LOCK_TIMEOUT={value!r} is not a number of seconds (0 or more); "
+            "unset it or give e.g. 60"
+        )
+    return seconds
+
+
+def write_errnos() -> frozenset[int]:
+    """The errors of a place that cannot be written: read-only, not ours, or full."""
+    return frozenset({errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT})
+
+
+def write_error(path: Path, e: OSError, *, game_file: bool = True) -> StoreError:
+    """What a user can do about a failed write: a read-only place, a full disk, or else.
+    For a game file, also that nothing was stored (its write is atomic)."""
+    folder = Path(path).parent
+    if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        why = (f"the folder {folder} is read-only or not yours ({e.strerror}): make it "
+               "writable, or give another one with --data-dir / ASSISTANT_DATA_DIR")
+    elif e.errno in (errno.ENOSPC, errno.EDQUOT):
+        why = (f"the disk holding {folder} is full ({e.strerror}): free some space and run "
+               "the command again")
+    else:
+        why = f"{e.strerror or e}"
+    after = "; nothing was stored, the file is as it was" if game_file else ""
+    return StoreError(f"cannot write {path}: {why}{after}")
 
 
 def default_data_dir() -> Path:
@@ -44,10 +95,10 @@ def default_data_dir() -> Path:
 class AtomicJSONStorage(Storage):
     """TinyDB storage that keeps the document in memory and replaces the file atomically.
 
-    Outside a batch, a file another process replaced since (the daemon polling while the
-    GM runs a command) is read again before use, so one process does not write back a
-    stale copy over the other's facts. Two writers inside overlapping batches can still
-    race: the later replace wins.
+    A batch holds the game's lock file from its first read to its replace, and starts
+    from the file as it is then; outside a batch, a file another process replaced since
+    is read again before use. So one process never writes back a stale copy over the
+    other's facts.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -56,6 +107,7 @@ class AtomicJSONStorage(Storage):
         self._depth = 0
         self._dirty = False
         self._signature: tuple[int, int, int] | None = None
+        self._lock = FileLock(f"{self.path}.lock", timeout=lock_timeout())
 
     def _file_signature(self) -> tuple[int, int, int] | None:
         try:
@@ -74,13 +126,21 @@ class AtomicJSONStorage(Storage):
                 text = self.path.read_text(encoding="utf-8")
             except FileNotFoundError:
                 return None
+            if not text.strip():
+                raise StoreError(
+                    f"the game file {self.path} is empty ({len(text.encode())} bytes); the "
+                    "assistant never writes an empty file, so it was cut short by something "
+                    "else: restore it from a backup, or remove it to start the game over"
+                )
             try:
-                self._data = json.loads(text) if text.strip() else None
+                data = json.loads(text)
             except json.JSONDecodeError as e:
                 raise StoreError(
                     f"the game file {self.path} is not valid JSON ({e}); it was not written by "
                     "the assistant or was changed by hand: restore it from a backup"
                 ) from None
+            _check_shape(self.path, data)
+            self._data = data
         return self._data
 
     def write(self, data: dict[str, Any]) -> None:
@@ -95,9 +155,12 @@ class AtomicJSONStorage(Storage):
         # json.dumps, not json.dump: dump streams through the pure-Python encoder, which
         # takes ten times as long on a long game's file; the text is the same.
         text = json.dumps(self._data, ensure_ascii=False, separators=(",", ":"))
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
-                                   dir=self.path.parent)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
+                                       dir=self.path.parent)
+        except OSError as e:
+            raise write_error(self.path, e) from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
@@ -105,34 +168,106 @@ class AtomicJSONStorage(Storage):
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
             self._signature = self._file_signature()
-        except BaseException:
+        except BaseException as e:
             try:
                 os.unlink(tmp)
             except FileNotFoundError:
                 pass
+            if isinstance(e, OSError):
+                raise write_error(self.path, e) from None
             raise
         self._dirty = False
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        if self._depth == 0:
-            self.read()  # start from the file as it is now
-        self._depth += 1
+        """Writes inside go to the file as one replace, under the game's lock."""
+        if self._depth > 0:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._acquire()
         try:
-            yield
-        except BaseException:
-            # Drop the half-made changes: re-read what is on disk.
-            self._depth -= 1
-            if self._depth == 0:
+            self.read()  # start from the file as it is now, under the lock
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                # Drop the half-made changes: re-read what is on disk.
                 self._data = None
                 self._dirty = False
-            raise
-        self._depth -= 1
-        if self._depth == 0:
+                raise
+            finally:
+                self._depth = 0
             self.flush()
+        except BaseException:
+            self._data, self._dirty = None, False  # a failed write: the file is the truth
+            raise
+        finally:
+            self._lock.release()
+
+    def _acquire(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock.acquire()
+        except Timeout:
+            raise StoreError(
+                f"the game file {self.path} is being written by another assistant process "
+                f"(it has held {self._lock.lock_file} for {self._lock.timeout:g} s): wait for "
+                "it to finish and run the command again; nothing was stored"
+            ) from None
+        except OSError as e:
+            raise write_error(self.path, e) from None
 
     def close(self) -> None:
         self.flush()
+
+
+def _check_shape(path: Path, data: Any) -> None:
+    """A game file is an object of tables, each an object of documents by numeric id;
+    anything else was not written by the assistant and is refused, never overwritten."""
+    problem = None
+    if not isinstance(data, dict):
+        problem = f"it holds a JSON {type(data).__name__}, not the assistant's tables"
+    else:
+        for name, table in data.items():
+            if not isinstance(table, dict):
+                problem = f"its table {name!r} is a {type(table).__name__}, not an object"
+            elif not all(k.isdigit() and isinstance(v, dict) for k, v in table.items()):
+                problem = f"its table {name!r} holds entries that are not records"
+            if problem:
+                break
+    if problem:
+        raise StoreError(
+            f"the game file {path} is not a game store ({problem}); it was not written by "
+            "the assistant or was changed by hand: restore it from a backup"
+        )
+
+
+class _LockedTable(Table):
+    """A TinyDB table whose every write is one batch of its store: under the game's lock,
+    from the file as it is then. The next id is found under the lock too, so two
+    processes never hand out the same one."""
+
+    def _update_table(self, updater):  # noqa: ANN001, ANN202 - TinyDB's signature
+        with self._storage.batch():
+            super()._update_table(updater)
+
+    def insert(self, document):  # noqa: ANN001, ANN201
+        with self._storage.batch():
+            self._next_id = None
+            return super().insert(document)
+
+    def insert_multiple(self, documents):  # noqa: ANN001, ANN201
+        with self._storage.batch():
+            self._next_id = None
+            return super().insert_multiple(documents)
+
+
+class _GameDB(TinyDB):
+    table_class = _LockedTable
 
 
 @dataclass(frozen=True)
@@ -193,7 +328,7 @@ class GameStore:
         self.game_id = game_id
         self._storage: AtomicJSONStorage | None = None
         try:
-            self.db = TinyDB(path, storage=self._make_storage)
+            self.db = _GameDB(path, storage=self._make_storage)
             meta = self.db.table("meta").get(doc_id=1)
         except StoreError:
             raise
@@ -257,14 +392,15 @@ class GameStore:
 
     def update_config(self, **values: Any) -> dict[str, Any]:
         table = self.db.table("meta")
-        meta = table.get(doc_id=1)
-        config = dict(meta.get("config", {})) if meta else {}
-        config.update(values)
-        doc = {"schema_version": SCHEMA_VERSION, "game_id": self.game_id, "config": config}
-        if meta is None:
-            table.insert(doc)
-        else:
-            table.update(doc, doc_ids=[1])
+        with self.batch():
+            meta = table.get(doc_id=1)
+            config = dict(meta.get("config", {})) if meta else {}
+            config.update(values)
+            doc = {"schema_version": SCHEMA_VERSION, "game_id": self.game_id, "config": config}
+            if meta is None:
+                table.insert(doc)
+            else:
+                table.update(doc, doc_ids=[1])
         return config
 
     # ---- crawl state (the thread's shape as last seen) ---------------------------------
@@ -275,10 +411,11 @@ class GameStore:
 
     def set_crawl_state(self, **values: Any) -> None:
         table = self.db.table("crawl")
-        if table.get(doc_id=1) is None:
-            table.insert(values)
-        else:
-            table.update(values, doc_ids=[1])
+        with self.batch():
+            if table.get(doc_id=1) is None:
+                table.insert(values)
+            else:
+                table.update(values, doc_ids=[1])
 
     # ---- posts ---------------------------------------------------------------------
 
@@ -365,10 +502,11 @@ class GameStore:
     def add_input(self, kind: str, data: dict[str, Any], entered_at: datetime) -> int:
         """Append a fact the GM entered (players, deaths, phases, PM votes, orders...)."""
         table = self.db.table("inputs")
-        seq = len(table) + 1
-        return table.insert(
-            {"seq": seq, "kind": kind, "data": data, "entered_at": to_iso(entered_at)}
-        )
+        with self.batch():  # the seq is counted under the lock: two writers never share one
+            seq = len(table) + 1
+            return table.insert(
+                {"seq": seq, "kind": kind, "data": data, "entered_at": to_iso(entered_at)}
+            )
 
     def inputs(self, kind: str | None = None) -> list[dict[str, Any]]:
         """GM inputs in the order they were entered, optionally of one kind."""

@@ -13,13 +13,13 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from assistant.clock import Clock, default_clock
 from assistant.errors import AssistantError
-from assistant.store import GameStore, default_data_dir
+from assistant.store import GameStore, default_data_dir, write_errnos, write_error
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -116,12 +116,25 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("Interrupted; what was stored is kept.", err=True)
         sys.exit(130)
+    except OSError as e:
+        if e.errno not in write_errnos():
+            if os.environ.get("ASSISTANT_DEBUG"):
+                raise
+            _internal(e)
+        # A draft, a feed or a folder outside the store: the store says this itself.
+        click.echo(f"error: {write_error(Path(e.filename or '.'), e, game_file=False)}", err=True)
+        sys.exit(1)
     except Exception as e:  # a bug: say so in one line; the store is written atomically
         if os.environ.get("ASSISTANT_DEBUG"):
             raise
-        click.echo(
-            f"internal error (a bug in the assistant, please report it): {type(e).__name__}: {e}\n"
-            "Nothing stored was lost. Run again with ASSISTANT_DEBUG=1 to see the traceback.",
-            err=True,
-        )
-        sys.exit(70)
+        _internal(e)
+
+
+def _internal(e: Exception) -> NoReturn:
+    """A bug: say so in one line and exit 70 (the store is written atomically)."""
+    click.echo(
+        f"internal error (a bug in the assistant, please report it): {type(e).__name__}: {e}\n"
+        "Nothing stored was lost. Run again with ASSISTANT_DEBUG=1 to see the traceback.",
+        err=True,
+    )
+    sys.exit(70)
