@@ -28,12 +28,11 @@ from typing import Any, TextIO
 
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.clock import Clock
-from assistant.engine.dusk import draft_dusk
 from assistant.engine.history import ROLES
 from assistant.errors import AssistantError
 from assistant.game import posts_of
 from assistant.models import Post, to_iso
-from assistant.monitor import GameView, load_view, run_checks
+from assistant.monitor import GameView, draft_dusk, load_view, run_checks
 from assistant.outcome import TallyRules
 from assistant.phases import (
     format_duration,

@@ -26,9 +26,10 @@ replay, from files; nothing is derived from posts. The input kinds read:
 
 Role effects: data flows one way, facts -> derived. The stored facts are the setup and
 the confirmed resolutions; the vote effects of roles (weights, hexes, lovers, charm,
-Tiebreaker, Imaginary Friend) are recomputed from them on every load
-(`assistant.engine.vote_effects`) and never stored, so a setup entered again, a role
-stolen or a night re-resolved can never leave a stale modifier behind. They enter the
+Tiebreaker, Imaginary Friend) are recomputed from them on every load by the engine
+(`assistant.engine.vote_effects`, a layer above this one) and never stored, so a setup
+entered again, a role stolen or a night re-resolved can never leave a stale modifier
+behind. The caller passes them in (`derived`: `monitor.load_game` does); they enter the
 game exactly as GM "modifier" inputs would, placed before the GM's own inputs.
 - "lynches"  {"day": int, "available": int}   (003: lynches available that day, 1..3)
 - "sheriff"  {"player": str, "day": int|None, "at_post": int|None}
@@ -42,6 +43,7 @@ game exactly as GM "modifier" inputs would, placed before the GM's own inputs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -184,9 +186,12 @@ class Game:
         tz: str = "UTC",
         inputs: list[dict[str, Any]] = (),  # type: ignore[assignment]
         thread_url: str | None = None,
+        derived: Sequence[Mapping[str, Any]] = (),
     ) -> Game:
         """A game from a players list and GM inputs shaped as the store keeps them
-        ({"kind", "data"}): how `replay` and tests build one without a store."""
+        ({"kind", "data"}): how `replay` and tests build one without a store. `derived` are
+        the inputs the engine derives from a setup (role vote effects, 003's lynches), read
+        before the GM's own; the caller computes them (`monitor.game_from_parts`)."""
         slots = [p if isinstance(p, Slot) else Slot(p[0], tuple(p[1:])) for p in players]
         deaths: list[Death] = []
         phases: list[Phase] = []
@@ -201,7 +206,7 @@ class Game:
         roles = [doc for doc in inputs if doc["kind"] == "roles"]
         if roles:
             seed = int(roles[-1]["data"]["seed"])
-            inputs = [*_role_effects(ruleset, list(inputs)), *inputs]
+        inputs = [*derived, *inputs]
         for doc in inputs:
             kind, data = doc["kind"], doc["data"]
             if kind == "players":
@@ -419,14 +424,6 @@ def _happened(record: Any, post_id: int | None, at: datetime | None, *, inclusiv
     return True
 
 
-def _role_effects(ruleset: str, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The modifier (and 003 lynches) inputs the engine derives from the setup and the
-    confirmed resolutions; see the module docstring."""
-    from assistant.engine.vote_effects import derived_inputs  # the engine imports game's peers
-
-    return derived_inputs(ruleset, inputs)
-
-
 def _int_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
 
@@ -504,8 +501,9 @@ def posts_of(store: Any, at: datetime | None = None) -> list[Post]:
     return out
 
 
-def load_game(store: Any) -> Game:
-    """The game a store holds: its config (`game new`) and the GM's inputs in order."""
+def load_game(store: Any, derived: Sequence[Mapping[str, Any]] = ()) -> Game:
+    """The game a store holds: its config (`game new`) and the GM's inputs in order, with
+    the inputs the engine `derived` from them (`monitor.load_game` passes them)."""
     config = store.config()
     inputs = store.inputs()
     players = [i for i in inputs if i["kind"] == "players"]
@@ -522,4 +520,5 @@ def load_game(store: Any) -> Game:
         tz=config.get("tz", "UTC"),
         inputs=inputs,
         thread_url=config.get("thread_url"),
+        derived=derived,
     )

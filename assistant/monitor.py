@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from assistant import game as facts
 from assistant.alerts import Alert
 from assistant.checks import PostingRules, posting_rules
 from assistant.checks.edits import check_edits, usable_votes
@@ -26,10 +27,12 @@ from assistant.checks.pm_copy import (
     pms_from_inputs,
 )
 from assistant.checks.posting import check_posting
-from assistant.engine.history import ROLES, replay
+from assistant.engine.dusk import DuskResult, dusk_of
+from assistant.engine.history import ROLES, Replay, replay
 from assistant.engine.rules import load_engine_rules
+from assistant.engine.vote_effects import derived_inputs, with_seq
 from assistant.errors import AssistantError
-from assistant.game import Game, Phase, load_game
+from assistant.game import Game, Phase
 from assistant.models import Post
 from assistant.night_orders import OrdersStatus, night_orders_status
 from assistant.outcome import TallyRules
@@ -39,7 +42,6 @@ from assistant.phases import (
     adjustments_from_inputs,
     deadline,
     phase_end,
-    phase_rules,
 )
 from assistant.rulesets import Ruleset, find_ruleset
 from assistant.store import GameStore, StoredPost
@@ -66,6 +68,44 @@ class GameView:
     now: datetime
     orders: OrdersStatus | None = None
     """At night, with a setup entered: who owes an order and when they were all in."""
+    replay: Replay | None = None
+    """The engine's replay of the setup and the GM's inputs (None without a setup): made
+    once per view, read by the game's role effects and the checks' result PMs."""
+
+
+def load_game(
+    store: GameStore, *, ruleset: Ruleset | None = None, rep: Replay | None = None
+) -> Game:
+    """The game a store holds (`game.load_game`) with what the engine derives from its
+    setup and confirmed nights: role vote effects and 003's lynches, which the count takes
+    as facts like the GM's own. `ruleset` and `rep` when the caller has them already."""
+    inputs = store.inputs()
+    if not _has_setup(inputs):
+        return facts.load_game(store)  # no setup: nothing derived (or: no players, says so)
+    ruleset = ruleset or find_ruleset(store.config().get("ruleset", "permissive"))
+    return facts.load_game(store, derived=derived_inputs(ruleset, inputs, rep))
+
+
+def game_from_parts(
+    game_id: str,
+    players: list[list[str]] | list[Any],
+    *,
+    ruleset: str = "permissive",
+    inputs: list[dict[str, Any]] = (),  # type: ignore[assignment]
+    **parts: Any,
+) -> Game:
+    """`Game.from_parts` with what the engine derives from a setup among `inputs` (see
+    `load_game`): how tests and replays build a game with roles without a store."""
+    roles = any(i["kind"] == ROLES for i in inputs)
+    derived = derived_inputs(find_ruleset(ruleset), list(inputs)) if roles else []
+    return Game.from_parts(
+        game_id, players, ruleset=ruleset, inputs=inputs, derived=derived, **parts
+    )
+
+
+def _has_setup(inputs: list[dict[str, Any]]) -> bool:
+    kinds = {i["kind"] for i in inputs}
+    return ROLES in kinds and "players" in kinds
 
 
 def current_posts(stored: list[StoredPost]) -> list[Post]:
@@ -73,13 +113,19 @@ def current_posts(stored: list[StoredPost]) -> list[Post]:
 
 
 def load_view(store: GameStore, now: datetime) -> GameView:
-    game = load_game(store)
-    ruleset = find_ruleset(game.ruleset)
-    prules = phase_rules(ruleset)
+    """The game at `now`: its facts with the engine's effects (one replay of its inputs),
+    the running phase, its effective deadline and the count."""
+    inputs = store.inputs()
+    ruleset, rep = None, None
+    if _has_setup(inputs):
+        ruleset = find_ruleset(store.config().get("ruleset", "permissive"))
+        rep = replay(load_engine_rules(ruleset), with_seq(inputs))
+    game = load_game(store, ruleset=ruleset, rep=rep)
+    ruleset = ruleset or find_ruleset(game.ruleset)
+    prules = ruleset.phases
     posting = posting_rules(ruleset, store.config().get("posting"))
     stored = store.posts()
     posts = current_posts(stored)
-    inputs = store.inputs()
     phase = game.phases[-1] if game.phases else None
     dl = None
     tally = None
@@ -94,7 +140,18 @@ def load_view(store: GameStore, now: datetime) -> GameView:
             if tally is not None:
                 tally = count(posts, game, ruleset, now=now)
     return GameView(
-        game, ruleset, prules, posting, phase, dl, tally, tuple(posts), tuple(stored), now, orders
+        game,
+        ruleset,
+        prules,
+        posting,
+        phase,
+        dl,
+        tally,
+        tuple(posts),
+        tuple(stored),
+        now,
+        orders,
+        rep,
     )
 
 
@@ -215,7 +272,9 @@ def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     posts = list(view.posts)
     alerts: list[Alert] = []
     alerts += check_edits(view.stored, game, rules, votes_of)
-    alerts += check_pm_copies(posts, game, rules, known_pms(view.ruleset, store.inputs()))
+    alerts += check_pm_copies(
+        posts, game, rules, known_pms(view.ruleset, store.inputs(), view.replay)
+    )
     alerts += check_quoted_gm_pms(posts, game, rules, {sp.post_id for sp in view.stored})
     alerts += check_posting(posts, game, rules, game.phases)
     alerts += check_inactivity(
@@ -225,14 +284,17 @@ def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     return alerts
 
 
-def known_pms(ruleset: Ruleset, inputs: list[dict[str, Any]]) -> list[KnownPM]:
+def known_pms(
+    ruleset: Ruleset, inputs: list[dict[str, Any]], rep: Replay | None = None
+) -> list[KnownPM]:
     """The PMs the GM sent: stored with `assistant pm`, and the result PMs of every phase
-    the GM confirmed with `assistant resolve` (the engine drafted them; replayed, not stored)."""
+    the GM confirmed with `assistant resolve` (the engine drafted them; replayed, not stored:
+    `rep` is the view's replay when the caller has it)."""
     pms = pms_from_inputs(inputs)
     if not any(i["kind"] == ROLES for i in inputs):
         return pms
     try:
-        rep = replay(load_engine_rules(ruleset), inputs)
+        rep = rep or replay(load_engine_rules(ruleset), inputs)
     except AssistantError:  # a setup the engine cannot read: `assistant roles` says why
         return pms
     for result in rep.results:
@@ -293,3 +355,12 @@ def describe(view: GameView) -> dict[str, Any]:
             "all_in_at": to_iso(view.orders.all_in_at),
         },
     }
+
+
+def draft_dusk(store: GameStore, now: datetime, *, day: int | None = None) -> DuskResult:
+    """The dusk draft of `day` (default: the current day) as of `now`: the lynch of the
+    count up to the day's effective end, its reveal, what it sets off, a win
+    (`engine.dusk.dusk_of`, given the game as this view sees it)."""
+    view = load_view(store, now)
+    inputs = store.inputs()
+    return dusk_of(view, inputs, day_deadline(view, inputs, day), now, day=day)

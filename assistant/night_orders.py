@@ -25,7 +25,6 @@ from assistant.engine.state import GameState
 from assistant.errors import ConfigError
 from assistant.game import Phase
 from assistant.models import from_iso
-from assistant.rulesets import Ruleset
 
 
 @dataclass(frozen=True)
@@ -40,9 +39,10 @@ class OrdersStatus:
 
 
 def night_orders_status(
-    ruleset: Ruleset, inputs: list[dict[str, Any]], phase: Phase
+    ruleset: Any, inputs: list[dict[str, Any]], phase: Phase
 ) -> OrdersStatus | None:
-    """The orders of night `phase.number`; None when the game has no setup (no roles known)."""
+    """The orders of night `phase.number`; None when the game has no setup (no roles known).
+    `ruleset`: the game's ruleset or its `EngineRules`."""
     if phase.kind != "night" or not any(i["kind"] == ROLES for i in inputs):
         return None
     rules = load_engine_rules(ruleset)

@@ -78,7 +78,7 @@ def test_kill_records_a_death_the_count_reads(capsys, monkeypatch, game_dir) -> 
         "modkill",
     )
     assert code == 0 and out.strip() == "Recorded: Jd- dead (modkill) after post #412."
-    from assistant.game import load_game
+    from assistant.monitor import load_game
 
     with GameStore.open(game_dir, "g") as store:
         game = load_game(store)
@@ -134,7 +134,7 @@ def test_kill_refuses_the_dead_but_not_a_player_the_engine_revived(
     assert code == 1 and "already recorded as dead (lynch)" in err
     code, out, _ = at("2026-11-21T20:00:00+00:00", "kill", "g", "Eve", "--how", "nightkill")
     assert code == 0 and out.startswith("Recorded: Eve dead (nightkill)")
-    from assistant.game import load_game
+    from assistant.monitor import load_game
 
     with GameStore.open(tmp_path, "g") as store:
         game = load_game(store)

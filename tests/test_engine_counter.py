@@ -17,7 +17,7 @@ import pytest
 from cli_support import CliAt
 from realthreads import HOST, NOW, thread_posts, truth
 
-from assistant.game import load_game
+from assistant.monitor import load_game
 from assistant.store import GameStore
 
 SETUP = """seed = 7

@@ -13,12 +13,13 @@ from pathlib import Path
 
 from conftest import SEEDS
 
-from assistant.engine.dusk import confirm_dusk, draft_dusk
+from assistant.engine.dusk import confirm_dusk
 from assistant.engine.orders import parse_order
 from assistant.engine.rules import load_engine_rules
 from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import GameState
 from assistant.models import Post
+from assistant.monitor import draft_dusk
 from assistant.outcome import draw
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore
@@ -150,7 +151,7 @@ def test_001_reveals_the_role_and_the_lover_follows(tmp_path: Path) -> None:
         ("Dee", "other", "engine", 205),
     ]
     # The count sees both deaths from the deciding post on.
-    from assistant.game import load_game
+    from assistant.monitor import load_game
 
     game = load_game(store)
     assert not game.is_alive("Dee", post_id=206) and game.is_alive("Dee", post_id=205)

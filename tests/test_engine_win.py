@@ -12,8 +12,8 @@ from assistant.engine.rules import load_engine_rules
 from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import Death, GameState
 from assistant.engine.win import check_win
-from assistant.game import Game
 from assistant.models import Post
+from assistant.monitor import game_from_parts
 from assistant.outcome import seeded_order
 from assistant.rulesets import find_ruleset
 from assistant.tally import count
@@ -106,7 +106,7 @@ def day_two_003(votes: dict[str, str], *night_one: str, extra: tuple = ()):
         )
         for i, (voter, t) in enumerate(votes.items())
     ]
-    g = Game.from_parts("tf", [[p.name] for p in players], ruleset="three-factions", inputs=inputs)
+    g = game_from_parts("tf", [[p.name] for p in players], ruleset="three-factions", inputs=inputs)
     return g, count(posts, g, find_ruleset("three-factions"), day=2)
 
 

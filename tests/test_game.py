@@ -11,6 +11,7 @@ from assistant.engine.rules import load_engine_rules
 from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import GameState
 from assistant.game import Game
+from assistant.monitor import game_from_parts
 from assistant.rulesets import find_ruleset
 
 
@@ -60,11 +61,11 @@ def test_role_effects_follow_the_days_and_never_linger() -> None:
         ("resolution", {"phase": "night", "number": 1}),
     ]
     players = [["Wi"], ["Gus"], ["Moe"]]
-    g = Game.from_parts("g", players, ruleset="chat-mafia", inputs=stored(*docs))
+    g = game_from_parts("g", players, ruleset="chat-mafia", inputs=stored(*docs))
     assert [(m.player, m.day, m.powerless) for m in g.modifiers] == [("Gus", None, True)]
     days = [("phase", {"kind": "day", "number": n, "starts_at": at(n)}) for n in (1, 2, 3)]
     docs2 = [*docs, ("resolution", {"phase": "night", "number": 2}), *days]
-    g = Game.from_parts("g", players, ruleset="chat-mafia", inputs=stored(*docs2))
+    g = game_from_parts("g", players, ruleset="chat-mafia", inputs=stored(*docs2))
     assert [(m.player, m.day) for m in g.modifiers if m.powerless] == [("Gus", 2)]
     assert g.seed == 5
 

@@ -13,9 +13,9 @@ import click
 from assistant.cli import app, cli, common_options, draft
 from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
-from assistant.game import Game, load_game, posts_of
+from assistant.game import Game, posts_of
 from assistant.models import Post, to_iso
-from assistant.monitor import day_end
+from assistant.monitor import day_end, load_game
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules
 from assistant.phases import game_zone, parse_past

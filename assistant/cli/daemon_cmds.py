@@ -16,9 +16,9 @@ from assistant.cli import app, cli, common_options
 from assistant.daemon import Daemon, DaemonSettings, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
 from assistant.files import read_text
-from assistant.game import Game, load_game
+from assistant.game import Game
 from assistant.models import to_iso
-from assistant.monitor import describe, load_view
+from assistant.monitor import describe, load_game, load_view
 from assistant.phases import (
     PHASE_KINDS,
     check_extension,

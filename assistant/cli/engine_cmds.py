@@ -18,7 +18,7 @@ import click
 from assistant.cli import app, cli, common_options
 from assistant.cli.count_cmds import require_posts
 from assistant.engine.drafts import dawn_post, game_title, notice_pms, result_pms
-from assistant.engine.dusk import DuskResult, confirm_dusk, draft_dusk
+from assistant.engine.dusk import DuskResult, confirm_dusk
 from assistant.engine.history import DEATH, ORDER, RESOLUTION, REVIVE, ROLES, Replay, replay
 from assistant.engine.orders import Order, check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
@@ -32,8 +32,9 @@ from assistant.errors import (
     PhaseError,
 )
 from assistant.files import read_text
-from assistant.game import Game, load_game
+from assistant.game import Game
 from assistant.models import to_iso
+from assistant.monitor import draft_dusk, load_game
 from assistant.phases import game_zone, local_text, phase_at, phases_from_inputs
 from assistant.rulesets import find_ruleset, stored_name
 from assistant.store import GameStore

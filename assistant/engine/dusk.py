@@ -1,9 +1,10 @@
 """Dusk: the day's lynch from the vote count, what it reveals, what it sets off, who won.
 
-`draft_dusk(store, now)` counts the day exactly as `assistant count` does
-(`assistant.tally.count` on the stored posts), so the lynch is the count's outcome: one
-source for ties, the sheriff and role effects. The day is counted up to its effective end,
-as `assistant phase` and the daemon see it (`monitor.day_deadline`): a 002 day where everyone
+`monitor.draft_dusk(store, now)` gives `dusk_of` the game as it is seen then; the day is
+counted exactly as `assistant count` does (`assistant.tally.count` on the stored posts), so
+the lynch is the count's outcome: one source for ties, the sheriff and role effects. The day
+is counted up to its effective end, as `assistant phase` and the daemon see it
+(`monitor.day_deadline`, passed in by the caller): a 002 day where everyone
 voted ends 5 minutes later, a mafiascum day at the majority, an extended day later.
 The engine then applies each lynch to the game state (lovers follow, a hunter may shoot,
 a lynched Bomb takes the last voter), reveals what the ruleset's `[reveal] lynch` policy
@@ -13,7 +14,7 @@ win checks marked for dusk, in the ruleset's order. `confirm_dusk` stores the ly
 stored with source = "engine", as `assistant resolve` stores a night's, so the count and
 the checks see them.
 
-The daemon can call `draft_dusk` at the deadline; nothing here prints or asks.
+The daemon can call `monitor.draft_dusk` at the deadline; nothing here prints or asks.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from assistant.engine.win import Win, check_win
 from assistant.errors import ConfigError, PhaseError
 from assistant.game import Game
 from assistant.models import to_iso
-from assistant.monitor import day_deadline, load_view
 from assistant.outcome import TallyRules
 from assistant.tally import Tally, count
 from assistant.templating import template
@@ -123,12 +123,20 @@ def _last_voter(tally: Tally, target: str) -> str | None:
     return wagon.voters[-1] if wagon and wagon.voters else None
 
 
-def draft_dusk(store: Any, now: datetime, *, day: int | None = None) -> DuskResult:
-    """The dusk of `day` (default: the current day) as of `now`: see the module docstring."""
-    view = load_view(store, now)
-    inputs = store.inputs()
+def dusk_of(
+    view: Any,
+    inputs: list[dict[str, Any]],
+    ends: Any,
+    now: datetime,
+    *,
+    day: int | None = None,
+) -> DuskResult:
+    """The dusk of `day` (default: the current day) as of `now`: see the module docstring.
+
+    `view` is the game as `monitor.load_view` sees it (its game, ruleset and posts), `ends`
+    the day's effective end (`monitor.day_deadline`): the caller above this layer has them
+    (`monitor.draft_dusk`)."""
     game, ruleset = view.game, view.ruleset
-    ends = day_deadline(view, inputs, day)
     tally = count(
         view.posts, game, ruleset, day=day, now=now, deadline=ends.at if ends else None
     )

@@ -301,6 +301,8 @@ def load_engine_rules(ruleset: Any) -> EngineRules:
     Raw tables with `section()` (the loader) are read here: [night], [sides], [roles.*],
     [reveal] and [win], refusing what the engine cannot do and any value of the wrong
     type, naming the file, the table and the key."""
+    if isinstance(ruleset, EngineRules):
+        return ruleset
     if isinstance(built := getattr(ruleset, "engine", None), EngineRules):
         return built
     where = str(ruleset.path)

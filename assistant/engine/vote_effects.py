@@ -25,7 +25,6 @@ from assistant.engine.abilities import DAY_BLOCK
 from assistant.engine.history import ROLES, Replay, replay
 from assistant.engine.rules import EngineRules, load_engine_rules
 from assistant.engine.state import GameState
-from assistant.rulesets import find_ruleset
 
 _DEFAULT_STATUSES = {"powerless": "powerless", "charmed": "charmed-by"}
 
@@ -130,17 +129,28 @@ def days_of(rules: EngineRules, rep: Replay, inputs: Iterable[dict[str, Any]]) -
     return sorted(entered | set(range(1, max(upto, 1) + 1)))
 
 
-def derived_inputs(ruleset: str, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def with_seq(inputs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Inputs as the store numbers them (tests and replays build some without `seq`)."""
+    return [{**i, "seq": i.get("seq", n)} for n, i in enumerate(inputs, 1)]
+
+
+def derived_inputs(
+    ruleset: Any, inputs: list[dict[str, Any]], rep: Replay | None = None
+) -> list[dict[str, Any]]:
     """The inputs a count gets from the engine: per day, role modifiers and (003) lynches.
 
-    Shaped like stored GM inputs ({"kind", "data"}) with data["source"] naming the role,
-    so `Game.from_parts` reads them exactly as it reads the GM's own.
+    `ruleset` is the game's ruleset (or its `EngineRules`); `rep` the engine's replay of
+    `with_seq(inputs)` when the caller has it already (`monitor.load_view` replays once
+    per view), else it is replayed here. Shaped like stored GM inputs ({"kind", "data"})
+    with data["source"] naming the role, so `Game.from_parts(derived=...)` reads them
+    exactly as it reads the GM's own.
     """
     if not any(i["kind"] == ROLES for i in inputs):
         return []
-    inputs = [{**i, "seq": i.get("seq", n)} for n, i in enumerate(inputs, 1)]
-    rules = load_engine_rules(find_ruleset(ruleset))
-    rep = replay(rules, inputs)
+    inputs = with_seq(inputs)
+    rules = load_engine_rules(ruleset)
+    if rep is None:
+        rep = replay(rules, inputs)
     out: list[dict[str, Any]] = []
     if not any(i["kind"] == "phase" and i["data"].get("kind") == "day" for i in inputs):
         # No day entered: a count has no day number, so only the coming day's effects,
