@@ -34,7 +34,7 @@ def test_demo_runs_the_whole_day_and_night(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     # The day ended at majority on Gwen's post 109, with Esme's edited vote on Felix; the
     # setup (entered first) changes no vote: 7 alive, 4 to lynch.
-    assert "Outcome: Bram (post 109): majority reached" in out
+    assert "Day 2 is over (ended at majority with post 109). Decided: Bram is lynched: " in out
     assert "Bram (4): Alice, Cleo, Dmitri, Gwen\nCleo (1): Bram\nFelix (1): Esme\n" in out
     assert "With 7 alive, it takes 4 to lynch." in out
     drafts = tmp_path / "drafts" / "demo"

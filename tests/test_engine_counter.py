@@ -147,13 +147,18 @@ def test_roles_and_night_hexes_reach_the_count_and_dusk(cli: Cli, tmp_path: Path
     assert doc["final"] and doc["outcome"]["lynched"] == ["xX_Slayer_Xx"]
 
     out = cli("draft", "dusk", "tb", at="2026-11-22T11:30:00+00:00")
-    # The dusk links the post that decided the lynch (the GM's review: "never links the
-    # deciding (hammer) post"): its permalink as the forum gave it.
+    # The dusk links the vote that decided the lynch (the GM's review: "never links the
+    # deciding (hammer) post"): its permalink as the forum gave it. That is Conia's, the
+    # last one on Slayer that counts: Jd-'s later one is powerless (hexed), and the day's
+    # last post is the host's "Time is up".
+    conia = next(
+        p for p in truth(forum, "b")["posts"] if p["label"] == "conia_vote_jd"
+    )  # her vote edited from Jd- to Slayer
     with GameStore.open(tmp_path, "tb") as store:
-        hammer = store.post(doc["outcome"]["at_post"])
-        assert hammer is not None
-        deciding = hammer.latest.url
-    assert deciding and str(doc["outcome"]["at_post"]) in deciding
+        decided = store.post(conia.get("msg_id", conia.get("post_id")))
+        assert decided is not None
+        deciding = decided.latest.url
+    assert deciding and str(doc["outcome"]["at_post"]) not in deciding
     assert out.split("\n\n---\n")[0] == (
         "Day 2 is over.\n"
         "xX_Slayer_Xx has been lynched. xX_Slayer_Xx was the Roleblocker (Mafia).\n"

@@ -139,7 +139,7 @@ def test_001_reveals_the_role_and_the_lover_follows(tmp_path: Path) -> None:
     assert result.post == (
         "Day 1 is over.\n"
         "Wolf has been lynched. Wolf was the Werewolf.\n"
-        "The deciding vote: post 205\n"
+        "The deciding vote: post 203\n"  # Cup's, the third on Wolf: not Alf's last post
         "Dee has died as well. Dee was a Peasant.\n"
         "Night 2 begins. Send your night actions to the GM.\n"
     )
@@ -211,7 +211,7 @@ def test_002_lynch_reveals_role_and_alignment_and_the_dusk_win(tmp_path: Path) -
     assert result.post == (
         "Day 2 is over.\n"
         "Carol has been lynched. Carol was the Godfather (Mafia).\n"
-        "The deciding vote: post 202\n"
+        "The deciding vote: post 201\n"  # Hal's, the second on Carol: not Moe's on Gus
         "Night 2 begins. Send your night actions to the GM.\n"
     )
 
@@ -257,7 +257,9 @@ def test_003_up_to_three_lynches_with_role_and_alignment(tmp_path: Path) -> None
         "mafia0 has been lynched. mafia0 was Vanilla (Mafia).\n"
         "wolves0 has been lynched. wolves0 was Vanilla (Wolves).\n"
         "town3 has been lynched. town3 was Vanilla (Town).\n"
-        "The deciding vote: post 207\n"
+        "The deciding vote for mafia0: post 203\n"
+        "The deciding vote for wolves0: post 206\n"
+        "The deciding vote for town3: post 207\n"
         # "Orders for actions must be submitted to all three moderators" (003).
         "Night 2 begins. Send your night actions to all three moderators.\n"
     )

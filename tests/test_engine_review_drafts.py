@@ -39,13 +39,13 @@ def test_002_day_actions_and_a_quiet_modkill_reach_the_drafts(
                ("Doc", vote("Hal")), ("Kid", vote("Hal")), ("Sor", vote("Moe")))
     at(monkeypatch, D1 + timedelta(minutes=21))
     out = run(capsys, tmp_path, "draft", "dusk", "rv", "--confirm")
-    # The deciding post is the count's `outcome.at_post` (the last vote, post 504).
+    # The deciding vote is Kid's, the fourth on Hal (post 503), not Sor's later one on Moe.
     assert out.split("\n---\n")[0] == (
         "Day 1 is over.\n"
         "Hal is struck by a rock!\n"
         "Gus has died.\n"
         "Hal has been lynched. Hal was Vanilla (Town).\n"
-        "The deciding vote: http://127.0.0.1:8021/index.php?msg=504\n"
+        "The deciding vote: http://127.0.0.1:8021/index.php?msg=503\n"
         "Night 1 begins. Send your night actions to the GM.\n"
     )
     # "only the killer shall know the deceased's alignment and role" (002 [reveal]).

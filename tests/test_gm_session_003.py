@@ -181,7 +181,7 @@ def test_a_whole_three_factions_game(cli: Cli, tmp_path: Path) -> None:
     end2 = d2 + DAY_LENGTH + timedelta(minutes=1)
     assert cli.text(end2, "draft", "dusk", "tf", "--confirm").startswith(
         "Day 2 is over.\nMax has been lynched. Max was Vanilla (Mafia).\n"
-        "Wes has been lynched. Wes was Vanilla (Wolves).\nThe deciding vote: ")
+        "Wes has been lynched. Wes was Vanilla (Wolves).\nThe deciding vote for Max: ")
     assert "Deadline: Tue 8 Dec 2026 15:00 EST" in cli.text(end2, "phase", "tf", "night", "2")
     cli.text(end2, "order", "tf", "Wolves: kill Cal")
     d3 = d2 + WEEK

@@ -52,7 +52,31 @@ def _archive_time(text: str, tz: str) -> datetime:
     return moment.astimezone(UTC)
 
 
-def _text(tally: Tally, why: str | None) -> str:
+def over_line(tally: Tally, tz: str) -> str | None:
+    """What an ended day decided, said as over ("Day 2 is over (ended at 2026-11-22 11:20
+    UTC). Decided: X is lynched: X leads with 4"); None while the day runs. A count after
+    the deadline that still said "X leads with 4" read as if voting went on."""
+    outcome = tally.outcome
+    if not outcome.final:
+        return None
+    head = f"Day {tally.day} is over" if tally.day is not None else "The day is over"
+    if outcome.by_majority:
+        with_post = f"post {outcome.at_post}" if outcome.at_post is not None else "a PM vote"
+        head += f" (ended at majority with {with_post})"
+    elif tally.deadline is not None:
+        local = tally.deadline.astimezone(game_zone(tz))
+        head += f" (ended at {local:%Y-%m-%d %H:%M} {local.tzname() or tz})"
+    names = list(outcome.lynched)
+    if not names:
+        decided = "no lynch"
+    elif len(names) == 1:
+        decided = f"{names[0]} is lynched"
+    else:
+        decided = f"{', '.join(names[:-1])} and {names[-1]} are lynched"
+    return f"{head}. Decided: {decided}: {outcome.reason}"
+
+
+def _text(tally: Tally, why: str | None, tz: str = "UTC") -> str:
     lines = [f"Day {tally.day}" if tally.day is not None else "Count", ""]
     for w in tally.wagons:
         shown = (
@@ -65,9 +89,13 @@ def _text(tally: Tally, why: str | None) -> str:
     if tally.abstaining:
         lines.append(f"Abstaining ({len(tally.abstaining)}): {', '.join(tally.abstaining)}")
     lines.append(tally.lynch_rule())
-    lynched = ", ".join(tally.outcome.lynched) or "no lynch"
-    at = f" (post {tally.outcome.at_post})" if tally.outcome.at_post is not None else ""
-    lines.append(f"Outcome: {lynched}{at}: {tally.outcome.reason}")
+    over = over_line(tally, tz)
+    if over:
+        lines.append(over)
+    else:
+        lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+        at = f" (post {tally.outcome.at_post})" if tally.outcome.at_post is not None else ""
+        lines.append(f"Outcome: {lynched}{at}: {tally.outcome.reason}")
     if why:
         votes = tally.votes if why == "*" else tally.votes_of(why)
         lines.append("")
@@ -374,7 +402,8 @@ def count_cmd(
     g, ruleset, tally, _now = _game_tally(ctx, game_id, at_post, at_text, day)
     who = why_name(tally, g, why, ruleset)
     app(ctx).emit(
-        tally.to_json(why=True if who == "*" else (who or False)), lambda: _text(tally, who)
+        tally.to_json(why=True if who == "*" else (who or False)),
+        lambda: _text(tally, who, g.tz),
     )
 
 
@@ -560,7 +589,8 @@ def replay(
     tally = count(posts, g, ruleset, at_post=to_post)
     who = why_name(tally, g, why, ruleset)
     app(ctx).emit(
-        tally.to_json(why=True if who == "*" else (who or False)), lambda: _text(tally, who)
+        tally.to_json(why=True if who == "*" else (who or False)),
+        lambda: _text(tally, who, g.tz),
     )
 
 

@@ -213,7 +213,7 @@ def dusk_of(
         deaths = [Death(slot_of[d.player], d.how, d.cause, d.killers) for d in deaths]
         win = check_win(state, "dusk")
     facts = _facts(tally, deaths, now)
-    deciding = _deciding(view.posts, tally) if outcome.lynched else ""
+    deciding = _deciding(view.posts, tally) if outcome.lynched else ()
     post = _render(
         rules, tally, reveals, others, withheld, win, day_deaths, public, deciding
     )
@@ -259,13 +259,46 @@ def _facts(tally: Tally, deaths: list[Death], now: datetime) -> list[dict[str, A
     return facts
 
 
-def _deciding(posts: Any, tally: Tally) -> str:
-    """A link to the post that decided the lynch (its permalink, else its number)."""
-    at = tally.outcome.at_post
-    if at is None:
-        return ""
-    post = next((p for p in posts if p.post_id == at), None)
-    return post.url if post is not None and post.url else f"post {at}"
+def _deciding(posts: Any, tally: Tally) -> tuple[dict[str, str], ...]:
+    """Links to the votes that decided the lynches (permalink, else the post number).
+
+    At majority that is the hammer. At the deadline it is, for each lynched player, the
+    last vote that joined their wagon, still stood and counted, not the day's last post (on a real
+    thread the host's own "Time is up" post). A lynch drawn by lot or chosen by the sheriff
+    or the GM from a tie, or a lynch that is not a wagon's (a charm), was decided by no one
+    vote: nothing is named for it."""
+    outcome = tally.outcome
+    if outcome.by_majority:
+        picked = [(outcome.lynched[0], outcome.at_post)]
+    else:
+        lynched = set(outcome.lynched)
+        picked = []
+        for name in outcome.lynched:
+            wagon = tally.wagon(name)
+            level = wagon.effective if wagon is not None else 0
+            # Another wagon as high that was not lynched, or lynched at the same count: a tie
+            # (or a charm), decided by lot, the sheriff or the GM, not by a vote.
+            if wagon is None or any(
+                w.effective == level or (w.effective > level and w.target not in lynched)
+                for w in tally.wagons
+                if w.target != name
+            ):
+                continue
+            # A standing vote that counts for nothing (powerless, hexed) decided nothing.
+            weight = {(v.voter, v.post_id): v.weight for v in tally.votes if v.target == name}
+            voted = [
+                p
+                for voter, p in zip(wagon.voters, wagon.posts, strict=True)
+                if p is not None and weight.get((voter, p), 1) > 0
+            ]
+            if voted:  # the wagon lists its votes in the order they were cast (or edited in)
+                picked.append((name, voted[-1]))
+    urls = {p.post_id: p.url for p in posts if p.url}
+    return tuple(
+        {"player": name, "link": urls.get(at) or f"post {at}"}
+        for name, at in picked
+        if at is not None
+    )
 
 
 def _render(
@@ -277,7 +310,7 @@ def _render(
     win: Win | None,
     day_deaths: tuple[Reveal, ...] = (),
     public: tuple[str, ...] = (),
-    deciding: str = "",
+    deciding: tuple[dict[str, str], ...] = (),
 ) -> str:
     name = str(rules.reveal.get("dusk_template", DUSK_TEMPLATE)) if rules else DUSK_TEMPLATE
     setting = f"the {rules.ruleset} ruleset's [reveal] dusk_template" if rules else None
