@@ -18,6 +18,7 @@ clock, so tests call `tick` with a fake clock and never sleep.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import signal
 from collections.abc import Callable
@@ -29,7 +30,7 @@ from typing import Any, TextIO
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.clock import Clock
 from assistant.engine.history import ROLES
-from assistant.errors import AssistantError
+from assistant.errors import AssistantError, ConfigError
 from assistant.game import posts_of
 from assistant.models import Post, to_iso
 from assistant.monitor import GameView, draft_dusk, load_view, run_checks
@@ -86,6 +87,13 @@ class DaemonSettings:
     """Seconds between polls of a game (a game's config key `poll_interval` overrides)."""
     jitter: float = 30.0
     """Up to this many seconds added at random to each poll, so polls do not align."""
+
+    def __post_init__(self) -> None:
+        # An interval of 0 or less polls without pause (100 % CPU, a hammered forum).
+        if not (math.isfinite(self.poll_interval) and self.poll_interval > 0):
+            raise ConfigError(f"poll interval {self.poll_interval!r}: give more than 0 seconds")
+        if not (math.isfinite(self.jitter) and self.jitter >= 0):
+            raise ConfigError(f"jitter {self.jitter!r}: give 0 seconds or more")
 
 
 @dataclass(frozen=True)
@@ -507,7 +515,7 @@ class Daemon:
 
         for game_id in self.games():
             with GameStore.open(self.data_dir, game_id, create=False) as store:
-                interval = float(store.config().get("poll_interval") or self.settings.poll_interval)
+                interval = self._interval(game_id, store.config().get("poll_interval"))
             scheduler.add_job(
                 self._job,
                 IntervalTrigger(seconds=interval, jitter=self.settings.jitter),
@@ -524,6 +532,21 @@ class Daemon:
                 format_duration(timedelta(seconds=interval)),
                 int(self.settings.jitter),
             )
+
+    def _interval(self, game_id: str, value: Any) -> float:
+        """A game's own `poll_interval`, when it is a usable number of seconds."""
+        if value is None:
+            return self.settings.poll_interval
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not (math.isfinite(seconds) and seconds > 0):
+            log.warning("game %s: its poll_interval %r is not a number of seconds above 0; "
+                        "polling every %s s instead", game_id, value,
+                        f"{self.settings.poll_interval:g}")
+            return self.settings.poll_interval
+        return seconds
 
     def _job(self, scheduler: Any, game_id: str) -> None:
         try:

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from assistant.cli import app, cli, common_options, draft
+from assistant.cli.numbers import COUNT, PHASE_NUMBER, POST_ID
 from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
 from assistant.game import Game, posts_of
@@ -195,7 +196,7 @@ _why_option = click.option(
 )
 _at_options = [
     click.option(
-        "--at-post", type=int, help="The count as it stood after this post (forum post id)."
+        "--at-post", type=POST_ID, help="The count as it stood after this post (forum post id)."
     ),
     click.option(
         "--at",
@@ -204,7 +205,7 @@ _at_options = [
         help='The count as it stood at TIME: "2026-11-22 11:12", "11:12" (the last one), '
         '"Sunday 15:00"; game time zone.',
     ),
-    click.option("--day", type=int, help="Count this day instead of the current one."),
+    click.option("--day", type=PHASE_NUMBER, help="Count this day instead of the current one."),
 ]
 
 
@@ -302,14 +303,14 @@ def game_new(
 @click.option(
     "--weight",
     "vote_weight",
-    type=int,
+    type=int,  # checked with the modifier: "a vote is worth 0 or more"
     default=1,
     show_default=True,
     help="How many votes the player's vote is worth, 0 or more (doublevoter, Enchanter: 2).",
 )
 @click.option("--powerless", is_flag=True, help="The vote is shown but does not count (a hex).")
 @click.option("--lover-of", help="The player's lover (lovers voting together get a bonus).")
-@click.option("--day", type=int, help="Only on this day (default: the whole game).")
+@click.option("--day", type=PHASE_NUMBER, help="Only on this day (default: the whole game).")
 @common_options
 @click.pass_context
 def game_modifier(
@@ -354,8 +355,8 @@ def game_modifier(
 
 @game.command("lynches")
 @click.argument("game_id")
-@click.option("--day", type=int, required=True, help="The day these lynches are for.")
-@click.option("--available", type=int, required=True,
+@click.option("--day", type=PHASE_NUMBER, required=True, help="The day these lynches are for.")
+@click.option("--available", type=COUNT, required=True,
               help="How many lynches that day has (003: the Town players who died the night "
                    "before, at most 3).")
 @common_options
@@ -561,8 +562,8 @@ def read_posts_jsonl(path: Path, tz: str) -> list[Post]:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @click.option("--gm", "gms", multiple=True, help="A GM's name: their posts are not votes.")
-@click.option("--from-post", type=int, help="Count from this post number on (the day's start).")
-@click.option("--to-post", type=int, help="Count up to this post number.")
+@click.option("--from-post", type=POST_ID, help="Count from this post number on (the day's start).")
+@click.option("--to-post", type=POST_ID, help="Count up to this post number.")
 @click.option("--tz", default="UTC", show_default=True, help="Time zone of times without one.")
 @_why_option
 @common_options
@@ -614,7 +615,7 @@ def _current_day(game: Game, day: int | None) -> int | None:
 )
 @click.option(
     "--at-post",
-    type=int,
+    type=POST_ID,
     help="Your post announcing the election: that day's lynch vote starts after it, and the "
     "votes before it are shown as election votes.",
 )

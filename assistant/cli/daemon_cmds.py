@@ -13,6 +13,7 @@ import httpx
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.checks.text import possessive
 from assistant.cli import app, cli, common_options
+from assistant.cli.numbers import COUNT, PHASE_NUMBER, POSITIVE_SECONDS, POST_ID, SECONDS
 from assistant.daemon import Daemon, DaemonSettings, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
 from assistant.files import read_text
@@ -41,21 +42,21 @@ from assistant.store import GameStore
 @cli.command("run")
 @click.option(
     "--interval",
-    type=float,
+    type=POSITIVE_SECONDS,
     default=300.0,
     show_default=True,
     help="Seconds between polls of each game (a game's poll_interval setting wins).",
 )
 @click.option(
     "--jitter",
-    type=float,
+    type=SECONDS,
     default=30.0,
     show_default=True,
     help="Up to this many seconds added at random to each poll.",
 )
 @click.option(
     "--delay",
-    type=float,
+    type=SECONDS,
     default=None,
     help="Seconds between two requests to a forum (default: the polite 1.5).",
 )
@@ -102,19 +103,19 @@ def run(
 @cli.command("phase")
 @click.argument("game_id", metavar="GAME")
 @click.argument("kind", required=False, type=click.Choice(PHASE_KINDS))
-@click.argument("number", required=False, type=int)
+@click.argument("number", required=False, type=PHASE_NUMBER)
 @click.option("--starts", help="When it started (default: now). Same forms as --ends.")
 @click.option(
     "--ends",
     help='The deadline: "Sunday 15:00", "15:00", "+72h" or ISO; game time zone. '
     "Default: the ruleset's length or fixed schedule.",
 )
-@click.option("--start-post", type=int, help="The forum id of the post that opened the phase.")
+@click.option("--start-post", type=POST_ID, help="The forum id of the post that opened the phase.")
 @click.option("--extend", help="Extend the running day by this much (002: 5m or 10m).")
 @click.option("--shorten-to", help="End the running phase earlier, at this time.")
 @click.option("--move-to", help="Move the running phase's deadline (the GM's call).")
-@click.option("--supporters", type=int, help="With --shorten-to under 000: players who asked.")
-@click.option("--living", type=int, help="With --shorten-to under 000: living players.")
+@click.option("--supporters", type=COUNT, help="With --shorten-to under 000: players who asked.")
+@click.option("--living", type=COUNT, help="With --shorten-to under 000: living players.")
 @common_options
 @click.pass_context
 def phase(
@@ -246,7 +247,7 @@ def _short(delta: timedelta) -> str:
 @click.argument("game_id", metavar="GAME")
 @click.argument("player")
 @click.option(
-    "--at-post", type=int, help="The forum id of the post after which the player is dead."
+    "--at-post", type=POST_ID, help="The forum id of the post after which the player is dead."
 )
 @click.option(
     "--at", "at_text", help="When (default: now unless --at-post is given). Game time zone."
@@ -261,7 +262,7 @@ def _short(delta: timedelta) -> str:
 @click.option(
     "--day",
     "lynch_day",
-    type=int,
+    type=PHASE_NUMBER,
     help="With --how lynch: the day that ended in it (default: the running day once its "
     "deadline has passed, else the day before).",
 )

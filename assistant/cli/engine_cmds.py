@@ -17,6 +17,7 @@ import click
 
 from assistant.cli import app, cli, common_options
 from assistant.cli.count_cmds import require_posts
+from assistant.cli.numbers import PHASE_NUMBER
 from assistant.engine.drafts import dawn_post, game_title, notice_pms, result_pms
 from assistant.engine.dusk import DuskResult, confirm_dusk
 from assistant.engine.history import DEATH, ORDER, RESOLUTION, REVIVE, ROLES, Replay, replay
@@ -188,8 +189,9 @@ def roles_cmd(game: str, file_: Path, ruleset: str | None) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="A file of orders, one a line ('#' starts a comment).",
 )
-@click.option("--night", type=int, help="The night (default: the next unresolved one).")
-@click.option("--day", type=int, help="A day action instead (sorcerer, priest, executioner).")
+@click.option("--night", type=PHASE_NUMBER, help="The night (default: the next unresolved one).")
+@click.option("--day", type=PHASE_NUMBER,
+              help="A day action instead (sorcerer, priest, executioner).")
 @common_options
 def order_cmd(
     game: str, text: str | None, file_: Path | None, night: int | None, day: int | None
@@ -282,8 +284,8 @@ def _print_result(result: PhaseResult, confirmed: bool, *, again: bool = False) 
 
 @cli.command("resolve")
 @click.argument("game")
-@click.option("--night", type=int, help="The night to resolve (default: the next one).")
-@click.option("--day", type=int, help="Resolve a day's actions instead.")
+@click.option("--night", type=PHASE_NUMBER, help="The night to resolve (default: the next one).")
+@click.option("--day", type=PHASE_NUMBER, help="Resolve a day's actions instead.")
 @click.option("--dry-run", is_flag=True, help="Show the resolution step by step; store nothing.")
 @click.option(
     "--log",
@@ -449,7 +451,7 @@ draft = _draft_group()
 
 @draft.command("dawn")
 @click.argument("game")
-@click.option("--night", type=int, help="Which night (default: the last resolved one).")
+@click.option("--night", type=PHASE_NUMBER, help="Which night (default: the last resolved one).")
 @common_options
 def draft_dawn(game: str, night: int | None) -> None:
     """The dawn post: who died and what the ruleset reveals (and a win, if any)."""
@@ -472,8 +474,9 @@ def dawn_draft(store: GameStore, night: int | None = None) -> dict[str, Any]:
 
 @draft.command("pms")
 @click.argument("game")
-@click.option("--night", type=int, help="Which night (default: the last resolved one).")
-@click.option("--day", type=int, help="A resolved day's actions instead (the Sorcerer's kill).")
+@click.option("--night", type=PHASE_NUMBER, help="Which night (default: the last resolved one).")
+@click.option("--day", type=PHASE_NUMBER,
+              help="A resolved day's actions instead (the Sorcerer's kill).")
 @click.option(
     "--pending",
     is_flag=True,
@@ -543,7 +546,7 @@ def dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> 
 
 @draft.command("dusk")
 @click.argument("game")
-@click.option("--day", type=int, help="Which day (default: the current one).")
+@click.option("--day", type=PHASE_NUMBER, help="Which day (default: the current one).")
 @click.option(
     "--confirm",
     is_flag=True,

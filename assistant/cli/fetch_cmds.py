@@ -12,6 +12,7 @@ import click
 import httpx
 
 from assistant.cli import app, cli, common_options
+from assistant.cli.numbers import SECONDS
 from assistant.errors import ConfigError
 from assistant.models import to_iso
 from assistant.phases import game_zone, local_text
@@ -34,7 +35,7 @@ from assistant.store import StoredPost
 @click.option("--password-env", metavar="VARIABLE",
               help="The environment variable holding the password for --login.")
 @click.option("--recheck", is_flag=True, help="Also re-read the earlier pages of the last day.")
-@click.option("--delay", type=float, default=None,
+@click.option("--delay", type=SECONDS, default=None,
               help="Seconds between requests (default 1.5).")
 @common_options
 @click.pass_context
