@@ -238,7 +238,8 @@ class Poller:
 
         When the last page read is full, the next page is asked for once as well: a page
         may be served from a cache that predates the new page, and a full page is exactly
-        when the next post starts a page its links cannot show yet."""
+        when the next post starts a page its links cannot show yet. SMF answers that page,
+        until someone posts, with an empty topic page (HTTP 200, no posts): nothing new."""
         per_page: int | None = state.get("per_page")
         page_count: int | None = None
         page_no = start
@@ -262,6 +263,16 @@ class Poller:
                 page = read.page
                 if probing and page.page < page_no:
                     break  # the forum answered with the last page again: nothing new
+                if not page.posts:  # SMF's page past the end (phpBB repeats its last page)
+                    if probing or last is not None:
+                        break  # after a full last page: nothing new yet
+                    if page_no > 1:  # the last page known is past the end: posts were removed
+                        page_no -= 1
+                        continue
+                    raise LayoutError(
+                        f"{page.url} shows no posts: the first page of a topic always has "
+                        "its first post; check the address in a browser", page.url,
+                        what="the posts of page 1")
                 probing = False
                 last = page
                 # The scrapers already read the page's own offset when its links do not

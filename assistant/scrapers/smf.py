@@ -457,11 +457,34 @@ def _page_clock(tree: LexborHTMLParser, now: datetime) -> datetime:
     return now
 
 
+def _empty_topic_page(tree: LexborHTMLParser, html: str, url: str,
+                      clean_url: str) -> TopicPage | None:
+    """The page SMF serves past a topic's end: its topic display (`#forumposts`, its own
+    canonical `topic=T.N` and page links) with no posts. Asked for the page after a full
+    last page (15, 30, ... posts), SMF answers HTTP 200 with this instead of an error;
+    it means "nothing here yet", so it is a topic page with no posts, not "not a thread"."""
+    if tree.css_first("#forumposts") is None:
+        return None
+    canonical = _attr(tree.css_first('link[rel="canonical"]'), "href")
+    topic_id = common.first_id(_TOPIC_IN_URL, (canonical,))
+    if topic_id is None:
+        return None
+    pages = _pagination(tree, html, url, topic_id)
+    _, page_url = _url_builders(url, topic_id)
+    return TopicPage(
+        software="smf", version=_version(tree, html), url=clean_url, topic_id=topic_id,
+        title=_title(tree, pages.page), page=pages.page, page_count=pages.page_count,
+        per_page=pages.per_page,
+        page_urls=common.page_urls(pages.page_count, pages.per_page, page_url), posts=(),
+    )
+
+
 def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime) -> TopicPage:
     """Parse one SMF topic page read from `url`; times are read in the forum's zone `tz`.
 
     Raises NotAThreadError for an SMF page without posts (a board, the index, a login
-    page) and LayoutError for a topic page whose posts cannot be read completely.
+    page), except the topic's own empty page past its end (a `TopicPage` with no posts),
+    and LayoutError for a topic page whose posts cannot be read completely.
     """
     if now.tzinfo is None:
         raise ValueError("parse_page needs an aware `now` (UTC)")
@@ -469,6 +492,9 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime) -> TopicPage
     tree = LexborHTMLParser(html)
     markers = _collect_markers(tree)
     if not any(_marker_kinds(m) >= 2 for m in markers):
+        empty = _empty_topic_page(tree, html, url, clean_url)
+        if empty is not None:
+            return empty
         raise NotAThreadError(
             f"{clean_url} is not an SMF topic page: it shows no posts (no msgN ids). "
             "Give the URL of the thread itself, e.g. .../index.php?topic=1234.0",
