@@ -463,8 +463,8 @@ def _empty_topic_page(tree: LexborHTMLParser, html: str, url: str,
     canonical `topic=T.N` and page links) with no posts. Asked for the page after a full
     last page (15, 30, ... posts), SMF answers HTTP 200 with this instead of an error;
     it means "nothing here yet", so it is a topic page with no posts, not "not a thread"."""
-    if tree.css_first("#forumposts") is None:
-        return None
+    if tree.css_first("#forumposts") is None or tree.css_first('input[type="password"]'):
+        return None  # not a topic display, or a login form where the posts should be
     canonical = _attr(tree.css_first('link[rel="canonical"]'), "href")
     topic_id = common.first_id(_TOPIC_IN_URL, (canonical,))
     if topic_id is None:
