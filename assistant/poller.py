@@ -197,6 +197,11 @@ class Poller:
             page = parse_topic_page(
                 answer.content, answer.url, tz=self.tz, now=seen_at, header_charset=answer.charset
             )
+            if not page.posts and (page.page <= 1 or page.page < page.page_count):
+                # Only SMF's page past the end may be empty: its last page, after page 1.
+                raise NotAThreadError(
+                    f"{page.url} shows no posts. Give the URL of the thread itself, e.g. "
+                    ".../index.php?topic=1234.0", url=page.url)
         except (NotAThreadError, LayoutError) as e:
             if self.ref.topic_id is None or (page_no == 1 and not self.store.crawl_state()):
                 raise  # the URL the user gave: "not a thread" is the right answer
@@ -266,13 +271,8 @@ class Poller:
                 if not page.posts:  # SMF's page past the end (phpBB repeats its last page)
                     if probing or last is not None:
                         break  # after a full last page: nothing new yet
-                    if page_no > 1:  # the last page known is past the end: posts were removed
-                        page_no -= 1
-                        continue
-                    raise LayoutError(
-                        f"{page.url} shows no posts: the first page of a topic always has "
-                        "its first post; check the address in a browser", page.url,
-                        what="the posts of page 1")
+                    page_no -= 1  # the last page known is past the end: posts were removed
+                    continue
                 probing = False
                 last = page
                 # The scrapers already read the page's own offset when its links do not
