@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -61,17 +62,41 @@ from assistant.store import GameStore
     help="Seconds between two requests to a forum (default: the polite 1.5).",
 )
 @click.option("--once", is_flag=True, help="One cycle for every game, then exit (for cron).")
+@click.option(
+    "--web",
+    is_flag=False,
+    flag_value="127.0.0.1:8765",
+    default=None,
+    metavar="[HOST:PORT]",
+    help="Also serve the live dashboard (default 127.0.0.1:8765); another host needs "
+    "ASSISTANT_WEB_TOKEN.",
+)
 @common_options
 @click.pass_context
 def run(
-    ctx: click.Context, interval: float, jitter: float, delay: float | None, once: bool
+    ctx: click.Context,
+    interval: float,
+    jitter: float,
+    delay: float | None,
+    once: bool,
+    web: str | None,
 ) -> None:
     """The daemon: poll every game, raise alerts, draft tallies, until Ctrl-C or SIGTERM.
 
     With --once, one cycle for every game and a line (or with --json, an entry) for each;
     a game that cannot be handled is reported and the others still run. The exit status
-    is 1 only when no game could be handled at all (cron then mails the output)."""
+    is 1 only when no game could be handled at all (cron then mails the output).
+
+    With --web, the dashboard is served while the daemon runs: http://127.0.0.1:8765/."""
     a = app(ctx)
+    if web is not None and once:
+        raise ConfigError("--web serves the dashboard while the daemon runs; drop --once")
+    address, token = None, None
+    if web is not None:
+        from assistant.web.server import parse_address
+
+        token = os.environ.get("ASSISTANT_WEB_TOKEN") or None
+        address = parse_address(web, token=token)  # a bad --web is refused before polling
     setup_logging(a.clock, sys.stderr)
     settings = FetchSettings() if delay is None else FetchSettings(delay=delay)
     daemon = Daemon(
@@ -97,7 +122,19 @@ def run(
                 f"none of the {len(reports)} game(s) could be handled; see each game's error"
             )
         return
-    run_forever(daemon)
+    if address is None:
+        run_forever(daemon)
+        return
+    from assistant.web.app import Dashboard
+    from assistant.web.guard import Guard
+    from assistant.web.server import start
+
+    server = start(Dashboard(a.data_dir, a.clock, Guard(token)), *address)
+    click.echo(f"dashboard: {server.url}/", err=True)
+    try:
+        run_forever(daemon)
+    finally:
+        server.stop()
 
 
 @cli.command("phase")

@@ -1,0 +1,245 @@
+"""The dashboard's routes: pages, the GM's actions, and the live-update stream.
+
+Pages are Jinja2 templates (templates/web/) with autoescaping on, so everything a player
+wrote reaches the browser as text. Actions call the command line's functions on the
+game's store (`acknowledge`, `enter_orders`, `enter_pm_vote`), so they take the same
+write path and refuse the same input with the same one-line errors. After a change the
+browser is sent back to the game's page (a reload never repeats an order).
+
+Live updates: `/events` is a server-sent event stream that says "change" whenever a game
+file is replaced (a poll of the daemon, a command in a terminal, an action here); the
+page then fetches its live part again. Nothing is pushed that the page did not ask for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Route
+
+from assistant import TEMPLATES_DIR
+from assistant.cli.count_cmds import enter_pm_vote
+from assistant.cli.daemon_cmds import acknowledge
+from assistant.cli.engine_cmds import enter_orders
+from assistant.clock import Clock
+from assistant.errors import AssistantError
+from assistant.store import GameStore, list_games
+from assistant.templating import web_environment
+from assistant.web.guard import CSRF_FIELD, Guard, GuardMiddleware
+from assistant.web.pages import game_page, overview
+
+WEB_TEMPLATES = TEMPLATES_DIR / "web"
+STATIC = {"dashboard.js": "text/javascript", "dashboard.css": "text/css"}
+
+
+@dataclass
+class Dashboard:
+    """What the routes share: the data directory, the clock, the guard."""
+
+    data_dir: Path
+    clock: Clock
+    guard: Guard = field(default_factory=Guard)
+    watch_interval: float = 1.0
+    """Seconds between two looks at the game files for the live-update stream."""
+    flashes: dict[str, str] = field(default_factory=dict)
+    """One-line results of actions, shown once on the page the browser is sent back to."""
+    closing: threading.Event = field(default_factory=threading.Event)
+    """Set when the server stops: open live-update streams end instead of being cut."""
+
+    @property
+    def env(self) -> Environment:
+        return web_environment()
+
+    def render(self, name: str, status: int = 200, **values: Any) -> HTMLResponse:
+        values.setdefault("csrf", self.guard.csrf)
+        values.setdefault("csrf_field", CSRF_FIELD)
+        return HTMLResponse(self.env.get_template(name).render(**values), status_code=status)
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def flash(self, text: str) -> str:
+        key = secrets.token_urlsafe(8)
+        if len(self.flashes) > 200:  # a GM who never looks at the results: keep the last
+            self.flashes.pop(next(iter(self.flashes)))
+        self.flashes[key] = text
+        return key
+
+    def signature(self, game_id: str | None) -> tuple[Any, ...]:
+        """What changes when a game file is replaced (ids, times and sizes of the files)."""
+        folder = self.data_dir / "games"
+        names = [f"{game_id}.json"] if game_id else [f"{g}.json" for g in list_games(
+            self.data_dir)]
+        out = []
+        for name in names:
+            try:
+                st = (folder / name).stat()
+            except FileNotFoundError:
+                continue
+            out.append((name, st.st_ino, st.st_mtime_ns, st.st_size))
+        return tuple(out)
+
+
+def create_app(dashboard: Dashboard) -> Starlette:
+    d = dashboard
+
+    def home(request: Request) -> Response:
+        return d.render("overview.html", games=overview(d.data_dir, d.now()), now=d.now())
+
+    def home_live(request: Request) -> Response:
+        return d.render("overview_live.html", games=overview(d.data_dir, d.now()), now=d.now())
+
+    def _page(request: Request, template: str, status: int = 200, **extra: Any) -> Response:
+        game_id = request.path_params["game"]
+        flash = d.flashes.pop(request.query_params.get("flash", ""), None)
+        try:
+            with GameStore.open(d.data_dir, game_id, create=False) as store:
+                page = game_page(store, d.now(), why=_why(request))
+        except AssistantError as e:
+            return d.render("missing.html", status=404, message=str(e))
+        values = {"order_text": "", "vote": {}, "error": None, "action": None}
+        values.update(extra)
+        return d.render(template, status=status, page=page, now=d.now(), flash=flash,
+                        **values)
+
+    def game(request: Request) -> Response:
+        return _page(request, "game.html")
+
+    def game_live(request: Request) -> Response:
+        return _page(request, "game_live.html")
+
+    def count_json(request: Request) -> Response:
+        from assistant.cli.count_cmds import game_tally
+
+        try:
+            with GameStore.open(d.data_dir, request.path_params["game"], create=False) as store:
+                _g, _r, tally, _at = game_tally(store, d.now())
+        except AssistantError as e:
+            return JSONResponse({"error": str(e)}, status_code=404)
+        return JSONResponse(tally.to_json())
+
+    async def act(request: Request) -> Response:
+        """One of the GM's actions: check the form, run it, send the browser back."""
+        game_id, action = request.path_params["game"], request.path_params["action"]
+        if action not in ACTIONS:
+            return PlainTextResponse(f"no action {action!r}", status_code=404)
+        form = await request.form()
+        if not d.guard.csrf_ok(form.get(CSRF_FIELD)):
+            return PlainTextResponse(
+                "refused: the form did not come from this dashboard's page; reload it and "
+                "try again", status_code=403)
+        fields = {k: str(v) for k, v in form.items() if isinstance(v, str)}
+        try:
+            message = await asyncio.to_thread(ACTIONS[action], d, game_id, fields)
+        except AssistantError as e:
+            kept = {"order_text": fields.get("orders", ""),
+                    "vote": {k: fields.get(k, "") for k in ("voter", "target", "at")}}
+            return _page(request, "game.html", status=400, error=str(e), action=action,
+                         **kept)
+        url = f"/game/{game_id}?flash={d.flash(message)}#{action}"
+        return RedirectResponse(url, status_code=303)
+
+    async def events(request: Request) -> Response:
+        game_id = request.query_params.get("game") or None
+
+        async def stream() -> AsyncIterator[str]:
+            last = d.signature(game_id)
+            yield "retry: 2000\n\n"
+            quiet = 0.0
+            while not d.closing.is_set():
+                await asyncio.sleep(d.watch_interval)
+                if d.closing.is_set() or await request.is_disconnected():
+                    return
+                now = d.signature(game_id)
+                quiet += d.watch_interval
+                if now != last:
+                    last, quiet = now, 0.0
+                    yield f"event: change\ndata: {game_id or '*'}\n\n"
+                elif quiet >= 15:
+                    quiet = 0.0
+                    yield ": still here\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream")
+
+    def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return PlainTextResponse("not found", status_code=404)
+        return FileResponse(WEB_TEMPLATES / name, media_type=STATIC[name])
+
+    routes = [
+        Route("/", home),
+        Route("/live", home_live),
+        Route("/events", events),
+        Route("/static/{name}", static),
+        Route("/game/{game}", game),
+        Route("/game/{game}/live", game_live),
+        Route("/game/{game}/count.json", count_json),
+        Route("/game/{game}/{action}", act, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes)
+    app.add_middleware(GuardMiddleware, guard=d.guard)
+    return app
+
+
+def _why(request: Request) -> str | None:
+    """`?why=NAME` explains one player's votes; `?why=` (left empty) every vote."""
+    why = request.query_params.get("why")
+    if why is None:
+        return None
+    return why.strip() or "*"
+
+
+# ---- actions: each a command line function on the game's store ------------------------------
+
+
+def _ack(d: Dashboard, game_id: str, form: dict[str, str]) -> str:
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        acked = acknowledge(store, [form.get("alert", "")], d.now(), form.get("note") or None)
+    return "; ".join(f"Acknowledged {s.id} ({s.alert.kind})." for s in acked)
+
+
+def _order(d: Dashboard, game_id: str, form: dict[str, str]) -> str:
+    lines = [ln.strip() for ln in form.get("orders", "").splitlines()
+             if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:
+        raise _FormError('write an order, e.g. "Conia: protect Jd-"')
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        phase, number, orders = enter_orders(store, lines, d.now())
+    return "; ".join(f"stored for {phase} {number}: {o.label()}" for o in orders)
+
+
+def _vote(d: Dashboard, game_id: str, form: dict[str, str]) -> str:
+    unvote = form.get("unvote") == "1"
+    target = (form.get("target") or "").strip() or None
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, text = enter_pm_vote(
+            store, (form.get("voter") or "").strip(), None if unvote else target,
+            unvote=unvote, at_text=(form.get("at") or "").strip() or None, now=d.now())
+    return text
+
+
+class _FormError(AssistantError):
+    """A form sent without what the action needs."""
+
+
+ACTIONS = {"ack": _ack, "order": _order, "vote": _vote}
