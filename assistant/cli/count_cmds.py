@@ -14,26 +14,20 @@ from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import COUNT, PHASE_NUMBER, POST_ID
 from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
-from assistant.game import Game, posts_of
-from assistant.models import Post, to_iso
-from assistant.monitor import day_end, load_game
+from assistant.game import Game
+from assistant.gm import enter_pm_vote, game_tally, tally_bbcode, why_name
+from assistant.models import Post
+from assistant.monitor import load_game
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules
-from assistant.phases import game_zone, parse_past
+from assistant.phases import game_zone
 from assistant.rulesets import find_ruleset, stored_name
 from assistant.scrapers import thread_url_info
-from assistant.store import GameStore
 from assistant.tally import Tally, count
-from assistant.tally_draft import render_tally
 from assistant.timezones import zone
 from assistant.votes import VoteRules
 
 # ---- shared helpers ---------------------------------------------------------------------
-
-
-def parse_at(text: str, *, now: datetime, tz: str, where: str = "--at") -> datetime:
-    """A moment the GM looks back to, in the game's zone (see `phases.parse_past`)."""
-    return parse_past(text, now=now, zone=game_zone(tz), where=where)
 
 
 def _archive_time(text: str, tz: str) -> datetime:
@@ -106,76 +100,6 @@ def _text(tally: Tally, why: str | None, tz: str = "UTC") -> str:
             link = f" {v.url}" if v.url else ""
             lines.append(f"  {where}{link} [{v.markup}] {v.voter}: {v.text!r} -> {v.reason}")
     return "\n".join(lines)
-
-
-def why_name(tally: Tally, game: Game, why: str | None, ruleset: Any) -> str | None:
-    """The voter `--why NAME` means (see `Tally.voter_named`); refused when nobody or two
-    people fit, with the candidates, rather than printing an empty list."""
-    if why in (None, "*"):
-        return why
-    close = VoteRules.from_ruleset(ruleset).close_spelling
-    m = tally.voter_named(game, why, close_spelling=close)
-    if m.ok:
-        return m.slot
-    if m.how == "ambiguous":
-        raise VoteError(f"--why: {m.describe()}; write more of the name")
-    day = f" on day {tally.day}" if tally.day is not None else ""
-    near = f" (closest: {', '.join(m.candidates)})" if m.candidates else ""
-    others = tally.other_voters(game)
-    raise VoteError(
-        f"--why: no player, and nobody else who voted{day}, is called {why!r}{near}; players: "
-        f"{', '.join(game.players)}" + (f"; other voters: {', '.join(others)}" if others else "")
-    )
-
-
-def require_posts(store: GameStore, game: Game) -> None:
-    """A count of a game whose thread was never read would show everyone not voting and a
-    lynch drawn from nothing: say what to do instead."""
-    if game.pm_votes or store.posts():
-        return
-    pm = "pm" in VoteRules.from_ruleset(find_ruleset(game.ruleset)).forms
-    raise StoreError(
-        f"no posts of game {game.game_id!r} are stored yet"
-        + (" and no votes were entered by PM" if pm else "")
-        + f": run `assistant fetch --game {game.game_id}` to read the thread"
-        + (f" (or `assistant vote {game.game_id} VOTER TARGET`)" if pm else "")
-        + ", then count again"
-    )
-
-
-def game_tally(
-    store: GameStore,
-    now: datetime,
-    *,
-    at_post: int | None = None,
-    at_text: str | None = None,
-    day: int | None = None,
-) -> tuple[Game, Any, Tally, datetime]:
-    """The count of the game in `store` as `count`, `draft tally` and the dashboard show it,
-    and the moment it is as of: one function, so the page cannot disagree with `count`.
-
-    The day ends when it really ends (`monitor.day_end`: everyone voted, a majority, the
-    GM moving the deadline), as `phase`, `draft dusk` and the daemon see it."""
-    game = load_game(store)
-    ruleset = find_ruleset(game.ruleset)
-    require_posts(store, game)
-    at = parse_at(at_text, now=now, tz=game.tz) if at_text else None
-    now = at or now
-    posts = posts_of(store, at)
-    ends = day_end(store, now, day)
-    tally = count(
-        posts, game, ruleset, at_post=at_post, at=at, day=day, now=now,
-        deadline=ends.at if ends else None,
-    )  # fmt: skip
-    return game, ruleset, tally, now
-
-
-def tally_bbcode(game: Game, ruleset: Any, tally: Tally, now: datetime) -> str:
-    """The tally post `draft tally` prints (and the dashboard's copy button copies)."""
-    urls = {v.post_id: v.url for v in tally.votes if v.post_id is not None and v.url}
-    return render_tally(
-        tally, TallyRules.from_ruleset(ruleset), tz=game.tz, now=now, post_urls=urls
-    )
 
 
 def _game_tally(
@@ -447,54 +371,6 @@ def vote_cmd(
             store, voter, target, unvote=unvote, at_text=at_text, now=a.clock.now()
         )
     a.emit(data, text)
-
-
-def enter_pm_vote(
-    store: GameStore,
-    voter: str,
-    target: str | None,
-    *,
-    unvote: bool,
-    at_text: str | None,
-    now: datetime,
-) -> tuple[dict[str, Any], str]:
-    """Store a vote sent by PM (`vote`, and the dashboard's form): the fact and one line
-    saying what was recorded. Every refusal is a VoteError naming what to give instead."""
-    game_id = store.game_id
-    if bool(target) == unvote:
-        raise VoteError(
-            "give either a TARGET or --unvote: `assistant vote GAME Conia Jd-` or "
-            "`assistant vote GAME Conia --unvote`"
-        )
-    g = load_game(store)
-    vrules = VoteRules.from_ruleset(find_ruleset(g.ruleset))
-    if "pm" not in vrules.forms:
-        raise VoteError(
-            f"the ruleset of {game_id!r} ({g.ruleset}) does not take votes by PM: it counts "
-            f"{vrules.describe()}; add \"pm\" to [votes] forms in a copy of it to allow them"
-        )
-    at = parse_at(at_text, now=now, tz=g.tz) if at_text else now
-    who = g.matcher(vrules.close_spelling).match(voter)
-    if not who.ok:
-        raise VoteError(f"the voter {who.describe()}; players: {', '.join(g.players)}")
-    resolved = None
-    if target:
-        if vrules.is_no_lynch(target) or vrules.is_abstain(target):
-            resolved = target
-        else:
-            m = g.matcher(vrules.close_spelling).match(target)
-            if not m.ok:
-                raise VoteError(f"the target {m.describe()}; players: {', '.join(g.players)}")
-            resolved = m.slot
-    data = {"voter": who.slot, "target": resolved, "at": to_iso(at)}
-    store.add_input("vote", data, now)
-    if resolved is None:
-        did = "unvotes"
-    elif vrules.is_abstain(resolved):
-        did = "abstains"  # 004: "Players may abstain from voting."
-    else:
-        did = f"votes {resolved}"
-    return data, f"Recorded: {who.slot} {did} at {to_iso(at)}."
 
 
 # ---- replay -----------------------------------------------------------------------------------

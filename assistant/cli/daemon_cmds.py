@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import click
 import httpx
 
-from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
+from assistant.alerts import AlertLog, StoredAlert
 from assistant.checks.text import possessive
 from assistant.cli import app, cli, common_options
 from assistant.cli.numbers import COUNT, PHASE_NUMBER, POSITIVE_SECONDS, POST_ID, SECONDS
@@ -19,6 +19,7 @@ from assistant.daemon import Daemon, DaemonSettings, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
 from assistant.files import read_text
 from assistant.game import Game
+from assistant.gm import acknowledge, refresh_feed
 from assistant.models import to_iso
 from assistant.monitor import describe, load_game, load_view
 from assistant.phases import (
@@ -487,33 +488,6 @@ def alerts(
             "alerts": [s.to_json() for s in reversed(shown)],
         },
         lambda: _alerts_text(shown, path, show_all, acked, zone, game_id, ran_checks=check),
-    )
-
-
-def acknowledge(
-    store: GameStore, ids: list[str], now: datetime, note: str | None
-) -> list[StoredAlert]:
-    """Acknowledge alerts (`alerts --ack`, the dashboard's button): every id is checked
-    before any is acknowledged, so a typo acks nothing."""
-    log = AlertLog(store)
-    to_ack = [log.get(alert_id) for alert_id in ids]
-    acked = [log.ack(s.id, now, note) for s in to_ack]
-    if acked:
-        refresh_feed(store, now)
-    return acked
-
-
-def refresh_feed(store: GameStore, now: datetime) -> Path:
-    """Rewrite the game's Atom alert feed from the stored alerts."""
-    config = store.config()
-    return write_feed(
-        AlertLog(store).all(),
-        feed_path(store),
-        game_id=store.game_id,
-        title=config.get("title") or store.game_id,
-        link=config.get("thread_url"),
-        now=now,
-        zone=game_zone(config.get("tz")),
     )
 
 

@@ -8,51 +8,38 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
-from typing import Any
-from zoneinfo import ZoneInfo
 
 import click
 
 from assistant.cli import app, cli, common_options
-from assistant.cli.count_cmds import require_posts
 from assistant.cli.numbers import PHASE_NUMBER
-from assistant.engine.drafts import dawn_post, game_title, notice_pms, result_pms
-from assistant.engine.dusk import DuskResult, confirm_dusk
-from assistant.engine.history import DEATH, ORDER, RESOLUTION, REVIVE, ROLES, Replay, replay
-from assistant.engine.orders import Order, check_order, parse_order
+from assistant.engine.dusk import confirm_dusk
+from assistant.engine.history import DEATH, RESOLUTION, REVIVE, ROLES, Replay
 from assistant.engine.resolver import PhaseResult, resolve_phase
-from assistant.engine.rules import EngineRules, load_engine_rules
 from assistant.engine.setup import Setup, read_setup_file, setup_warnings
 from assistant.errors import (
     ConfigError,
-    IllegalOrderError,
-    MalformedOrderError,
-    OrderError,
     PhaseError,
 )
 from assistant.files import read_text
 from assistant.game import Game
+from assistant.gm import (
+    dawn_draft,
+    dusk_text,
+    enter_orders,
+    pm_drafts,
+    require_posts,
+)
+from assistant.gm import game_or_none as _game_or_none
+from assistant.gm import refuse_after_win as _refuse_after_win
+from assistant.gm import replay_of as _replay
+from assistant.gm import rules_of as _rules
+from assistant.gm import running_night as _running_night
 from assistant.models import to_iso
 from assistant.monitor import draft_dusk, load_game
-from assistant.phases import game_zone, local_text, phase_at, phases_from_inputs
+from assistant.phases import game_zone, phases_from_inputs
 from assistant.rulesets import find_ruleset, stored_name
-from assistant.store import GameStore
-
-
-def _rules(store: GameStore, override: str | None = None) -> EngineRules:
-    name = override or store.config().get("ruleset")
-    if not name:
-        raise ConfigError(
-            f"the game {store.game_id!r} has no ruleset; give --ruleset NAME (e.g. chat-mafia)"
-        )
-    return load_engine_rules(find_ruleset(name))
-
-
-def _replay(store: GameStore) -> tuple[EngineRules, Replay]:
-    rules = _rules(store)
-    return rules, replay(rules, store.inputs())
 
 
 def _phase(
@@ -67,39 +54,6 @@ def _phase(
     if night is not None:
         return "night", night
     return "night", running if running is not None else rep.next_night()
-
-
-def _running_night(store: GameStore, rules: EngineRules, rep: Replay, now: datetime) -> int | None:
-    """The night the game's clock (`assistant phase`) is in, or the night after the running
-    day, unless it is already resolved. A GM who starts using the assistant on Day 2 has
-    "night 2" in mind, not the engine's "first night it resolves"."""
-    current = phase_at(phases_from_inputs(store.inputs()), now)
-    if current is None:
-        return None
-    number = current.number
-    if current.kind == "day" and rules.first_phase != "day":
-        number += 1
-    return number if rep.result("night", number) is None else None
-
-
-def _game_or_none(store: GameStore) -> Game | None:
-    """The game's players (`game new`), when it has them: an engine-only game has none."""
-    if not store.inputs("players"):
-        return None
-    return load_game(store)
-
-
-def _aliases(game: Game | None, names: list[str]) -> dict[str, list[str]]:
-    """Each engine player's other names from the players file (aliases, replaced players,
-    and the slot's shown name after a replacement renamed the engine's player)."""
-    if game is None:
-        return {}
-    out: dict[str, list[str]] = {}
-    for slot in game.slots:
-        for name in names:
-            if name in slot.names:
-                out[name] = [n for n in slot.names if n != name]
-    return out
 
 
 def _setup_for_game(setup: Setup, game: Game | None, where: Path) -> Setup:
@@ -200,6 +154,8 @@ def order_cmd(
     ctx = app(click.get_current_context())
     if (text is None) == (file_ is None):
         raise click.UsageError("give one order as TEXT or a file with --file, not both")
+    if night is not None and day is not None:
+        raise click.UsageError("give --night N or --day N, not both")
     lines = [text] if text is not None else _read_lines(file_, "orders file")  # type: ignore[arg-type]
     if not lines:
         raise ConfigError(f'{file_}: no orders in it; write one a line, e.g. "Conia: protect Jd-"')
@@ -211,47 +167,6 @@ def order_cmd(
         [o.to_dict() for o in orders],
         lambda: "\n".join(f"stored for {phase} {number}: {o.label()}" for o in orders),
     )
-
-
-def enter_orders(
-    store: GameStore,
-    lines: list[str],
-    now: datetime,
-    *,
-    night: int | None = None,
-    day: int | None = None,
-    source: Path | None = None,
-) -> tuple[str, int, list[Order]]:
-    """Check and store orders (`order`, and the dashboard's form): all of them or, when one
-    is refused, none; the error names the line of `source` it came from."""
-    game = store.game_id
-    rules, rep = _replay(store)
-    phase, number = _phase(night, day, rep, _running_night(store, rules, rep, now))
-    aliases = _aliases(_game_or_none(store), list(rep.state.players))
-    _refuse_after_win(rep, game, "orders are no longer taken")
-    if rep.result(phase, number) is not None:
-        raise MalformedOrderError(
-            f"{phase} {number} of {game} is already resolved; orders "
-            "for it can no longer change it"
-        )
-    orders = []
-    for i, line in enumerate(lines, 1):
-        try:
-            o = parse_order(line, rep.state, phase=phase, number=number, aliases=aliases)
-            check_order(o, rep.state)
-        except OrderError as e:
-            raise type(e)(f"{source}:{i}: {e}" if source else str(e)) from None
-        orders.append(o)
-    with store.batch():
-        for o in orders:
-            store.add_input(ORDER, o.to_dict(), now)
-    return phase, number, orders
-
-
-def _refuse_after_win(rep: Replay, game: str, what: str) -> None:
-    """After a side has won the game is over: an order or a resolution then is a mistake."""
-    if rep.won is not None:
-        raise IllegalOrderError(f"{rep.won.text()}: the game {game} is over; {what}")
 
 
 def revived(rep: Replay, result: PhaseResult) -> list[str]:
@@ -397,43 +312,6 @@ def _resolved(rep: Replay, game: str, night: int | None, day: int | None) -> Pha
     return found
 
 
-def _draft_result(
-    store: GameStore, night: int | None, rep: Replay | None = None
-) -> tuple[PhaseResult, bool]:
-    rep = rep or _replay(store)[1]
-    nights = [r for r in rep.results if r.phase == "night"]
-    if night is None:
-        if not nights:
-            raise ConfigError(
-                f"no night of {store.game_id} is resolved yet: run "
-                f"`assistant resolve {store.game_id}` first"
-            )
-        return nights[-1], True
-    found = rep.result("night", night)
-    if found is not None:
-        return found, True
-    if night != rep.next_night():
-        raise ConfigError(
-            f"night {night} is neither resolved nor the next night ({rep.next_night()})"
-        )
-    return resolve_phase(rep.state, "night", night, rep.orders_for("night", night)), False
-
-
-def _day_result(store: GameStore, rep: Replay, day: int) -> PhaseResult:
-    """A resolved day's actions (002's Sorcerer learns his victim's role)."""
-    found = rep.result("day", day)
-    if found is None:
-        raise ConfigError(
-            f"day {day} of {store.game_id} has no resolved day actions: run "
-            f"`assistant resolve {store.game_id} --day {day}` first"
-        )
-    return found
-
-
-def _title(store: GameStore) -> str:
-    return game_title(store.config(), store.crawl_state(), store.game_id)
-
-
 def _draft_group() -> click.Group:
     existing = cli.commands.get("draft")
     if isinstance(existing, click.Group):
@@ -461,17 +339,6 @@ def draft_dawn(game: str, night: int | None) -> None:
     ctx.emit(doc, doc["post"].rstrip("\n"))
 
 
-def dawn_draft(store: GameStore, night: int | None = None) -> dict[str, Any]:
-    """The dawn post of `night` (default: the last resolved one) as `draft dawn` and the
-    dashboard show it: {"night", "confirmed", "post"}; a night not resolved yet is a preview."""
-    rep = _replay(store)[1]
-    result, confirmed = _draft_result(store, night, rep)
-    text = dawn_post(result, rep.entered_deaths("night", result.number))
-    if not confirmed:
-        text = f"(preview: night {result.number} is not resolved yet)\n{text}"
-    return {"night": result.number, "confirmed": confirmed, "post": text}
-
-
 @draft.command("pms")
 @click.argument("game")
 @click.option("--night", type=PHASE_NUMBER, help="Which night (default: the last resolved one).")
@@ -491,57 +358,6 @@ def draft_pms(game: str, night: int | None, day: int | None, pending: bool) -> N
     with ctx.open_game(game) as store:
         pms = pm_drafts(store, ctx.clock.now(), night=night, day=day, pending=pending)
     ctx.emit(pms, lambda: "\n---\n".join(v.rstrip("\n") for v in pms.values()) or "no PMs to send")
-
-
-def pm_drafts(
-    store: GameStore,
-    now: datetime,
-    *,
-    night: int | None = None,
-    day: int | None = None,
-    pending: bool = False,
-) -> dict[str, str]:
-    """The result PMs (`draft pms`, the dashboard): player -> PM text; with `pending`, the
-    PMs due during the coming night; with `day`, a resolved day's actions."""
-    game = store.game_id
-    rules, rep = _replay(store)
-    title = _title(store)
-    if day is not None:
-        result = _day_result(store, rep, day)
-    elif pending:
-        running = _running_night(store, rules, rep, now)
-        number = night or running or rep.next_night()
-        if rep.result("night", number) is not None:
-            raise ConfigError(
-                f"night {number} of {game} is already resolved; its results: "
-                f"`assistant draft pms {game} --night {number}`"
-            )
-        result, _confirmed = _draft_result(store, number, rep)
-    else:
-        result, _confirmed = _draft_result(store, night, rep)
-    return notice_pms(result, title) if pending else result_pms(result, title)
-
-
-def dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> str:
-    lines = [result.post.rstrip("\n"), "", "---", "for the GM (not for the thread):"]
-    if not result.final:
-        lines.append("preview: the day is not over yet; the count may still change")
-    end = result.tally.deadline
-    if end is not None:
-        # The reason may hold its own parentheses ("deadline set by the GM (2 d day)").
-        why = f"; {result.ends_why}" if result.ends_why else ""
-        lines.append(f"day {'ended' if result.final else 'ends'}: {local_text(end, zone)}{why}")
-    outcome = result.tally.outcome
-    at = f" (post {outcome.at_post})" if outcome.at_post is not None else ""
-    lines.append(f"outcome{at}: {outcome.reason}")
-    lines += [f"note: {n}" for n in result.notes]
-    if stored is not None:
-        lines.append(
-            "stored: " + (", ".join(f"{f['player']} ({f['how']})" for f in stored) or "no deaths")
-        )
-    elif result.confirmed:
-        lines.append("already recorded")
-    return "\n".join(lines)
 
 
 @draft.command("dusk")

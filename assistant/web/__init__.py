@@ -1,8 +1,9 @@
 """The GM's live dashboard: a local web page served by `assistant run --web`.
 
 It shows what the command line shows and changes what the command line changes, by
-calling the same functions (`count`'s `game_tally`, `alerts --ack`'s `acknowledge`,
-`order`'s `enter_orders`, the drafts), so the page cannot disagree with `count --json`.
+calling the same functions (assistant/gm.py: `count`'s `game_tally`, `alerts --ack`'s
+`acknowledge`, `order`'s `enter_orders`, the drafts), so the page cannot disagree with
+`count --json`.
 
     pages.py   the data of each page, gathered from those functions
     chart.py   the day's vote history as a server-drawn SVG

@@ -37,11 +37,9 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from assistant import TEMPLATES_DIR
-from assistant.cli.count_cmds import enter_pm_vote
-from assistant.cli.daemon_cmds import acknowledge
-from assistant.cli.engine_cmds import enter_orders
 from assistant.clock import Clock
 from assistant.errors import AssistantError
+from assistant.gm import acknowledge, enter_orders, enter_pm_vote
 from assistant.store import GameStore, list_games
 from assistant.templating import web_environment
 from assistant.web.guard import CSRF_FIELD, Guard, GuardMiddleware
@@ -128,7 +126,7 @@ def create_app(dashboard: Dashboard) -> Starlette:
         return _page(request, "game_live.html")
 
     def count_json(request: Request) -> Response:
-        from assistant.cli.count_cmds import game_tally
+        from assistant.gm import game_tally
 
         try:
             with GameStore.open(d.data_dir, request.path_params["game"], create=False) as store:

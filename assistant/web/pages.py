@@ -17,13 +17,11 @@ from markupsafe import Markup
 
 from assistant.alerts import AlertLog, StoredAlert
 from assistant.checks.text import post_text
-from assistant.cli.count_cmds import game_tally, tally_bbcode, why_name
-from assistant.cli.engine_cmds import dawn_draft, dusk_text, pm_drafts
-from assistant.engine.dusk import draft_dusk
 from assistant.engine.history import ORDER, ROLES
 from assistant.errors import AssistantError
 from assistant.game import Game, load_game, posts_of
-from assistant.monitor import GameView, load_view
+from assistant.gm import dawn_draft, dusk_text, game_tally, pm_drafts, tally_bbcode, why_name
+from assistant.monitor import GameView, draft_dusk, load_view
 from assistant.phases import format_duration, game_zone, local_text, phase_label
 from assistant.store import GameStore, list_games
 from assistant.tally import Tally, Vote

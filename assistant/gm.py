@@ -1,0 +1,394 @@
+"""What the GM asks of a game and enters into it, as plain functions of its store.
+
+The command line prints these and the dashboard (assistant/web/) shows them, so the two
+cannot disagree: the count (`count`, `draft tally`), `--why`, votes sent by PM, night
+orders, the dawn, dusk and PM drafts, and acknowledging alerts. Each takes the game's
+store and the moment from its caller; each refusal is an AssistantError of one line
+saying what to give instead. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
+from assistant.engine.drafts import dawn_post, game_title, notice_pms, result_pms
+from assistant.engine.dusk import DuskResult
+from assistant.engine.history import ORDER, Replay, replay
+from assistant.engine.orders import Order, check_order, parse_order
+from assistant.engine.resolver import PhaseResult, resolve_phase
+from assistant.engine.rules import EngineRules, load_engine_rules
+from assistant.errors import (
+    ConfigError,
+    IllegalOrderError,
+    MalformedOrderError,
+    OrderError,
+    StoreError,
+    VoteError,
+)
+from assistant.game import Game, posts_of
+from assistant.models import to_iso
+from assistant.monitor import day_end, load_game
+from assistant.outcome import TallyRules
+from assistant.phases import game_zone, local_text, parse_past, phase_at, phases_from_inputs
+from assistant.rulesets import find_ruleset
+from assistant.store import GameStore
+from assistant.tally import Tally, count
+from assistant.tally_draft import render_tally
+from assistant.votes import VoteRules
+
+# ---- the count ------------------------------------------------------------------------------
+
+
+def parse_at(text: str, *, now: datetime, tz: str, where: str = "--at") -> datetime:
+    """A moment the GM looks back to, in the game's zone (see `phases.parse_past`)."""
+    return parse_past(text, now=now, zone=game_zone(tz), where=where)
+
+
+def require_posts(store: GameStore, game: Game) -> None:
+    """A count of a game whose thread was never read would show everyone not voting and a
+    lynch drawn from nothing: say what to do instead."""
+    if game.pm_votes or store.posts():
+        return
+    pm = "pm" in VoteRules.from_ruleset(find_ruleset(game.ruleset)).forms
+    raise StoreError(
+        f"no posts of game {game.game_id!r} are stored yet"
+        + (" and no votes were entered by PM" if pm else "")
+        + f": run `assistant fetch --game {game.game_id}` to read the thread"
+        + (f" (or `assistant vote {game.game_id} VOTER TARGET`)" if pm else "")
+        + ", then count again"
+    )
+
+
+def game_tally(
+    store: GameStore,
+    now: datetime,
+    *,
+    at_post: int | None = None,
+    at_text: str | None = None,
+    day: int | None = None,
+) -> tuple[Game, Any, Tally, datetime]:
+    """The count of the game in `store` as `count`, `draft tally` and the dashboard show it,
+    and the moment it is as of: one function, so the page cannot disagree with `count`.
+
+    The day ends when it really ends (`monitor.day_end`: everyone voted, a majority, the
+    GM moving the deadline), as `phase`, `draft dusk` and the daemon see it."""
+    game = load_game(store)
+    ruleset = find_ruleset(game.ruleset)
+    require_posts(store, game)
+    at = parse_at(at_text, now=now, tz=game.tz) if at_text else None
+    now = at or now
+    posts = posts_of(store, at)
+    ends = day_end(store, now, day)
+    tally = count(
+        posts, game, ruleset, at_post=at_post, at=at, day=day, now=now,
+        deadline=ends.at if ends else None,
+    )  # fmt: skip
+    return game, ruleset, tally, now
+
+
+def tally_bbcode(game: Game, ruleset: Any, tally: Tally, now: datetime) -> str:
+    """The tally post `draft tally` prints (and the dashboard's copy button copies)."""
+    urls = {v.post_id: v.url for v in tally.votes if v.post_id is not None and v.url}
+    return render_tally(
+        tally, TallyRules.from_ruleset(ruleset), tz=game.tz, now=now, post_urls=urls
+    )
+
+
+def why_name(tally: Tally, game: Game, why: str | None, ruleset: Any) -> str | None:
+    """The voter `--why NAME` means (see `Tally.voter_named`); refused when nobody or two
+    people fit, with the candidates, rather than printing an empty list."""
+    if why in (None, "*"):
+        return why
+    close = VoteRules.from_ruleset(ruleset).close_spelling
+    m = tally.voter_named(game, why, close_spelling=close)
+    if m.ok:
+        return m.slot
+    if m.how == "ambiguous":
+        raise VoteError(f"--why: {m.describe()}; write more of the name")
+    day = f" on day {tally.day}" if tally.day is not None else ""
+    near = f" (closest: {', '.join(m.candidates)})" if m.candidates else ""
+    others = tally.other_voters(game)
+    raise VoteError(
+        f"--why: no player, and nobody else who voted{day}, is called {why!r}{near}; players: "
+        f"{', '.join(game.players)}" + (f"; other voters: {', '.join(others)}" if others else "")
+    )
+
+
+def enter_pm_vote(
+    store: GameStore,
+    voter: str,
+    target: str | None,
+    *,
+    unvote: bool,
+    at_text: str | None,
+    now: datetime,
+) -> tuple[dict[str, Any], str]:
+    """Store a vote sent by PM (`vote`, and the dashboard's form): the fact and one line
+    saying what was recorded. Every refusal is a VoteError naming what to give instead."""
+    game_id = store.game_id
+    if bool(target) == unvote:
+        raise VoteError(
+            "give either a TARGET or --unvote: `assistant vote GAME Conia Jd-` or "
+            "`assistant vote GAME Conia --unvote`"
+        )
+    g = load_game(store)
+    vrules = VoteRules.from_ruleset(find_ruleset(g.ruleset))
+    if "pm" not in vrules.forms:
+        raise VoteError(
+            f"the ruleset of {game_id!r} ({g.ruleset}) does not take votes by PM: it counts "
+            f"{vrules.describe()}; add \"pm\" to [votes] forms in a copy of it to allow them"
+        )
+    at = parse_at(at_text, now=now, tz=g.tz) if at_text else now
+    who = g.matcher(vrules.close_spelling).match(voter)
+    if not who.ok:
+        raise VoteError(f"the voter {who.describe()}; players: {', '.join(g.players)}")
+    resolved = None
+    if target:
+        if vrules.is_no_lynch(target) or vrules.is_abstain(target):
+            resolved = target
+        else:
+            m = g.matcher(vrules.close_spelling).match(target)
+            if not m.ok:
+                raise VoteError(f"the target {m.describe()}; players: {', '.join(g.players)}")
+            resolved = m.slot
+    data = {"voter": who.slot, "target": resolved, "at": to_iso(at)}
+    store.add_input("vote", data, now)
+    if resolved is None:
+        did = "unvotes"
+    elif vrules.is_abstain(resolved):
+        did = "abstains"  # 004: "Players may abstain from voting."
+    else:
+        did = f"votes {resolved}"
+    return data, f"Recorded: {who.slot} {did} at {to_iso(at)}."
+
+
+def rules_of(store: GameStore, override: str | None = None) -> EngineRules:
+    name = override or store.config().get("ruleset")
+    if not name:
+        raise ConfigError(
+            f"the game {store.game_id!r} has no ruleset; give --ruleset NAME (e.g. chat-mafia)"
+        )
+    return load_engine_rules(find_ruleset(name))
+
+
+def replay_of(store: GameStore) -> tuple[EngineRules, Replay]:
+    rules = rules_of(store)
+    return rules, replay(rules, store.inputs())
+
+
+def running_night(store: GameStore, rules: EngineRules, rep: Replay, now: datetime) -> int | None:
+    """The night the game's clock (`assistant phase`) is in, or the night after the running
+    day, unless it is already resolved. A GM who starts using the assistant on Day 2 has
+    "night 2" in mind, not the engine's "first night it resolves"."""
+    current = phase_at(phases_from_inputs(store.inputs()), now)
+    if current is None:
+        return None
+    number = current.number
+    if current.kind == "day" and rules.first_phase != "day":
+        number += 1
+    return number if rep.result("night", number) is None else None
+
+
+def game_or_none(store: GameStore) -> Game | None:
+    """The game's players (`game new`), when it has them: an engine-only game has none."""
+    if not store.inputs("players"):
+        return None
+    return load_game(store)
+
+
+def player_aliases(game: Game | None, names: list[str]) -> dict[str, list[str]]:
+    """Each engine player's other names from the players file (aliases, replaced players,
+    and the slot's shown name after a replacement renamed the engine's player)."""
+    if game is None:
+        return {}
+    out: dict[str, list[str]] = {}
+    for slot in game.slots:
+        for name in names:
+            if name in slot.names:
+                out[name] = [n for n in slot.names if n != name]
+    return out
+
+
+def order_phase(
+    night: int | None, day: int | None, rep: Replay, running: int | None = None
+) -> tuple[str, int]:
+    """The phase an order or a resolution is for: as given, else the night the GM's clock
+    is in (or the one after the running day), else the engine's next night."""
+    if night is not None and day is not None:
+        raise ConfigError("give a night or a day, not both")
+    if day is not None:
+        return "day", day
+    if night is not None:
+        return "night", night
+    return "night", running if running is not None else rep.next_night()
+
+
+def enter_orders(
+    store: GameStore,
+    lines: list[str],
+    now: datetime,
+    *,
+    night: int | None = None,
+    day: int | None = None,
+    source: Path | None = None,
+) -> tuple[str, int, list[Order]]:
+    """Check and store orders (`order`, and the dashboard's form): all of them or, when one
+    is refused, none; the error names the line of `source` it came from."""
+    game = store.game_id
+    rules, rep = replay_of(store)
+    phase, number = order_phase(night, day, rep, running_night(store, rules, rep, now))
+    aliases = player_aliases(game_or_none(store), list(rep.state.players))
+    refuse_after_win(rep, game, "orders are no longer taken")
+    if rep.result(phase, number) is not None:
+        raise MalformedOrderError(
+            f"{phase} {number} of {game} is already resolved; orders "
+            "for it can no longer change it"
+        )
+    orders = []
+    for i, line in enumerate(lines, 1):
+        try:
+            o = parse_order(line, rep.state, phase=phase, number=number, aliases=aliases)
+            check_order(o, rep.state)
+        except OrderError as e:
+            raise type(e)(f"{source}:{i}: {e}" if source else str(e)) from None
+        orders.append(o)
+    with store.batch():
+        for o in orders:
+            store.add_input(ORDER, o.to_dict(), now)
+    return phase, number, orders
+
+
+def refuse_after_win(rep: Replay, game: str, what: str) -> None:
+    """After a side has won the game is over: an order or a resolution then is a mistake."""
+    if rep.won is not None:
+        raise IllegalOrderError(f"{rep.won.text()}: the game {game} is over; {what}")
+
+
+def draft_result(
+    store: GameStore, night: int | None, rep: Replay | None = None
+) -> tuple[PhaseResult, bool]:
+    rep = rep or replay_of(store)[1]
+    nights = [r for r in rep.results if r.phase == "night"]
+    if night is None:
+        if not nights:
+            raise ConfigError(
+                f"no night of {store.game_id} is resolved yet: run "
+                f"`assistant resolve {store.game_id}` first"
+            )
+        return nights[-1], True
+    found = rep.result("night", night)
+    if found is not None:
+        return found, True
+    if night != rep.next_night():
+        raise ConfigError(
+            f"night {night} is neither resolved nor the next night ({rep.next_night()})"
+        )
+    return resolve_phase(rep.state, "night", night, rep.orders_for("night", night)), False
+
+
+def day_result(store: GameStore, rep: Replay, day: int) -> PhaseResult:
+    """A resolved day's actions (002's Sorcerer learns his victim's role)."""
+    found = rep.result("day", day)
+    if found is None:
+        raise ConfigError(
+            f"day {day} of {store.game_id} has no resolved day actions: run "
+            f"`assistant resolve {store.game_id} --day {day}` first"
+        )
+    return found
+
+
+def title_of(store: GameStore) -> str:
+    return game_title(store.config(), store.crawl_state(), store.game_id)
+
+
+def dawn_draft(store: GameStore, night: int | None = None) -> dict[str, Any]:
+    """The dawn post of `night` (default: the last resolved one) as `draft dawn` and the
+    dashboard show it: {"night", "confirmed", "post"}; a night not resolved yet is a preview."""
+    rep = replay_of(store)[1]
+    result, confirmed = draft_result(store, night, rep)
+    text = dawn_post(result, rep.entered_deaths("night", result.number))
+    if not confirmed:
+        text = f"(preview: night {result.number} is not resolved yet)\n{text}"
+    return {"night": result.number, "confirmed": confirmed, "post": text}
+
+
+def pm_drafts(
+    store: GameStore,
+    now: datetime,
+    *,
+    night: int | None = None,
+    day: int | None = None,
+    pending: bool = False,
+) -> dict[str, str]:
+    """The result PMs (`draft pms`, the dashboard): player -> PM text; with `pending`, the
+    PMs due during the coming night; with `day`, a resolved day's actions."""
+    game = store.game_id
+    rules, rep = replay_of(store)
+    title = title_of(store)
+    if day is not None:
+        result = day_result(store, rep, day)
+    elif pending:
+        running = running_night(store, rules, rep, now)
+        number = night or running or rep.next_night()
+        if rep.result("night", number) is not None:
+            raise ConfigError(
+                f"night {number} of {game} is already resolved; its results: "
+                f"`assistant draft pms {game} --night {number}`"
+            )
+        result, _confirmed = draft_result(store, number, rep)
+    else:
+        result, _confirmed = draft_result(store, night, rep)
+    return notice_pms(result, title) if pending else result_pms(result, title)
+
+
+def dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> str:
+    lines = [result.post.rstrip("\n"), "", "---", "for the GM (not for the thread):"]
+    if not result.final:
+        lines.append("preview: the day is not over yet; the count may still change")
+    end = result.tally.deadline
+    if end is not None:
+        # The reason may hold its own parentheses ("deadline set by the GM (2 d day)").
+        why = f"; {result.ends_why}" if result.ends_why else ""
+        lines.append(f"day {'ended' if result.final else 'ends'}: {local_text(end, zone)}{why}")
+    outcome = result.tally.outcome
+    at = f" (post {outcome.at_post})" if outcome.at_post is not None else ""
+    lines.append(f"outcome{at}: {outcome.reason}")
+    lines += [f"note: {n}" for n in result.notes]
+    if stored is not None:
+        lines.append(
+            "stored: " + (", ".join(f"{f['player']} ({f['how']})" for f in stored) or "no deaths")
+        )
+    elif result.confirmed:
+        lines.append("already recorded")
+    return "\n".join(lines)
+
+
+def acknowledge(
+    store: GameStore, ids: list[str], now: datetime, note: str | None
+) -> list[StoredAlert]:
+    """Acknowledge alerts (`alerts --ack`, the dashboard's button): every id is checked
+    before any is acknowledged, so a typo acks nothing."""
+    log = AlertLog(store)
+    to_ack = [log.get(alert_id) for alert_id in ids]
+    acked = [log.ack(s.id, now, note) for s in to_ack]
+    if acked:
+        refresh_feed(store, now)
+    return acked
+
+
+def refresh_feed(store: GameStore, now: datetime) -> Path:
+    """Rewrite the game's Atom alert feed from the stored alerts."""
+    config = store.config()
+    return write_feed(
+        AlertLog(store).all(),
+        feed_path(store),
+        game_id=store.game_id,
+        title=config.get("title") or store.game_id,
+        link=config.get("thread_url"),
+        now=now,
+        zone=game_zone(config.get("tz")),
+    )
