@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import html as html_text
+import json
 from pathlib import Path
 
 import httpx
 import pytest
 import thread_b_support as tb
-from cli_support import call
-from daemon_support import setup_store
+from cli_support import call, run_at
+from daemon_support import serve, setup_store, snapshots, thread_url
+from forum_server import running_forum
 
 from assistant.clock import FakeClock
 from assistant.errors import ConfigError
@@ -85,3 +88,96 @@ def test_the_overview_puts_the_game_with_violations_first(tmp_path: Path) -> Non
     assert [g.game_id for g in games] == ["thread-b", "a-quiet-game"]
     assert games[0].violations >= 1 and games[1].violations == 0
     assert any("unacknowledged violation" in n for n in games[0].needs)
+
+
+def test_run_web_serves_the_dashboard_beside_the_daemon_and_stops_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    """`assistant run --web` in a child process, as a GM starts it: the daemon polls thread
+    B, the page shows what it stored, and SIGTERM stops both cleanly."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    with running_forum() as forum:
+        snaps = snapshots("smf21")
+        setup_store(tmp_path, "smf21", thread_url(forum, "smf21"))
+        serve(forum, "smf21", snaps[2], snaps)
+        env = {**os.environ, "ASSISTANT_NOW": snaps[2].saved_at.isoformat(),
+               "ASSISTANT_DATA_DIR": str(tmp_path)}
+        env.pop("ASSISTANT_WEB_TOKEN", None)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "assistant", "run", "--web", "127.0.0.1:0",
+             "--interval", "3600", "--jitter", "0", "--delay", "0"],
+            env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        lines: list[str] = []
+        reader = threading.Thread(
+            target=lambda: lines.extend(ln.rstrip("\n") for ln in proc.stderr), daemon=True)
+        reader.start()
+
+        def wait_for(what: str) -> str:
+            end = time.monotonic() + 90
+            while time.monotonic() < end and proc.poll() is None:
+                found = [ln for ln in lines if what in ln]
+                if found:
+                    return found[0]
+                time.sleep(0.05)
+            raise AssertionError(f"no {what!r} from `run --web`; its log:\n" + "\n".join(lines))
+
+        try:
+            url = wait_for("dashboard: http://127.0.0.1:").split("dashboard: ")[1].rstrip("/")
+            wait_for("poll thread-b:")
+            with httpx.Client(base_url=url) as client:
+                assert "Chat Mafia — Day 2" in client.get("/").text
+                page = client.get("/game/thread-b").text
+                assert 'id="post-120"' in page and "Not voting" in page
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            code = proc.wait(timeout=60)
+        reader.join(timeout=10)
+        assert code == 0, "\n".join(lines)
+        assert any("stopped" in ln for ln in lines)
+
+
+def test_a_vote_sent_by_pm_is_entered_on_the_page_as_vote_enters_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """004 (DCTP Live Mini Mafia): "Votes are sent to the GM by PM". Thread B's players
+    under 004: the page's form stores the vote `assistant vote` stores, and refuses a
+    voter who is not playing with `vote`'s own error."""
+    during = snapshots("smf21")[5].saved_at  # 11:15, Day 2 running
+    setup_store(tmp_path, "smf21", tb.THREAD_URL["smf21"])
+    with GameStore.open(tmp_path, "thread-b", create=False) as store:
+        store.update_config(ruleset="dctp-mini")
+        store.record_posts(
+            [p for p in tb.final_posts("smf21") if p.posted_at <= during], during)
+    clock = FakeClock(during)
+    web = start(Dashboard(tmp_path, clock, Guard()), "127.0.0.1", 0)
+    try:
+        with httpx.Client(base_url=web.url) as client:
+            html = client.get("/game/thread-b").text
+            assert 'action="/game/thread-b/vote"' in html
+            csrf = html.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+            r = client.post("/game/thread-b/vote",
+                            data={"csrf": csrf, "voter": "Nobody", "target": "Jd-"})
+            code, out, err = run_at(capsys, monkeypatch, tmp_path, during.isoformat(),
+                                    "vote", "thread-b", "Nobody", "Jd-")
+            assert code == 1 and r.status_code == 400
+            refusal = err.strip().removeprefix("error: ")
+            shown_error = r.text.split('<p class="error" role="alert">', 1)[1].split("</p>")[0]
+            assert html_text.unescape(shown_error) == refusal
+            r = client.post("/game/thread-b/vote",
+                            data={"csrf": csrf, "voter": "Conia", "target": "Jd-"})
+            assert r.status_code == 303
+            shown = client.get(r.headers["location"]).text
+            assert "Recorded: Conia votes Jd- at " in shown
+            page_count = client.get("/game/thread-b/count.json").json()
+        code, out, err = run_at(capsys, monkeypatch, tmp_path, during.isoformat(),
+                                "count", "thread-b", "--json")
+        assert json.loads(out)["wagons"] == page_count["wagons"]
+        assert {"target": "Jd-", "voters": ["Conia"]}.items() <= page_count["wagons"][0].items()
+    finally:
+        web.stop()
