@@ -1,18 +1,27 @@
 """Which player a name written in a post means.
 
-Players write names the way they type: "jd", "ætherwolf", "pickles", "Lady Gray". The
-matcher tries, in order, and stops at the first step that finds anything:
+Players write names the way they type: "jd", "ætherwolf", "pickles", "Lady Gray", "DP",
+"Quiet". The matcher tries, in order, and stops at the first step that finds anything:
 
 1. exact (a slot's shown name, alias or replaced name, as written);
 2. the same ignoring case, accents and punctuation ("ætherwolf" = "ÆtherWolf", "jd" = "Jd-");
-3. a unique prefix of a name or alias ("Æther", "Lady G");
-4. a unique substring of a name or alias ("pickles" in "Mr. Pickles");
-5. a close spelling of a full name ("Lady Gray" for "Lady Grey"), scored with rapidfuzz.
+3. a prefix of a name, or of one of its words ("Æther", "Lady G"; "Quiet" and "Bob" in
+   SilentQuietBob: words split at spaces, `_`, `-`, CamelCase and digits), or a substring
+   of 3 letters or more ("ickle" in "Mr. Pickles"), all in one step;
+4. initials ("SQB" for SilentQuietBob, "DP" for David Parker), or a short abbreviation
+   whose letters run through the name in order from its first ("TK" for Thirdkoopa,
+   "bbstar" for basketballstar24);
+5. a close spelling of a slot's shown name or a long alias ("Lady Gray" for "Lady Grey";
+   "Slayer99" read without its digits), scored with rapidfuzz.
 
-A step that finds two slots is *ambiguous* and stops there: a vote for "J" when "Jd-" and
-"Jerry" (Tom & Jerry's) both start with J is reported with both candidates, never
-attributed. Close spellings are compared with full names only: common names are short,
-and a typo in one ("Slayr") is too likely to land on another player by accident.
+A step that finds two slots is *ambiguous* and stops there, never attributed: a vote for
+"J" when "Jd-" and "Jerry" both start with J, or "Ann" with players "Annabel_Q" (a prefix)
+and "Big Ann" (a whole word), is reported with both candidates. Each match says which step
+made it (`Match.how`), so `count --why` explains it.
+
+A bare bold name (`bare=True`: 001's votes are "the name in bold"; elsewhere bold text is
+often emphasis) is read more carefully: exact, case-blind, a whole word of a name, or a
+close spelling; bold text that fits no player that way is no vote at all.
 """
 
 from __future__ import annotations
@@ -104,6 +113,52 @@ def _or_list(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
+#: Where the name in a vote ends and a comment begins.
+_COMMENT = re.compile(r"\s*(?:[;,(!?\[]|\s-\s|:\s)")
+#: What a bare bold name may hold: letters, digits, spaces and the punctuation of names.
+_NAME_SHAPED = re.compile(r"[\w .'&\-]+")
+#: The least similarity for a bare bold name's close spelling ("Lady Gray": 88%).
+BARE_CLOSE = 0.85
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
+_ABBREVIATION = re.compile(r"[A-Za-z]{2,6}")
+
+
+def name_words(name: str) -> tuple[str, ...]:
+    """A name's words, folded: at spaces, `_`, `-`, CamelCase and digits ("SilentQuietBob"
+    -> silent, quiet, bob; "xX_Slayer_Xx" -> x, x, slayer, xx; "Fro99er" -> fro, 99, er)."""
+    words: list[str] = []
+    for part in re.split(r"[\s_\-.]+", name):
+        for w in _CAMEL.findall(part):
+            folded = fold(w)
+            if folded:
+                words.append(folded)
+    return tuple(words)
+
+
+def _initials(words: Sequence[str]) -> str:
+    return "".join(w[0] for w in words if not w.isdigit())
+
+
+def _subsequence(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(c in it for c in short)
+
+
+@dataclass(frozen=True)
+class _Name:
+    folded: str
+    slot: str
+    full: str
+    """The name as written in the players file (for explanations)."""
+    words: tuple[str, ...]
+    bare: str
+    """Folded without digits ("slayer" for "Slayer99"): decorations people leave out."""
+    shown: bool
+    """The slot's shown name, or an alias of 7 letters or more (a replaced player's user
+    name): close spellings are compared with these only, because nicknames are short and
+    a typo in one ("Slayr") lands on another player too easily."""
+
+
 class NameMatcher:
     """Resolves written names to slots. Build once per count; matching is cached."""
 
@@ -111,22 +166,27 @@ class NameMatcher:
         self.slots = tuple(slots)
         self.close_spelling = close_spelling
         self._exact: dict[str, set[str]] = {}
-        self._folded: list[tuple[str, str, bool]] = []  # (folded name, slot, is_full_name)
+        self._names: list[_Name] = []
         for slot in self.slots:
             for i, name in enumerate(slot.names):
                 self._exact.setdefault(name.strip(), set()).add(slot.name)
                 folded = fold(name)
                 if folded:
-                    self._folded.append((folded, slot.name, i == 0))
-        self._cache: dict[tuple[str, bool], Match] = {}
+                    words = name_words(name)
+                    bare = "".join(c for c in folded if not c.isdigit())
+                    self._names.append(
+                        _Name(folded, slot.name, name, words, bare, i == 0 or len(folded) >= 7)
+                    )
+        self._cache: dict[tuple[str, str], Match] = {}
 
-    def match(self, text: str, *, strict: bool = False) -> Match:
+    def match(self, text: str, *, strict: bool = False, bare: bool = False) -> Match:
         """The slot `text` names. `strict` stops after exact and case/accent-blind matches
-        (for author names and a bold name written without "vote")."""
-        key = (text, strict)
+        (author names); `bare` is for a bold name written without "vote" (see the module)."""
+        mode = "strict" if strict else "bare" if bare else "loose"
+        key = (text, mode)
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = self._match(text.strip(), strict)
+            found = self._cache[key] = self._match(text.strip(), mode)
         return found
 
     def match_leading(self, text: str) -> Match:
@@ -139,7 +199,34 @@ class NameMatcher:
                 return m
         return self.match(" ".join(words[:3]) if len(words) > 3 else text)
 
-    def _match(self, text: str, strict: bool) -> Match:
+    def match_vote(self, text: str) -> Match:
+        """The player a vote names, as players write votes: the whole text first; else the
+        part before a comment ("ICEninja; he is at L-1", "CS, and @Mod: a count please");
+        else the longest run of leading words that is a name ("Shadoweh who is not a
+        dude"); else the one player whose whole name stands in it ("scum hiraki")."""
+        found = self.match(text)
+        if found.ok or found.how == "ambiguous":
+            return found
+        head = _COMMENT.split(text, maxsplit=1)[0].strip()
+        if head and head != text.strip():
+            m = self.match(head)
+            if m.ok or m.how == "ambiguous":
+                return Match(text, m.slot, f"{m.how}, the name before the comment", m.candidates)
+        words = text.split()
+        for n in range(min(len(words) - 1, 5), 0, -1):
+            m = self.match(" ".join(words[:n]), strict=True)
+            if m.ok or m.how == "ambiguous":
+                return Match(text, m.slot, f"{m.how}, the leading words", m.candidates)
+        folded_words = [fold(w) for w in re.split(r"[\s/+]+", text) if fold(w)]
+        runs = {"".join(folded_words[i:j]) for i in range(len(folded_words))
+                for j in range(i + 1, min(i + 4, len(folded_words)) + 1)}
+        inside = {n.slot for n in self._names if n.folded in runs and len(n.folded) >= 3}
+        if inside:
+            m = self._one(text, inside, "a name written in the vote")
+            return m if m.ok or m.how == "ambiguous" else found
+        return found
+
+    def _match(self, text: str, mode: str) -> Match:
         if not text:
             return Match(text, None, "unknown")
         exact = self._exact.get(text)
@@ -148,29 +235,88 @@ class NameMatcher:
         key = fold(text)
         if not key:
             return Match(text, None, "unknown")
-        hits = {slot for name, slot, _ in self._folded if name == key}
+        hits = {n.slot for n in self._names if n.folded == key}
         if hits:
             return self._one(text, hits, "ignoring case and accents")
-        if strict:
+        if mode == "strict":
             return Match(text, None, "unknown")
-        hits = {slot for name, slot, _ in self._folded if name.startswith(key)}
-        if hits:
-            return self._one(text, hits, "prefix")
-        if len(key) >= 3:
-            hits = {slot for name, slot, _ in self._folded if key in name}
-            if hits:
-                return self._one(text, hits, "substring")
+        if mode == "bare":
+            if not _NAME_SHAPED.fullmatch(text):
+                return Match(text, None, "unknown")  # "FoS: Jd", "#229 (Conia)": not a name
+            found = self._words(text, key, prefix=False)
+            return found if found is not None else self._close(text, key, bare=True)
+        found = self._words(text, key, prefix=True)
+        if found is not None:
+            return found
+        found = self._abbreviation(text, key)
+        if found is not None:
+            return found
         return self._close(text, key)
 
-    def _close(self, text: str, key: str) -> Match:
+    def _words(self, text: str, key: str, *, prefix: bool) -> Match | None:
+        """A prefix of a whole name or of one of its words, a substring (`prefix`), or a
+        whole word of a name: every slot any of these fits is a candidate, so "Ann" with
+        "Annabel_Q" and "Big Ann" is ambiguous, and so is "the" with "bob the builder" and
+        "ÆtherWolf"."""
+        how: dict[str, str] = {}
+        for n in self._names:
+            if prefix and n.folded.startswith(key):
+                how.setdefault(n.slot, "prefix")
+            elif key in n.words or (len(n.words) > 1 and key == n.bare):
+                how.setdefault(n.slot, f"a word of {n.full}")
+            elif prefix and len(key) >= 3 and any(w.startswith(key) for w in n.words):
+                how.setdefault(n.slot, f"the start of a word of {n.full}")
+            elif prefix and len(key) >= 3 and key in n.folded:
+                how.setdefault(n.slot, "substring")
+        if not how:
+            return None
+        if len(how) > 1:
+            return Match(text, None, "ambiguous", tuple(sorted(how)))
+        slot, why = next(iter(how.items()))
+        return Match(text, slot, why)
+
+    def _abbreviation(self, text: str, key: str) -> Match | None:
+        """Initials, or a short abbreviation ("TK", "bbstar") whose letters run through a
+        name in order from its first letter."""
+        if not (2 <= len(key) <= 6) or not key.isalpha():
+            return None
+        how: dict[str, str] = {}
+        for n in self._names:
+            if len(n.words) > 1 and _initials(n.words) == key:
+                how.setdefault(n.slot, f"initials of {n.full}")
+        if not how and _ABBREVIATION.fullmatch(text):
+            for n in self._names:
+                # At most half the name: a longer one is a typo ("Slayr"), not a short form.
+                if (
+                    2 * len(key) <= len(n.bare)
+                    and n.bare.startswith(key[0])
+                    and _subsequence(key[1:], n.bare[1:])
+                ):
+                    how.setdefault(n.slot, f"abbreviation of {n.full}")
+        if not how:
+            return None
+        if len(how) > 1:
+            return Match(text, None, "ambiguous", tuple(sorted(how)))
+        slot, why = next(iter(how.items()))
+        return Match(text, slot, why)
+
+    def _close(self, text: str, key: str, *, bare: bool = False) -> Match:
+        """A close spelling. For a bare bold name the whole text must be close to a name,
+        digits included, and closer than for a vote (`BARE_CLOSE`): bold is often emphasis."""
         scores: dict[str, float] = {}
-        for name, slot, full in self._folded:
-            if full:
-                scores[slot] = max(scores.get(slot, 0.0), fuzz.ratio(key, name) / 100)
+        bare_key = "".join(c for c in key if not c.isdigit()) or key
+        for n in self._names:
+            if not n.shown:
+                continue
+            score = fuzz.ratio(key, n.folded)
+            if not bare:
+                score = max(score, fuzz.ratio(bare_key, n.bare))
+            scores[n.slot] = max(scores.get(n.slot, 0.0), score / 100)
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
         near = tuple(s for s, score in ranked[:2] if score >= 0.6)
-        if self.close_spelling <= 0 or not ranked or ranked[0][1] < self.close_spelling:
-            return Match(text, None, "unknown", near)
+        least = max(self.close_spelling, BARE_CLOSE) if bare else self.close_spelling
+        if self.close_spelling <= 0 or not ranked or ranked[0][1] < least:
+            return Match(text, None, "unknown", () if bare else near)
         best = [s for s, score in ranked if ranked[0][1] - score < 0.05]
         if len(best) > 1:
             return Match(text, None, "ambiguous", tuple(best))

@@ -31,6 +31,7 @@ _CHOICES = {
     "tie": ("no_lynch", "random", "decided"),
     "tie_decided_by": ("gm", "sheriff"),
     "no_votes": ("no_lynch", "all_tied"),
+    "no_lynch_majority": ("majority", "one_less"),
     "template": ("classic", "chat", "pm"),
 }
 
@@ -44,6 +45,9 @@ class TallyRules:
     ends the day at once (the hammer)."""
     at_deadline: str = "plurality"
     """Under "majority", what the deadline without a majority gives."""
+    no_lynch_majority: str = "majority"
+    """Under "majority", the votes No Lynch needs: "majority" like a player, or "one_less"
+    ("one less for No Lynch": half the living players are enough)."""
     tie: str = "no_lynch"
     """"no_lynch" (000), "random" (002, 003), "decided" by someone (001: the sheriff)."""
     tie_decider: str = "the GM"
@@ -83,6 +87,21 @@ class TallyRules:
         return cls(**values)
 
 
+def with_tally(ruleset: Any, **values: str) -> Any:
+    """`ruleset` with some `[tally]` settings of one game over the file's ("at_deadline",
+    "no_lynch_majority"), checked like the file's own."""
+    if not values:
+        return ruleset
+    from dataclasses import replace
+
+    where = str(getattr(ruleset, "path", "ruleset"))
+    for key, value in values.items():
+        if value not in _CHOICES.get(key, (value,)):
+            raise RulesetError(f"{where} [tally] {key} = {show(value)}: use one of "
+                               f"{list(_CHOICES[key])}")
+    return replace(ruleset, tally=replace(TallyRules.from_ruleset(ruleset), **values))
+
+
 @dataclass(frozen=True)
 class RoleEffects:
     """What roles do to a day's outcome beyond vote weights (see the module docstring)."""
@@ -106,8 +125,18 @@ class Outcome:
     by_majority: bool = False
     """The day ended when a wagon reached majority (the hammer, post `at_post`)."""
 
+    @property
+    def no_lynch(self) -> bool:
+        """The day ended (or would end) with nobody lynched: No Lynch won, or no one did."""
+        return not self.lynched
+
     def to_json(self) -> dict[str, Any]:
-        return {"lynched": list(self.lynched), "reason": self.reason, "at_post": self.at_post}
+        return {
+            "lynched": list(self.lynched),
+            "no_lynch": self.no_lynch,
+            "reason": self.reason,
+            "at_post": self.at_post,
+        }
 
 
 @dataclass(frozen=True)
@@ -179,9 +208,14 @@ def decide(
     if hammer is not None:
         target, post = hammer
         if target == NO_LYNCH:
+            need = (
+                f"{majority - 1} votes (one less for No Lynch)"
+                if rules.no_lynch_majority == "one_less"
+                else f"majority ({majority})"
+            )
             return Outcome(
                 (),
-                f"majority ({majority}) for No Lynch: the day ends with no lynch",
+                f"{need} for No Lynch: the day ends with no lynch",
                 post,
                 True,
                 True,

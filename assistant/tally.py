@@ -488,9 +488,16 @@ def _apply_mark(
     target_text = visible(mark.target_text)
     target_match = None
     if mark.action == "name" or "plain" in mark.forms:
-        # A bold name without "vote", or a plain line, is only a vote if it names a player.
+        # A bold name without "vote", or a plain line, is only a vote if it names a player
+        # (or No Lynch): bold text naming no one is emphasis, and raises nothing. Where a
+        # bare name counts (001) it is read like any vote, misspellings and ambiguity too.
         if mark.action == "name":
-            target_match = matcher.match(target_text or "", strict=True)
+            if mark.usable and _special(target_text, vrules):
+                target_match = None
+            else:
+                target_match = matcher.match(
+                    target_text or "", strict=not mark.usable, bare=mark.usable
+                )
         elif mark.action == "vote" and not (
             vrules.is_no_lynch(target_text) or vrules.is_abstain(target_text)
         ):
@@ -522,7 +529,7 @@ def _apply_mark(
         return
     if target_match is None and mark.action == "vote":
         target_match = (
-            None if _special(target_text, vrules) else matcher.match(target_text or "")
+            None if _special(target_text, vrules) else matcher.match_vote(target_text or "")
         )
     _apply(
         state,
@@ -676,6 +683,15 @@ def _apply(
             why = reason + " (no vote to remove)"
             _record(state, base, voter, VoteCode.NOTHING_TO_UNVOTE, why)
             return
+        if vrules.strict_unvote and target_text:
+            m = game.matcher(vrules.close_spelling).match(target_text)
+            if m.ok and m.slot != cur.target:
+                why = (
+                    f"not counted: it unvotes {m.slot}, but the vote is on {cur.target}, "
+                    f"which stands; a new vote still needs an unvote of {cur.target}"
+                )
+                _record(state, base, voter, VoteCode.UNVOTE_NOT_VOTING, why)
+                return
         named = matcher_note(target_text, cur.target, game, vrules)
         _end(state, cur.index, VoteCode.UNVOTED, f"removed by the unvote in {where}")
         del state.current[voter]
@@ -710,6 +726,8 @@ def _apply(
     if trules.decision == "majority" and target != ABSTAIN:
         alive = [s for s in state.players if game.is_alive(s, post_id=post_id, at=at)]
         majority = len(alive) // 2 + 1
+        if target == NO_LYNCH and trules.no_lynch_majority == "one_less":
+            majority -= 1  # "one less for No Lynch": half the living end the day
         total = sum(_weights(state, game, trules, phase, alive, target).values())
         if total >= majority:
             state.hammer = (target, post_id)

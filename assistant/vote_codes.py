@@ -28,6 +28,7 @@ Not counted because of the game's rules (tally.py):
 - ``not_a_player``, ``dead_voter``, ``dead_target``, ``self_vote``
 - ``ambiguous_target``, ``unknown_target``   the name matches several players / none
 - ``no_unvote_first``   003: a new vote counts only after an unvote
+- ``unvote_not_voting`` 003 (`strict_unvote`): "unvote X" while the vote is on someone else
 - ``no_lynch_not_allowed``, ``abstain_not_allowed``, ``pm_not_allowed``
 - ``after_deadline``    cast after the day's deadline
 - ``after_hammer``      cast after majority ended the day
@@ -64,6 +65,7 @@ class VoteCode(StrEnum):
     AMBIGUOUS_TARGET = "ambiguous_target"
     UNKNOWN_TARGET = "unknown_target"
     NO_UNVOTE_FIRST = "no_unvote_first"
+    UNVOTE_NOT_VOTING = "unvote_not_voting"
     NO_LYNCH_NOT_ALLOWED = "no_lynch_not_allowed"
     ABSTAIN_NOT_ALLOWED = "abstain_not_allowed"
     PM_NOT_ALLOWED = "pm_not_allowed"

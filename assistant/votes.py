@@ -131,6 +131,10 @@ class VoteRules:
     """A bold or coloured player name without the word "vote" is a vote."""
     replace: bool = True
     """A new vote replaces the old one (002); False: it counts only after an unvote (003)."""
+    strict_unvote: bool = False
+    """An unvote naming a player other than the one voted removes nothing (003: "no new
+    vote will be counted without an unvote of any prior vote"); False: any unvote removes
+    the standing vote."""
     self_vote: bool = True
     no_lynch: bool = True
     no_lynch_words: tuple[str, ...] = ("No Lynch", "nolynch", "No Lynching", "No Elimination")
@@ -457,6 +461,42 @@ _PLAIN_VOTE = re.compile(
     r"(?:^|(?<=[.!?])[ \t]+)[ \t]*(un)?vote\b[ \t]*:?[ \t]*([^\n]*)", re.I | re.M
 )
 _MENTION = re.compile(r"\b(?:un)?vot(?:e|es|ed|ing)\b", re.I)
+#: "Unvote; Vote: X", "unvote vote X", "Unvote: A Vote: B", "UNVOTE, VOTE X" written as one
+#: unit (one bold line, one [vote] tag): an unvote, then a vote. The unvote's own name is
+#: the words before the second "vote" (often none).
+_UNVOTE_THEN_VOTE = re.compile(
+    r"^\W*unvote\b[\s:\-]*(?P<old>.*?)[\s;,.:/|&+\-]*(?:(?:and|then|&)\s+)?"
+    r"(?<![\w'])(?P<vote>vote\b)[\s:\-]*(?P<new>.*?)\s*$",
+    re.I | re.S,
+)
+
+
+def split_actions(text: str) -> list[tuple[str, str | None, int]]:
+    """One written unit of voting as (action, name or None, offset in `text`): "VOTE: X" is
+    a vote, "unvote" an unvote, "Unvote, Vote: X" an unvote followed by a vote; a text that
+    is no vote at all gives []."""
+    m = _UNVOTE_THEN_VOTE.match(text)
+    if m:
+        return [
+            ("unvote", m.group("old").strip() or None, 0),
+            ("vote", m.group("new").strip() or None, m.start("vote")),
+        ]
+    m = _RUN_VOTE.match(text)
+    if not m:
+        return []
+    if not m.group(1) and m.group(2) and _STARTS_UNVOTE.match(m.group(2)):
+        # phpBB shows [vote]Unvote, Vote: X[/vote] as "VOTE: Unvote, Vote: X": what the
+        # tag holds is the action, not a player called "Unvote".
+        inner = split_actions(m.group(2))
+        return [(a, name, m.start(2) + at) for a, name, at in inner]
+    if not m.group(1) and m.group(2) and _RUN_VOTE.match(m.group(2)):
+        # "VOTE: Vote: X" (a [vote] tag around "Vote: X"): one vote.
+        inner = split_actions(m.group(2))
+        return [(a, name, m.start(2) + at) for a, name, at in inner]
+    return [("unvote" if m.group(1) else "vote", m.group(2) or None, 0)]
+
+
+_STARTS_UNVOTE = re.compile(r"\W*unvote\b", re.I)
 
 
 def marks_from_chunks(chunks: Chunks) -> list[Mark]:
@@ -516,17 +556,22 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
             run = run_at(m.start())
             style = chunks.runs[run] if run is not None else None
             forms = ("tag",) + _run_forms(style, tag_too=False)
-            marks.append(
-                Mark(
-                    "unvote" if un else "vote",
-                    (target or "").strip() or None,
-                    m.group(0),
-                    forms,
-                    style.color if style else None,
-                    hidden(m.start()),
-                    m.start(),
+            actions = [("unvote" if un else "vote", (target or "").strip() or None, 0)]
+            if not un and target and _STARTS_UNVOTE.match(target):
+                # [vote]unvote[/vote], [vote]Unvote, Vote: X[/vote]: what the tag holds.
+                actions = split_actions(target.strip())
+            for action, name, _ in actions:
+                marks.append(
+                    Mark(
+                        action,
+                        name,
+                        m.group(0),
+                        forms,
+                        style.color if style else None,
+                        hidden(m.start()),
+                        m.start(),
+                    )
                 )
-            )
             covered.append((m.start(), m.end()))
 
     for idx, (start, end) in sorted(runs.items(), key=lambda kv: kv[1][0]):
@@ -541,19 +586,20 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
             offset += len(line) + 1
             if not stripped:
                 continue
-            m = _RUN_VOTE.match(stripped)
-            if m:
-                marks.append(
-                    Mark(
-                        "unvote" if m.group(1) else "vote",
-                        m.group(2) or None,
-                        stripped,
-                        forms,
-                        style.color,
-                        hidden(line_start),
-                        line_start,
+            actions = split_actions(stripped)
+            if actions:
+                for action, name, at in actions:
+                    marks.append(
+                        Mark(
+                            action,
+                            name,
+                            stripped,
+                            forms,
+                            style.color,
+                            hidden(line_start + at),
+                            line_start + at,
+                        )
                     )
-                )
             elif len(stripped) <= 40 and len(stripped.split()) <= 5:
                 marks.append(
                     Mark(

@@ -47,6 +47,7 @@ def test_count_json_has_exactly_the_issue_shape(game_a: Path, capsys) -> None:
     assert all(set(w) == {"target", "voters", "displayed", "effective"} for w in doc["wagons"])
     assert doc["outcome"] == {
         "lynched": ["ÆtherWolf"],
+        "no_lynch": False,
         "at_post": 66,
         "reason": "majority reached: 5 votes on ÆtherWolf ends the day",
     }
@@ -119,6 +120,7 @@ def test_draft_tally_json_is_the_issue_shape_plus_the_post(game_a: Path, capsys)
     assert doc["alive"] == PLAYERS_A and doc["majority"] == 5
     assert doc["outcome"] == {
         "lynched": ["Lady Grey"],
+        "no_lynch": False,
         "reason": "if the day ended now: Lady Grey leads with 2",
         "at_post": 15,
     }
@@ -139,6 +141,7 @@ def test_draft_tally_json_is_the_issue_shape_plus_the_post(game_a: Path, capsys)
     assert end["not_voting"] == [] and end["majority"] == 5
     assert end["outcome"] == {
         "lynched": ["ÆtherWolf"],
+        "no_lynch": False,
         "reason": "majority reached: 5 votes on ÆtherWolf ends the day",
         "at_post": 66,
     }

@@ -131,7 +131,8 @@ def test_mafiascum_counts_bold_and_tags_only(forum: str) -> None:
         "ÆtherWolf": {"xX_Slayer_Xx"},
     }
     # End: Pickles bold on ÆtherWolf (58), Jd- bold on ÆtherWolf (66): 3 of the 5 needed,
-    # so no hammer; ÆtherWolf would be lynched by plurality at the deadline.
+    # so no hammer; at the deadline without a majority nobody is lynched (the convention's
+    # default, rulesets/mafiascum.toml at_deadline = "no_lynch").
     end = count(posts, game_a(), rules)
     assert as_sets(end) == {
         "ÆtherWolf": {"xX_Slayer_Xx", "Mr. Pickles", "Jd-"},
@@ -139,7 +140,8 @@ def test_mafiascum_counts_bold_and_tags_only(forum: str) -> None:
         "Jd-": {"Tom & Jerry's"},
     }
     assert end.not_voting == ("Conia", "Lady Grey", "bob the builder")
-    assert end.outcome.lynched == ("ÆtherWolf",) and not end.outcome.final
+    assert end.outcome.lynched == () and not end.outcome.final
+    assert end.outcome.reason == "if the day ended now: no one has a majority (5): no lynch"
 
 
 # ---- 000 paranormal: red only ---------------------------------------------------------------

@@ -26,6 +26,9 @@ KINDS: Mapping[VoteCode, tuple[str, str]] = {
     VoteCode.AFTER_DEADLINE: ("vote_after_deadline", "vote_late"),
     VoteCode.SELF_VOTE: ("self_vote", "invalid_vote"),
     VoteCode.NO_UNVOTE_FIRST: ("vote_without_unvote", "invalid_vote"),
+    VoteCode.UNVOTE_NOT_VOTING: ("unvote_not_voting", "invalid_vote"),
+    VoteCode.NO_LYNCH_NOT_ALLOWED: ("no_lynch_not_allowed", "invalid_vote"),
+    VoteCode.ABSTAIN_NOT_ALLOWED: ("abstain_not_allowed", "invalid_vote"),
     VoteCode.WRONG_MARKUP: ("wrong_vote_markup", "invalid_vote"),
     VoteCode.WRONG_COLOR: ("wrong_vote_markup", "invalid_vote"),
 }

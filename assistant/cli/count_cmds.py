@@ -3,23 +3,22 @@ and the tie facts `sheriff` (001) and `tiebreak`."""
 
 from __future__ import annotations
 
-import json
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import click
 
+from assistant.archive import read_posts_jsonl
 from assistant.cli import app, cli, common_options, draft
-from assistant.cli.numbers import COUNT, PHASE_NUMBER, POST_ID
+from assistant.cli.numbers import ARCHIVE_POST, COUNT, PHASE_NUMBER, POST_ID
 from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
 from assistant.game import Game
 from assistant.gm import enter_pm_vote, game_tally, tally_bbcode, why_name
-from assistant.models import Post
 from assistant.monitor import load_game
 from assistant.names import parse_players_file
-from assistant.outcome import NO_LYNCH, TallyRules
+from assistant.outcome import NO_LYNCH, TallyRules, with_tally
 from assistant.phases import game_zone
 from assistant.rulesets import find_ruleset, stored_name
 from assistant.scrapers import thread_url_info
@@ -30,21 +29,6 @@ from assistant.votes import VoteRules
 # ---- shared helpers ---------------------------------------------------------------------
 
 
-def _archive_time(text: str, tz: str) -> datetime:
-    """A post's time in an archive (`replay`): ISO-8601 or a Unix timestamp, never relative."""
-    text = text.strip()
-    try:
-        if text.isdigit():
-            return datetime.fromtimestamp(int(text), UTC)
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise ConfigError(
-            f"{text!r} is not a time: write it as 2026-11-22T11:05 or 2026-11-22 11:05 "
-            f"(ISO-8601, in {tz} unless it ends with +HH:MM or Z) or a Unix timestamp"
-        ) from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=zone(tz))
-    return moment.astimezone(UTC)
 
 
 def over_line(tally: Tally, tz: str) -> str | None:
@@ -376,58 +360,6 @@ def vote_cmd(
 # ---- replay -----------------------------------------------------------------------------------
 
 
-_SHAPE = 'each line must be a JSON object {"number", "user", "content", "time"}'
-
-
-def read_posts_jsonl(path: Path, tz: str) -> list[Post]:
-    """Posts from JSON lines of {number, user, content (body HTML), time}.
-
-    Every problem names the file and the line. A number given twice keeps the later
-    line (an archive that repeats an edited post): the count reads each post once.
-    """
-    posts: list[Post] = []
-    for lineno, line in enumerate(read_text(path, "posts file").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}, line {lineno}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ConfigError(
-                f"{where}: not JSON ({e.msg} at column {e.colno}); {_SHAPE}"
-            ) from None
-        if not isinstance(row, dict):
-            raise ConfigError(f"{where}: a JSON {type(row).__name__}, not an object; {_SHAPE}")
-        missing = [k for k in ("number", "user", "content", "time") if k not in row]
-        if missing:
-            raise ConfigError(f"{where}: no {', '.join(missing)}; {_SHAPE}")
-        number, user, content, time = row["number"], row["user"], row["content"], row["time"]
-        if isinstance(number, bool) or not isinstance(number, (int, str)):
-            raise ConfigError(f"{where}: number {number!r} is not a post number")
-        try:
-            number = int(number)
-        except ValueError:
-            raise ConfigError(f"{where}: number {number!r} is not a post number") from None
-        if not isinstance(user, str) or not user.strip():
-            raise ConfigError(f"{where}: user {user!r} is not a name")
-        if not isinstance(content, str):
-            raise ConfigError(f"{where}: content must be the post's HTML as a string")
-        if isinstance(time, bool) or not isinstance(time, (str, int, float)):
-            raise ConfigError(f"{where}: time {time!r} is not a time")
-        try:
-            posted_at = (
-                datetime.fromtimestamp(time, UTC)
-                if isinstance(time, (int, float))
-                else _archive_time(time, tz)
-            )
-        except (ConfigError, OverflowError, OSError, ValueError) as e:
-            raise ConfigError(f"{where}: {e}") from None
-        posts.append(Post(number, len(posts), user.strip(), None, posted_at, content, 1))
-    if not posts:
-        raise ConfigError(f"{path} holds no posts: {_SHAPE}")
-    return posts
-
-
 @cli.command("replay")
 @click.argument("posts_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--ruleset", "ruleset_name", required=True)
@@ -438,9 +370,25 @@ def read_posts_jsonl(path: Path, tz: str) -> list[Post]:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @click.option("--gm", "gms", multiple=True, help="A GM's name: their posts are not votes.")
-@click.option("--from-post", type=POST_ID, help="Count from this post number on (the day's start).")
-@click.option("--to-post", type=POST_ID, help="Count up to this post number.")
+@click.option(
+    "--from-post", type=ARCHIVE_POST, help="Count from this post number on (the day's start)."
+)
+@click.option("--to-post", type=ARCHIVE_POST, help="Count up to this post number.")
 @click.option("--tz", default="UTC", show_default=True, help="Time zone of times without one.")
+@click.option(
+    "--forum-tz",
+    help="Time zone of the forum's own date text (\"Mon Dec 06, 2010 4:04 pm\"); default --tz.",
+)
+@click.option(
+    "--at-deadline",
+    type=click.Choice(["no_lynch", "plurality"]),
+    help="This game's rule when the deadline comes without a majority (majority rulesets).",
+)
+@click.option(
+    "--no-lynch-majority",
+    type=click.Choice(["majority", "one_less"]),
+    help="The votes No Lynch needs: a majority, or one less (half the living).",
+)
 @_why_option
 @common_options
 @click.pass_context
@@ -453,14 +401,23 @@ def replay(
     from_post: int | None,
     to_post: int | None,
     tz: str,
+    forum_tz: str | None,
+    at_deadline: str | None,
+    no_lynch_majority: str | None,
     why: str | None,
 ) -> None:
-    """Count an archived thread from a file of posts (JSON lines)."""
+    """Count an archived thread from a file of posts (JSON lines, or .jsonl.gz)."""
     ruleset = find_ruleset(ruleset_name)  # every section checked: a broken file is refused now
+    game_rules = {"at_deadline": at_deadline, "no_lynch_majority": no_lynch_majority}
+    ruleset = with_tally(ruleset, **{k: v for k, v in game_rules.items() if v})
     zone(tz)
+    if forum_tz is not None:
+        zone(forum_tz)
     slots = parse_players_file(read_text(players_file, "players file"), source=str(players_file))
     posts = [
-        p for p in read_posts_jsonl(posts_file, tz) if from_post is None or p.post_id >= from_post
+        p
+        for p in read_posts_jsonl(posts_file, tz, forum_tz)
+        if from_post is None or p.post_id >= from_post
     ]
     g = Game.from_parts(f"replay-{posts_file.stem}", slots, gms=gms, ruleset=ruleset.name, tz=tz)
     tally = count(posts, g, ruleset, at_post=to_post)

@@ -42,6 +42,8 @@ SECONDS = Seconds(0.0)
 """A pause or a jitter: 0 or more."""
 POST_ID = click.IntRange(min=1)
 """A forum post id: 1 or more."""
+ARCHIVE_POST = click.IntRange(min=0)
+"""A post number in an archive (`replay`): 0 or more (archives number a thread from 0)."""
 PHASE_NUMBER = click.IntRange(min=0)
 """A day or night number: 0 or more (some games have a Night 0)."""
 COUNT = click.IntRange(min=0)
