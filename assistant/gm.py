@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
+from assistant.engine.abilities import with_gifts
 from assistant.engine.drafts import dawn_post, game_title, notice_pms, result_pms
 from assistant.engine.dusk import DuskResult
 from assistant.engine.history import ORDER, Replay, replay
@@ -250,9 +251,11 @@ def enter_orders(
         )
     orders = []
     for i, line in enumerate(lines, 1):
+        # Items given tonight (000's trade) are the receiver's for the orders after it.
+        seen = with_gifts(rep.state, [*rep.orders_for(phase, number), *orders])
         try:
-            o = parse_order(line, rep.state, phase=phase, number=number, aliases=aliases)
-            check_order(o, rep.state)
+            o = parse_order(line, seen, phase=phase, number=number, aliases=aliases)
+            check_order(o, seen)
         except OrderError as e:
             raise type(e)(f"{source}:{i}: {e}" if source else str(e)) from None
         orders.append(o)

@@ -97,6 +97,8 @@ def owed_orders(state: GameState, night: int) -> list[str]:
 def _usable(state: GameState, name: str, ability: AbilityDef, night: int) -> bool:
     if ability.phase not in ("night", "any") or ability.params.get("after_death"):
         return False
+    if ability.params.get("optional"):
+        return False  # 000's trade, repair, safe passage: nobody waits for them
     if night < ability.first_night:
         return False
     if ability.last_night is not None and night > ability.last_night:

@@ -17,7 +17,8 @@ from assistant.daemon import Daemon
 SETUP = """
 seed = 3
 players = [
-  { name = "Alice", role = "agent" }, { name = "Bob", role = "psychic-warden" },
+  { name = "Alice", role = "agent", side = "town" },
+  { name = "Bob", role = "psychic-warden", side = "town" },
   { name = "Carol", role = "doppelganger-leader" }, { name = "Dave", role = "doppelganger" },
   { name = "Eve", side = "town" },
 ]

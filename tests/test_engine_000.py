@@ -21,39 +21,16 @@ from tests.conftest import SEEDS
 RULES = load_engine_rules(find_ruleset("paranormal"))
 SEED_TEXT = (SEEDS / "000_307a730cc0c91942.txt").read_text(encoding="utf-8")
 
-#: Alien tech the shipped ruleset does not model (yet): added to a copy of paranormal.toml.
-TECH = """
-[roles.stunner]
-title = "Alien with a Stun Orb"
-sides = ["alien"]
-abilities."stun orb" = { kind = "block", tier = "roleblocks", triggers_visit_kill = false }
-[roles.abductor]
-title = "Alien Scientist"
-sides = ["alien"]
-abilities.abduct = { kind = "block", tier = "abductions", spares_visit_killers = true }
-[roles.guard]
-title = "Bodyguard"
-sides = ["town"]
-abilities.protect = { kind = "protect", tier = "protections" }
-"""
-
-
-@pytest.fixture(scope="module")
-def tech_rules(tmp_path_factory: pytest.TempPathFactory) -> EngineRules:
-    shipped = find_ruleset("paranormal").path
-    path = Path(tmp_path_factory.mktemp("rules")) / "paranormal-tech.toml"
-    path.write_text(Path(shipped).read_text(encoding="utf-8") + TECH, encoding="utf-8")
-    return load_engine_rules(load_ruleset(path))
-
-
 def game(*players: str, rules: EngineRules = RULES) -> GameState:
-    """Players as "Name=role/side" ("Gus=/town" is a vanilla townie)."""
+    """Players as "Name=role/side+item+item" ("Gus=/town" is a vanilla townie,
+    "Al=survivor+stun-orb" a Survivor holding a Stun Orb)."""
     slots = []
     for spec in players:
         name, _, rest = spec.partition("=")
+        rest, *items = rest.split("+")
         role, _, side = rest.partition("/")
         side = side or rules.role(role).sides[0]
-        slots.append(PlayerSetup(name, side, role or None))
+        slots.append(PlayerSetup(name, side, role or None, tuple(items)))
     return GameState.from_setup(rules, Setup(tuple(slots), 7))
 
 
@@ -86,21 +63,21 @@ def test_a_deadly_visitor_and_the_vet_both_die() -> None:
     vet_death = next(d for d in r.deaths if d.player == "Dop")
     assert vet_death.killers == ("Vet",) and vet_death.how == "nightkill"
     assert (
-        "[kills] Vet (Paranoid War Vet): kills Dop (Dop (doppelgangers): kill Vet visited "
+        "[kills] Vet (War Vet): kills Dop (Dop (doppelgangers): kill Vet visited "
         "them)" in r.log_lines()
     )
 
 
-def test_a_protector_visiting_the_vet_dies_and_still_protects(tech_rules: EngineRules) -> None:
+def test_a_protector_visiting_the_vet_dies_and_still_protects() -> None:
     quote("The War vet uses guns, explosives, or booby traps to kill anyone that visits them.")
     quote("he'll kill anyone who targets them on THEIR turn, rather than his")
-    state = game(*BASE, "Bo=guard", rules=tech_rules)
+    state = game(*BASE, "Bo=guardian")
     r = night(state, 1, "Bo: protect Vet", "Doppelgangers: kill Vet by Dop")
     # The guard dies in the protections tier, his protection holds, the killer dies too.
     assert dead(r) == ["Bo", "Dop"]
     lines = r.log_lines()
     bo = lines.index(
-        "[protections] Bo: dies (visited Vet (Paranoid War Vet), who kills anyone visiting them)"
+        "[protections] Bo: dies (visited Vet (War Vet), who kills anyone visiting them)"
     )
     assert bo < lines.index("[kills] Dop (doppelgangers): kill Vet: fails (Vet is protected by Bo)")
 
@@ -164,24 +141,24 @@ def test_a_reporter_following_a_visitor_to_the_vet_dies() -> None:
     assert r2.pms["Rep"] == ("You followed Ag, who visited: Gus.",)
 
 
-def test_a_stun_orb_does_not_trigger_the_vet(tech_rules: EngineRules) -> None:
+def test_a_stun_orb_does_not_trigger_the_vet() -> None:
     quote("Does not trigger War Vet/Turret response.")
-    state = game(*BASE, "Al=stunner", rules=tech_rules)
+    state = game(*BASE, "Al=survivor+stun-orb")
     r = night(state, 1, "Al: stun orb Vet", "Doppelgangers: kill Vet by Dop")
     # The stunner survives, and the stunned Vet cannot shoot the killer either.
     assert dead(r) == ["Vet"]
 
 
-def test_an_abductor_does_not_block_the_vet_and_dies(tech_rules: EngineRules) -> None:
+def test_an_abductor_does_not_block_the_vet_and_dies() -> None:
     quote(
         "Exceptions: The Paranoid War Vet and Sentry Gun are not role-blocked by an "
         "abduction, and will kill the player attempting the abduction."
     )
-    state = game(*BASE, "Sci=abductor", rules=tech_rules)
+    state = game(*BASE, "Sci=xenozoologist")
     r = night(state, 1, "Sci: abduct Vet", "Doppelgangers: kill Vet by Dop")
     assert dead(r) == ["Dop", "Sci", "Vet"]
     assert (
-        "[abductions] Sci: abduct Vet: does not roleblock Vet (Vet kills anyone visiting them)"
+        "[abductions] Sci: abduct Vet: does not abduct Vet (Vet kills anyone visiting them)"
     ) in r.log_lines()
     # The same abduction on anyone else is a roleblock.
     r2 = night(state, 1, "Sci: abduct Gus")

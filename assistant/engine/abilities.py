@@ -7,12 +7,15 @@ an event. Kills are only collected here; `deaths.resolve_kills` lands them toget
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.engine import deaths
 
 if TYPE_CHECKING:
+    from assistant.engine.orders import Order
     from assistant.engine.resolver import Action, Resolution
+    from assistant.engine.state import GameState
 
 Handler = Callable[["Resolution", "Action", str], None]
 
@@ -35,6 +38,7 @@ def block(r: Resolution, a: Action, tier: str) -> None:
             r.event(tier, a.label(), f"does not roleblock {t}", f"{t} kills anyone visiting them")
             continue
         r.blocked.add(t)
+        r.block_kinds.setdefault(t, set()).add(str(a.ability.params.get("power", "plain")))
         r.state.players[t].day_statuses.add("roleblocked")
         if a.ability.params.get("through_day"):
             # 002 Roleblocker, 000 Psychic Warden: "for that night and following day".
@@ -109,21 +113,61 @@ def kill(r: Resolution, a: Action, tier: str) -> None:
 
 
 def convert(r: Resolution, a: Action, tier: str) -> None:
+    params = a.ability.params
     t = a.targets[0]
-    tag = a.ability.params.get("tag", a.ability.name)
+    tag = params.get("tag", a.ability.name)
     player = r.state.players[t]
+    against = ("all", tag)
     guards = [
-        p for p in r.protections.get(t, []) if tag in p.ability.params.get("against", ["all"])
+        p
+        for p in r.protections.get(t, [])
+        if any(x in p.ability.params.get("against", ["all"]) for x in against)
     ]
     if not player.alive:
         r.event(tier, a.label(), "wasted", f"{t} was killed during the night")
         return
-    if guards:
-        r.event(tier, a.label(), "wasted", f"{t} is protected by {guards[0].actor}")
+    race = str(r.state.passive(t, "race", ""))
+    if race in params.get("immune_races", ()):
+        # 000 Advanced Dopp: "Aliens cannot be Consumed, but the once-per-game limit on
+        # the ability is not used up if the Adv. Dopp tries to consume them."
+        if params.get("refund_on_immune"):
+            used = r.state.players[a.actor].used
+            used[a.ability.name] = max(0, used.get(a.ability.name, 0) - 1)
+        r.event(tier, a.label(), "fails", f"{t} is {race}: cannot be converted")
+        if params.get("result_pm"):
+            r.pm_later(a.actor, _fmt(params["result_pm"], target=t, result=params["no"]),
+                       needs_alive=True)
         return
-    side = str(a.ability.params["side"])
-    player.side, player.role = side, a.ability.params.get("role")
-    r.event(tier, a.label(), f"{t} joins the {side}", "loses their old role")
+    if params.get("human_only") and race != "Human":
+        r.event(tier, a.label(), "fails", f"{t} is not human")
+        r.pm_later(a.actor, _fmt(params["result_pm"], target=t, result=params["no"]),
+                   needs_alive=True)
+        return
+    if guards and params.get("guardable", True):
+        g = guards[0]
+        if g.ability.params.get("sacrifice") and params.get("takes_sacrificial_guard"):
+            # 000 Tech Hivemind: "A sacrificial Guard will be converted instead".
+            r.event(tier, a.label(), f"converts {g.actor} instead", f"{g.actor} guards {t}")
+            t, player = g.actor, r.state.players[g.actor]
+        else:
+            r.event(tier, a.label(), "wasted", f"{t} is protected by {g.actor}")
+            return
+    side = str(params["side"])
+    if params.get("keeps_role"):
+        player.side = side
+        player.statuses.add(f"converted-by:{a.actor}")
+    else:
+        player.side, player.role = side, params.get("role")
+    if params.get("strips_items"):
+        player.items = []
+    if params.get("actor_leaves"):
+        r.state.players[a.actor].statuses.add("out")
+        r.notes.append(r.say("consumed", actor=a.actor, target=t))
+    if params.get("result_pm"):
+        r.pm_later(a.actor, _fmt(params["result_pm"], target=t, result=params["yes"]),
+                   needs_alive=True)
+    r.event(tier, a.label(), f"{t} joins the {side}",
+            "keeps their role" if params.get("keeps_role") else "loses their old role")
     members = [m for m in r.state.side_members(side) if m != t]
     r.pm(t, r.say("converted", side=r.rules.side(side).title, members=", ".join(members)))
     for m in members:
@@ -137,6 +181,10 @@ def visible(r: Resolution, target: str, field: str) -> str:
     """What an investigation sees: a set override, the role's disguise, else the truth."""
     st = r.state
     p = st.players[target]
+    shown = r.disguises.get(target, {})
+    if field in shown:
+        r.disguises_seen.add(target)
+        return shown[field]
     if field in p.visible:
         return p.visible[field]
     disguise = st.passive(target, f"visible_{field}")
@@ -171,6 +219,10 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
     elif field == "action":
         done = [b for b in r.actions if b.actor == t and not b.failed and b is not a]
         result = "; ".join(b.label() for b in done) or str(params.get("nothing", "no action"))
+    elif field == "goal":
+        result = goal_tonight(r, t)
+    elif field == "scan":
+        result = scan(r, t)
     else:
         result = visible(r, t, field)
         inversions = params.get("inversions", {})
@@ -198,6 +250,64 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
         )
         if learn:
             r.pm(name, _fmt(learn, investigator=a.actor, target=t))
+
+
+def goal_tonight(r: Resolution, t: str) -> str:
+    """000 Telepath: "the goal that character had that night based on their Role and Actions
+    taken"; with no action, the role's own (`goal_always`, the Medium's "Find (Always)"),
+    else the racial default (`idle_goal`: Kill for Dopps, Survive for Humans)."""
+    always = r.state.passive(t, "goal_always")
+    if always:
+        return str(always)
+    for b in r.actions:
+        if b.actor == t and b.failed is None and b.ability.params.get("goal"):
+            return str(b.ability.params["goal"])
+    return str(r.state.passive(t, "idle_goal", "Survive"))
+
+
+def scan(r: Resolution, t: str) -> str:
+    """000 Scanner: race and role as they truly are ("bypasses all role effects on
+    investigation"), and the tech and gadgets held; a Holoform still fools it."""
+    shown = r.disguises.get(t, {})
+    race, role = str(r.state.passive(t, "race", "unknown")), r.state.role_title(t)
+    held = [i.title for i in r.state.items_of(t) if i.size]
+    if shown.get("scan_proof") == "no":  # an Advanced Holoform: "screen against ... Tech"
+        r.disguises_seen.add(t)
+        race, role, held = shown.get("race", race), shown.get("role", role), []
+    tech = ", ".join(held) if held else "no tech"
+    return f"{race}, {role}, {tech}"
+
+
+def shielded(r: Resolution, a: Action, t: str, tier: str) -> str | None:
+    """000's Mind Shield (against psychic powers) and Anti-Tech Field (against tech): the
+    action fails and both sides hear of it, as the rules say; an advanced shield "always
+    appears to work": the user gets the ability's `fake_result` (or nothing), not a notice.
+    A single-target one-shot item is not used up against a plain Anti-Tech Field."""
+    power = a.ability.params.get("power")
+    shields = {"psychic": ("mind_shield", "Mind Shield"), "tech": ("anti_tech", "Anti-Tech Field")}
+    if power not in shields:
+        return None
+    key, title = shields[power]
+    level = r.state.level(t, key)
+    if level <= 0:
+        return None
+    r.pm_later(t, r.say("shield_targeted"), needs_alive=True)
+    if level >= 2 and a.ability.params.get("fooled_by_advanced"):
+        return None  # it "works", and what it reports is the shield's lie (a device: home)
+    if level >= 2:
+        fake = a.ability.params.get("fake_result")
+        if fake is not None and a.ability.params.get("result_pm"):
+            r.pm_later(
+                a.actor,
+                _fmt(a.ability.params["result_pm"], target=t, result=fake),
+                needs_alive=bool(a.ability.params.get("needs_alive")),
+            )
+        return f"{t}'s Advanced {title} stops it (it appears to work)"
+    if power == "tech" and a.ability.uses is not None and a.ability.targets == 1:
+        used = r.state.players[a.actor].used
+        used[a.ability.name] = max(0, used.get(a.ability.name, 0) - 1)
+    r.pm_later(a.actor, r.say("shield_blocked", target=t, shield=title), needs_alive=True)
+    return f"{t}'s {title} stops it"
 
 
 def _forged(r: Resolution, a: Action, t: str, tier: str) -> str | None:
@@ -265,6 +375,278 @@ def follow(r: Resolution, a: Action, tier: str) -> None:
     )
 
 
+def sneak(r: Resolution, a: Action, tier: str) -> None:
+    """000 Sneak: learns whether the target leaves their house; stays there all night."""
+    t = a.targets[0]
+    left = bool(went_to(r, t))
+    result = str(a.ability.params["left" if left else "stayed"])
+    r.event(tier, a.label(), f"{t} {'leaves' if left else 'stays home'}")
+    r.pm_later(
+        a.actor, _fmt(a.ability.params["result_pm"], target=t, result=result), needs_alive=True
+    )
+
+
+def sneaks_at(r: Resolution, place: str) -> list[str]:
+    """Sneaks spending the night in `place`'s house ("anyone who targets their target will
+    get them as well")."""
+    return sorted(
+        b.actor
+        for b in r.actions
+        if b.kind == "sneak" and b.targets == [place] and r.sneaking(b.actor) is b
+    )
+
+
+def race_class(r: Resolution, t: str) -> str:
+    """What a Xenozoologist collects: the true race, a psychic human apart."""
+    race = str(r.state.passive(t, "race", "Human"))
+    role = r.state.role_of(t)
+    psychic = role is not None and "Psychic" in role.passives.get("tags", ())
+    return f"Psychic {race}" if psychic and race == "Human" else race
+
+
+def abduct(r: Resolution, a: Action, tier: str) -> None:
+    """000 Abduction: a roleblock, and the abducted player is out of play for the night
+    (every action aimed at them fails, no vote and no lynch the next day); then what the
+    abductor does with them: keep one of each race (Xenozoologist), kill (Organ
+    Harvester), take their role (Mind Stealer). A War Vet is not taken and shoots."""
+    t = a.targets[0]
+    params = a.ability.params
+    if kills_visitors(r, t):
+        r.event(tier, a.label(), f"does not abduct {t}", f"{t} kills anyone visiting them")
+        return
+    if body_double(r, t, tier, "abduction"):
+        return
+    r.blocked.add(t)
+    r.block_kinds.setdefault(t, set()).add("abduction")
+    r.jailed.add(t)
+    player = r.state.players[t]
+    player.day_statuses.update({"roleblocked", "abducted"})
+    what = params.get("then", "hold")
+    if what == "collect":
+        kind = race_class(r, t)
+        mine = r.state.players[a.actor].statuses
+        if f"has:{kind}" in mine:
+            r.event(tier, a.label(), f"abducts {t}", f"already has a {kind}: returned at dawn")
+            r.pm_later(a.actor, r.say("abduct_returned", target=t, kind=kind), needs_alive=True)
+            return
+        mine.add(f"has:{kind}")
+        player.statuses.update({"out", f"abducted-by:{a.actor}"})
+        r.event(tier, a.label(), f"abducts {t}", f"a {kind}: kept for study")
+        r.pm_later(a.actor, r.say("abduct_kept", target=t, kind=kind), needs_alive=True)
+        r.pm(t, r.say("abducted", abductor=a.actor))
+        r.public.append(r.say("vanished", player=t))
+        wanted = list(params.get("collects", ()))
+        if wanted and all(f"has:{k}" in mine for k in wanted):
+            mine.update({"out", "won"})
+            mark = f"abducted-by:{a.actor}"
+            captives = ", ".join(n for n, p in r.state.players.items() if mark in p.statuses)
+            r.notes.append(r.say("collection_complete", actor=a.actor, captives=captives))
+            r.event(tier, a.label(), f"{a.actor} has one of each and wins", "leaves the game")
+    elif what == "kill":
+        r.event(tier, a.label(), f"abducts {t}", "to be killed")
+        deaths.die(r, t, "nightkill", f"abducted by {a.actor} and killed", (a.actor,), tier)
+    elif what == "steal":
+        taken = player.role
+        r.state.players[a.actor].statuses.add(f"stock:{taken or 'vanilla'}")
+        race = str(r.state.passive(t, "race", ""))
+        player.role = params.get("alien_becomes") if race == "Alien" else None
+        title = r.rules.role(taken).title if taken else r.rules.messages.get("vanilla_title", "")
+        now = r.state.role_title(t)
+        r.event(tier, a.label(), f"takes {t}'s role ({title})", f"{t} is now {now}")
+        r.pm_later(a.actor, r.say("role_stolen_by_you", target=t, role=title), needs_alive=True)
+        r.pm(t, r.say("role_stolen", role=r.state.role_title(t)))
+    else:
+        r.event(tier, a.label(), f"abducts {t}", "out of play tonight")
+
+
+def returned_captives(r: Resolution, abductor: str, tier: str) -> None:
+    """000: "If he is killed, all abducted players are returned to the game."""
+    for name, p in r.state.players.items():
+        if f"abducted-by:{abductor}" in p.statuses:
+            p.statuses -= {"out", f"abducted-by:{abductor}"}
+            r.public.append(r.say("returned", player=name))
+            r.event(tier, name, "returns to the game", f"{abductor}, their abductor, died")
+
+
+def control(r: Resolution, a: Action, tier: str) -> None:
+    """000 Mind Control Ray: the victim's action tonight goes where the controller says; no
+    action ordered, none taken. The next day's vote is the controller's (a note)."""
+    victim, new = a.targets
+    moved = [
+        b
+        for b in r.actions
+        if b.actor == victim and not b.done and b is not a and b.ability.targets == 1
+    ]
+    for b in moved:
+        b.targets = [new]
+    r.event(
+        tier,
+        a.label(),
+        f"{victim}'s action goes to {new}" if moved else "no effect",
+        "" if moved else f"{victim} took no action tonight",
+    )
+    r.pm_later(victim, r.say("controlled"), needs_alive=True)
+    r.notes.append(r.say("vote_controlled", actor=a.actor, target=victim, day=r.number + 1))
+
+
+def give_item(state: GameState, giver: str, item: str, to: str) -> str | None:
+    """Move `item` (and what is spent of it) from `giver` to `to`; why not, if it cannot.
+    000: "Tech can be used the night it is passed", so gifts apply before anything else."""
+    holder = state.players[giver]
+    if item not in holder.items:
+        return f"{giver} does not hold {item}"
+    if not holder.alive:
+        return f"{giver} is dead"
+    holder.items.remove(item)
+    state.players[to].items.append(item)
+    known = state.rules.items.get(item)
+    for ab in known.abilities.values() if known else ():
+        if ab.name in holder.used:
+            state.players[to].used[ab.name] = holder.used.pop(ab.name)
+    return None
+
+
+def with_gifts(state: GameState, orders: list[Order]) -> GameState:
+    """The state as the night's later orders see it: items given tonight already moved
+    (the GM enters "Ex: give stun-orb to Op", then "Op: stun orb Gus")."""
+    gifts = [o for o in orders if o.choice and _is_gift(state, o)]
+    if not gifts:
+        return state
+    state = state.copy()
+    for o in gifts:
+        give_item(state, o.actor, str(o.choice), o.targets[0])
+    return state
+
+
+def _is_gift(state: GameState, o: Order) -> bool:
+    ab = state.abilities_of(o.actor).get(o.ability) if o.actor in state.players else None
+    return ab is not None and ab.kind == "give"
+
+
+def apply_repairs(r: Resolution) -> None:
+    """A repair order clears the shorted status; it is the night's action (000 EMP)."""
+    for a in r.actions:
+        if a.kind == "repair" and not a.done:
+            a.done, a.stayed = True, True
+            r.state.players[a.actor].statuses.discard("shorted")
+            r.event(a.tier, a.label(), f"{a.actor}'s tech works again")
+
+
+def repair(r: Resolution, a: Action, tier: str) -> None:
+    r.event(tier, a.label(), "done")
+
+
+def pulse(r: Resolution, a: Action, tier: str) -> None:
+    """000 EMP / Psychic Pulser / Stun Bomb and their single-target emitters: a kind of
+    power ("tech", "psychic", "all") is out for the night (and the next day where said);
+    Mind Shields are spared where said; shorted tech must be repaired the next night."""
+    params = a.ability.params
+    stops = str(params.get("stops", "all"))
+    hit = list(r.state.players) if params.get("scope") == "all" else list(a.targets)
+    for t in hit:
+        if t == a.actor and params.get("scope") == "all":
+            continue
+        if params.get("spares_shields") and r.state.level(t, "mind_shield"):
+            continue
+        r.disabled.setdefault(t, set()).add(stops)
+        if stops == "all":
+            r.blocked.add(t)
+            r.block_kinds.setdefault(t, set()).add("plain")
+        if params.get("through_day"):
+            r.state.players[t].day_statuses.add(DAY_BLOCK)
+        if stops == "tech" and any(i.size for i in r.state.items_of(t)):
+            r.state.players[t].statuses.add("shorted")
+    who = "everyone" if params.get("scope") == "all" else ", ".join(hit)
+    r.event(tier, a.label(), f"{stops} powers out tonight for {who}")
+    if params.get("public"):
+        r.public.append(_fmt(params["public"], actor=a.actor))
+
+
+def disguise(r: Resolution, a: Action, tier: str) -> None:
+    """000 Holoform Modulator: investigations see the chosen race and role tonight."""
+    race, _, role = str(a.order.choice or "").partition(",")
+    r.disguises[a.actor] = {
+        "race": race.strip(),
+        "role": role.strip() or race.strip(),
+        "scan_proof": "no" if a.ability.params.get("fools_scanner") else "yes",
+    }
+    if not role.strip():
+        r.disguises[a.actor].pop("role")
+    r.event(tier, a.label(), f"{a.actor} shows as {a.order.choice} tonight")
+
+
+def plasma(r: Resolution, a: Action, tier: str) -> None:
+    """000 Plasma Bomb: the target and anyone interacting with the target, and anyone
+    interacting with them, and so on; only people physically there (visits), never the
+    bomber unless he targets himself; cannot be protected against."""
+    start = a.targets[0]
+    near: dict[str, set[str]] = {}
+    for b in r.actions:
+        if b is a or not visits(b) or b.kind == "plasma":
+            continue
+        for place in reached(r, b):
+            if place != b.actor:
+                near.setdefault(b.actor, set()).add(place)
+                near.setdefault(place, set()).add(b.actor)
+    caught, todo = {start}, [start]
+    while todo:
+        for other in near.get(todo.pop(), ()):
+            if other not in caught:
+                caught.add(other)
+                todo.append(other)
+    if start != a.actor:
+        caught.discard(a.actor)
+    for v in sorted(caught):
+        blast = replace(a, targets=[v], strengthened=True)
+        r.kills.append(blast)
+    r.event(tier, a.label(), f"the blast reaches {', '.join(sorted(caught))}")
+
+
+def bond(r: Resolution, a: Action, tier: str) -> None:
+    """000 Spirit-bond: the dead player's ghost offers its power; the GM enters the order
+    when it is accepted: the target loses their abilities and gains the ghost's."""
+    t = a.targets[0]
+    ghost_role = r.state.players[a.actor].role
+    r.state.players[t].role = ghost_role
+    ghost = r.state.players[a.actor]
+    ghost.items = [i for i in ghost.items if not r.rules.items.get(i) or "bond" not in
+                   r.rules.items[i].abilities]
+    r.event(tier, a.label(), f"{t} now has {a.actor}'s power ({r.state.role_title(t)})")
+    r.pm(t, r.say("role_now", role=r.state.role_title(t)))
+
+
+def trust(r: Resolution, a: Action, tier: str) -> None:
+    r.event(tier, a.label(), "done")
+
+
+def apply_trust(r: Resolution) -> None:
+    """000 Sentry Guns: "safe passage to people that the Mad Scientist deems trustworthy",
+    night by night; set before any visit is shot at."""
+    for a in r.actions:
+        if a.kind == "trust" and not a.done:
+            a.done, a.stayed = True, True
+            r.trusted.setdefault(a.actor, set()).update(a.targets)
+            r.event(a.tier, a.label(), f"{', '.join(a.targets)} may pass tonight")
+
+
+def plant(r: Resolution, a: Action, tier: str) -> None:
+    """000 Advanced Tracking Device: planted by day, reports each night where they went."""
+    t = a.targets[0]
+    r.state.players[t].statuses.add(f"tracked-by:{a.actor}")
+    r.event(tier, a.label(), f"a tracking device is on {t}")
+
+
+def body_double(r: Resolution, name: str, tier: str, what: str) -> bool:
+    """000 Body Double: "stops all other forms of death/capture" (not a lynch), once."""
+    uses = int(r.state.passive(name, "body_double", 0) or 0)
+    player = r.state.players[name]
+    if not uses or player.used.get("body_double", 0) >= uses:
+        return False
+    player.used["body_double"] = player.used.get("body_double", 0) + 1
+    r.event(tier, name, f"the body double takes the {what}", f"{name} is safe; it is used up")
+    return True
+
+
 # ---- kill on visit ---------------------------------------------------------------------
 
 
@@ -277,6 +659,7 @@ def kills_visitors(r: Resolution, name: str) -> bool:
         and r.state.players[name].alive
         and (name, "kill_on_visit") not in r.suspended
         and name not in r.blocked
+        and "sentry-spent" not in r.state.players[name].statuses
     )
 
 
@@ -290,7 +673,7 @@ def visit_kills(r: Resolution, acts: list[Action]) -> list[tuple[Action, str]]:
         if not visits(a) or not a.ability.params.get("triggers_visit_kill", True):
             continue
         for t in sorted(reached(r, a) - {a.actor}):
-            if kills_visitors(r, t):
+            if kills_visitors(r, t) and a.actor not in r.trusted.get(t, set()):
                 shots.append((a, t))
     return shots
 
@@ -300,6 +683,13 @@ def fire_visit_kills(r: Resolution, shots: list[tuple[Action, str]], tier: str) 
     holder both die)."""
     for a, holder in shots:
         if not r.state.players[a.actor].alive:
+            continue
+        if r.state.passive(holder, "kill_on_visit") == "once":
+            # 000 Sentry Guns: "only works for one night once triggered".
+            r.state.players[holder].statuses.add("sentry-spent")
+        if r.state.passive(a.actor, "nightkill_immune"):
+            r.event(tier, f"{holder} ({r.state.role_title(holder)})", f"shoots {a.actor}",
+                    f"{a.actor} cannot be nightkilled")
             continue
         r.event(
             tier,
@@ -364,6 +754,16 @@ def hex_(r: Resolution, a: Action, tier: str) -> None:
             _fmt(params["result_pm"], target=t, result=visible(r, t, "alignment")),
             needs_alive=False,
         )
+    elif params.get("lasting"):
+        # 000 Infester's spores stay; "Guards may protect the target, and will be effected
+        # as normal for the guard type": a sacrificial guard is infected instead.
+        guards = r.protections.get(t, [])
+        if guards and guards[0].ability.params.get("sacrifice"):
+            t, player = guards[0].actor, r.state.players[guards[0].actor]
+        elif guards:
+            r.event(tier, a.label(), "wasted", f"{t} is protected by {guards[0].actor}")
+            return
+        player.statuses.add(name)
     else:
         player.day_statuses.add(f"{name}:{a.actor}" if params.get("names_caster") else name)
     if params.get("target_pm"):
@@ -431,6 +831,15 @@ def announce(r: Resolution, a: Action, tier: str) -> None:
         target=", ".join(a.targets),
     )
     (r.public if params.get("public") else r.notes).append(text)
+    if params.get("dies_after_nights"):
+        # 000 Bloom: "If the SS is not lynched, then it will die the following night".
+        r.state.pending.append(
+            {
+                "player": a.actor,
+                "night": r.number + int(params["dies_after_nights"]),
+                "cause": f"{a.actor}'s {noun_of(a)}: not lynched the day after",
+            }
+        )
     r.event(tier, a.label(), "announced" if params.get("public") else "noted for the GM", text)
 
 
@@ -496,6 +905,17 @@ HANDLERS: dict[str, Handler] = {
     "none": nothing,
     "turn": nothing,
     "shoot": nothing,
+    "sneak": sneak,
+    "abduct": abduct,
+    "control": control,
+    "give": nothing,
+    "repair": repair,
+    "pulse": pulse,
+    "disguise": disguise,
+    "plasma": plasma,
+    "bond": bond,
+    "trust": trust,
+    "plant": plant,
 }
 
 
@@ -564,6 +984,7 @@ def finish(r: Resolution) -> None:
             r.pm(a.actor, r.say("role_now", role=r.state.role_title(a.actor)))
     if r.phase != "night":
         return
+    _gadgets(r, tier)
     for name in r.state.players:
         for ab in r.state.abilities_of(name).values():
             tags = ab.params.get("notify_attacks")
@@ -592,6 +1013,43 @@ def finish(r: Resolution) -> None:
             r.notice(
                 name, r.say("attack_notice", victims=", ".join(hit)) if hit else r.say("no_victims")
             )
+
+
+def _gadgets(r: Resolution, tier: str) -> None:
+    """What 000's standing tech reports at the end of the night: the Surveillance System
+    (visitors and their general purpose), Advanced Tracking Devices (where the tracked
+    player went; lost if they died), Intel (every role in the game, on the first night);
+    a Holoform seen by an investigation is used up."""
+    for a in r.actions:
+        if a.kind == "disguise" and a.actor in r.disguises_seen:
+            if a.ability.params.get("spend_on") == "success":
+                r.state.spend(a.actor, a.ability)
+    for name, p in r.state.players.items():
+        if not p.alive:
+            continue
+        if r.state.passive(name, "surveillance"):
+            seen = sorted(
+                {f"{b.actor} ({goal_tonight(r, b.actor)})"
+                 for b in r.actions if name in reached(r, b) and b.actor != name and visits(b)}
+            )
+            r.pm_later(name, r.say("surveillance", visitors=", ".join(seen) or "nobody"),
+                       needs_alive=True)
+        if r.state.passive(name, "intel") and r.number == 1:
+            titles = sorted(r.state.role_title(n) for n in r.state.players)
+            r.pm(name, r.say("intel", roles=", ".join(titles)))
+    for name, p in r.state.players.items():
+        for s in sorted(p.statuses):
+            if not s.startswith("tracked-by:"):
+                continue
+            owner = s.split(":", 1)[1]
+            if not p.alive:
+                p.statuses.discard(s)
+                r.event(tier, f"{owner}'s tracking device", f"lost with {name}")
+                continue
+            went = ", ".join(sorted(went_to(r, name))) or "home"
+            if r.state.level(name, "anti_tech") >= 2:
+                went = "home"  # "Tracking devices will show the player at home"
+            r.pm_later(owner, r.say("tracked", target=name, result=went), needs_alive=True)
 
 
 def _healed_by(k: Action, name: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from assistant.engine import abilities
 from assistant.engine.state import Death
 
 if TYPE_CHECKING:
@@ -21,6 +22,8 @@ def die(
     player = r.state.players[name]
     if not player.alive:
         return False
+    if how != "lynch" and r.phase == "night" and abilities.body_double(r, name, tier, "death"):
+        return False
     player.alive = False
     death = Death(name, how, cause, killers)
     player.death = death
@@ -31,6 +34,12 @@ def die(
 
 
 def _chain(r: Resolution, name: str, how: str, tier: str) -> None:
+    abilities.returned_captives(r, name, tier)
+    for other, p in r.state.players.items():
+        if f"converted-by:{name}" in p.statuses and p.alive:
+            # 000 Hivemind: "If the Hivemind dies, all converted players die with them."
+            die(r, other, how if how != "lynch" else "other", f"converted by {name}, who died",
+                (), tier)
     lover = r.state.lover_of(name)
     if lover is not None and r.state.players[lover].alive:
         die(r, lover, how, f"lover of {name}: dies with them", (), tier)
@@ -109,34 +118,64 @@ def protected_from_kill(r: Resolution, name: str) -> bool:
     )
 
 
+def _strength(r: Resolution, k: Action) -> str:
+    if k.strengthened:
+        return "unstoppable"
+    # 000 Advanced Targeting System: "A Night Kill from an alien with this system cannot be
+    # prevented": a passive of what the killer holds.
+    return str(
+        r.state.passive(k.actor, "kill_strength") or k.ability.params.get("strength", "normal")
+    )
+
+
 def _saved_by(r: Resolution, k: Action, t: str, tier: str) -> str | None:
-    strength = "unstoppable" if k.strengthened else k.ability.params.get("strength", "normal")
+    strength = _strength(r, k)
     if strength == "unstoppable":
         return None
     tag = k.ability.params.get("tag", k.ability.name)
+    morning = bool(k.ability.params.get("morning"))
     if strength != "pierce":
-        prots = [p for p in r.protections.get(t, []) if _matches(p, tag)]
+        prots = [
+            p
+            for p in r.protections.get(t, [])
+            if _matches(p, tag)
+            and (not morning or p.ability.params.get("morning"))
+            and r.stops.get(id(p), 0) < int(p.ability.params.get("stops", 1_000_000))
+        ]
         if prots:
             best = min(prots, key=lambda p: (p.ability.params.get("priority", 50), p.actor))
-            _credit(r, best, t, tier)
+            _credit(r, best, t, tier, k)
             return f"{t} is protected by {best.actor}"
+    if morning and not r.state.passive(t, "auto_protect_morning"):
+        # 000: a Morningkill "cannot be prevented by abilities that prevent night kills"
+        # (a Personal Shield "Will also protect against Morningkills").
+        return None
     player = r.state.players[t]
-    if r.state.passive(t, "nightkill_immune") and r.phase == "night":
+    if r.state.passive(t, "nightkill_immune") and r.phase == "night" and not morning:
         return f"{t} cannot be nightkilled"
     auto = r.state.passive(t, "auto_protect")
     if auto and r.phase == "night":
         mark = f"auto-protected:{r.number}"
-        if mark in player.statuses:
+        if mark in player.statuses and r.state.passive(t, "auto_protect_holds", True):
             return f"{t}'s automatic protection holds all night"
         if player.used.get("auto_protect", 0) < int(auto):
             player.used["auto_protect"] = player.used.get("auto_protect", 0) + 1
             player.statuses.add(mark)
+            if r.state.passive(t, "kill_on_visit") == "once":
+                player.statuses.add("sentry-spent")  # 000: the Sentry Gun is destroyed
             return f"{t}'s automatic protection against a nightkill"
     return None
 
 
-def _credit(r: Resolution, protection: Action, t: str, tier: str) -> None:
+def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> None:
     params = protection.ability.params
+    r.stops[id(protection)] = r.stops.get(id(protection), 0) + 1
+    if params.get("sacrifice") and protection not in r.sacrifices:
+        r.sacrifices.append(protection)
+    if params.get("kills_attacker"):
+        r.avenged.append((protection, k.actor))
+    if params.get("tells_target"):
+        r.pm_later(t, str(params["tells_target"]).format(attacker=k.actor), needs_alive=True)
     if params.get("spend_on") == "success":
         r.state.spend(protection.actor, protection.ability)
     if params.get("rests_after_save"):
@@ -173,7 +212,10 @@ def _turns(r: Resolution, k: Action, t: str, tier: str) -> bool:
 def resolve_kills(r: Resolution, tier: str) -> None:
     """Land every kill of this tier at once, after mutual kills and protections."""
     kills, r.kills = r.kills, []
-    for i, k in enumerate(kills):
+    # 002: "two players with nightkills target each other ... the victor will be randomly
+    # determined"; 000: "All kills will be effectively simultaneous" (both die).
+    draw = r.rules.night.get("mutual_kills", "draw") == "draw"
+    for i, k in enumerate(kills if draw else ()):
         for m in kills[i + 1 :]:
             if k.failed or m.failed or k.actor == m.actor:
                 continue
@@ -223,11 +265,40 @@ def resolve_kills(r: Resolution, tier: str) -> None:
             continue
         victims.setdefault(t, []).append(k)
     how = "nightkill" if r.phase == "night" else "other"
+    for t in list(victims):
+        for s in abilities.sneaks_at(r, t):
+            # 000 Sneak: "anyone who targets their target will get them as well".
+            if s not in victims and r.state.players[s].alive:
+                victims[s] = victims[t]
+    for protection in r.sacrifices:
+        g = protection.actor
+        r.event(tier, protection.label(), f"{g} dies protecting {protection.targets[0]}")
+        die(r, g, how, f"died protecting {protection.targets[0]} ({protection.ability.name})",
+            (), tier)
+    for protection, attacker in r.avenged:
+        r.event(tier, protection.label(), f"kills the attacker, {attacker}")
+        die(r, attacker, how, f"killed by {protection.actor} ({protection.ability.name})",
+            (protection.actor,), tier)
+    r.sacrifices, r.avenged = [], []
     for t, ks in victims.items():
         killers = tuple(sorted({name for k in ks for name in _killers(r, k)}))
         for k in ks:
             r.event(tier, k.label(), f"kills {t}")
-        die(r, t, how, " and ".join(k.label() for k in ks), killers, tier)
+        if not die(r, t, how, " and ".join(k.label() for k in ks), killers, tier):
+            continue
+        blaster = r.state.passive(t, "on_killed")
+        if blaster == "shoot_attacker":
+            held = r.state.players[t].items
+            r.state.players[t].items = [  # a one-shot item: gone once fired
+                i for i in held if r.rules.items.get(i) is None
+                or r.rules.items[i].passives.get("on_killed") != "shoot_attacker"
+            ]
+            # 000 Hold-out Blaster: "he gets a shot off on his attacker".
+            for k in ks:
+                if r.state.players[k.actor].alive and k.actor != t:
+                    r.event(tier, f"{t} ({r.state.role_title(t)})", f"shoots {k.actor}",
+                            "hold-out blaster")
+                    die(r, k.actor, how, f"shot by {t}'s hold-out blaster", (t,), tier)
         for k in ks:
             visible = k.ability.params.get("after_kill_visible")
             if visible:

@@ -49,8 +49,8 @@ class Order:
     """The ability names nobody (targets = 0): the actor stands in as its place."""
 
     def label(self) -> str:
-        """"Actor: ability targets"; a self action with no target named ("Vet: hold fire")
-        is echoed as typed, not as a target of oneself."""
+        """"Actor: ability targets" ("Ex: give stun-orb Op"); a self action with no target
+        named ("Vet: hold fire") is echoed as typed, not as a target of oneself."""
         who = f"{self.actor} ({self.side})" if self.side else self.actor
         shown = () if self.targets == (self.actor,) and self.self_only else self.targets
         tail = f" {' and '.join(shown)}" if shown else ""
@@ -227,7 +227,22 @@ def parse_order(
     assert actor is not None
     choice = None
     choices = ability.params.get("choices")
-    if choices:
+    if choices == "free":
+        # 000 Holoform: "choose a role and race to show as": the words are the choice.
+        choice, target_text = target_text.strip() or None, ""
+        if choice is None:
+            raise MalformedOrderError(f"{text!r}: {ability.name} needs what to show, e.g. "
+                                      f'"{actor}: {ability.name} Human, Townie"')
+    elif choices == "held_items":
+        # 000: "Alien Tech can be passed between players": "Al: give stun-orb to Bob".
+        held = state.players[actor].items
+        found_item = _held_item(target_text, held, state)
+        if found_item is None:
+            raise MalformedOrderError(
+                f"{text!r}: {actor} holds no such item; they hold: {', '.join(held) or 'none'}"
+            )
+        choice, target_text = found_item
+    elif choices:
         word, _, target_text = target_text.partition(" ")
         choice = next((c for c in choices if c.lower() == word.lower()), None)
         if choice is None:
@@ -250,9 +265,26 @@ def parse_order(
     )
 
 
+def _held_item(text: str, held: list[str], state: GameState) -> tuple[str, str] | None:
+    """The held item `text` starts with (its key or title, longest first), and the rest
+    without a leading "to"."""
+    low = text.lower()
+    best: tuple[str, str] | None = None
+    best_len = -1
+    for key in held:
+        item = state.rules.items.get(key)
+        for word in (key, item.title if item else key):
+            w = word.lower()
+            if (low == w or low.startswith(w + " ")) and len(w) > best_len:
+                rest = text[len(w):].strip()
+                rest = rest[3:].strip() if rest.lower().startswith("to ") else rest
+                best, best_len = (key, rest), len(w)
+    return best
+
+
 def default_performer(state: GameState, side: str) -> str | None:
     """Who carries out a side's action when the GM names nobody: its leader, else the first."""
-    members = state.side_members(side)
+    members = [m for m in state.side_members(side) if not state.passive(m, "lone")]
     leaders = [m for m in members if state.passive(m, "leader")]
     return (leaders or members or [None])[0]
 
@@ -285,6 +317,12 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
         raise IllegalOrderError(f"{say!r}: {order.actor} gets {ability.name} only after dying")
     if order.side is not None and who.side != order.side:
         raise IllegalOrderError(f"{say!r}: {order.actor} is not one of the {order.side}")
+    if order.side is not None and state.passive(order.actor, "lone"):
+        # 000 Rogue Doppelganger: "does not know who the dopp team are".
+        raise IllegalOrderError(
+            f"{say!r}: {order.actor} ({state.role_title(order.actor)}) acts alone, not "
+            f"with the {order.side}"
+        )
     if order.phase == "night" and order.number < ability.first_night:
         raise IllegalOrderError(
             f"{say!r}: {ability.name} may not be used before night {ability.first_night}"

@@ -110,6 +110,22 @@ class Resolution:
         self.after_night: list[Action] = []
         self.suspended: set[tuple[str, str]] = set()
         """(player, passive) switched off for this phase by the player's order."""
+        self.block_kinds: dict[str, set[str]] = {}
+        """What blocked each blocked player ("psychic", "abduction", "plain"): 000's inventions
+        pass a Psychic Warden's block, an Assassin bot works while abducted."""
+        self.disabled: dict[str, set[str]] = {}
+        """Powers ("tech", "psychic", "all") a pulse took from a player for this phase."""
+        self.stops: dict[int, int] = {}
+        """Kills each protection (by id) has stopped: 000's guards stop the first only."""
+        self.sacrifices: list[Action] = []
+        """Guards who stopped a kill and die at the end of the night (000)."""
+        self.avenged: list[tuple[Action, str]] = []
+        """(guard, attacker): 000's Vengeful Guard kills the attacker."""
+        self.trusted: dict[str, set[str]] = {}
+        """Visitors a kill-on-visit holder lets pass tonight (000's Sentry Guns)."""
+        self.disguises_seen: set[str] = set()
+        self.disguises: dict[str, dict[str, str]] = {}
+        """What investigations see of a player tonight (000's Holoform Modulator)."""
         self.tiers = self.rules.tiers if phase == "night" else self.rules.day_tiers
         self.alive_at_start = {n for n, p in self.state.players.items() if p.alive}
         if phase == "day":
@@ -143,6 +159,14 @@ class Resolution:
         """Keep the last valid order of each actor's slot (the leader's, for a side action)."""
         slots: dict[tuple[str, ...], Action] = {}
         for order in self.orders:
+            if order.choice and abilities._is_gift(self.state, order):
+                # 000 trade: applied at once, so the receiver's orders tonight are legal.
+                why = abilities.give_item(
+                    self.state, order.actor, str(order.choice), order.targets[0]
+                )
+                self.event("orders", order.label(), "fails" if why else "item passed",
+                           why or f"{order.targets[0]} now holds {order.choice}")
+                continue
             try:
                 ability = check_order(order, self.state)
             except OrderError as e:
@@ -171,6 +195,7 @@ class Resolution:
             slots[key] = Action(order, ability, list(order.targets), ability.tier)
         self.actions = list(slots.values())
         self._exclusive_when_alone()
+        self._instead_of_side_action()
 
     def _exclusive_when_alone(self) -> None:
         """001: the last werewolf cannot convert and eat the same night: the later order stands."""
@@ -192,14 +217,36 @@ class Resolution:
                 f"{a.actor} is the last of the {side} and may not do both; {later.label()} stands",
             )
 
+    def _instead_of_side_action(self) -> None:
+        """000 Vigilante: "If he is a dopp, he may either perform the group night-kill or
+        his own kill": of the two orders, the later stands."""
+        for a in list(self.actions):
+            if not a.ability.params.get("instead_of_side_action"):
+                continue
+            side_action = next(
+                (b for b in self.actions if b.order.side and b.actor == a.actor), None
+            )
+            if side_action is None:
+                continue
+            first, later = sorted((a, side_action), key=lambda x: self.orders.index(x.order))
+            self.actions.remove(first)
+            self.event(
+                "orders", first.label(), "ignored",
+                f"{a.actor} may do one or the other; {later.label()} stands",
+            )
+
     def run(self) -> PhaseResult:
         if self.phase == "night":
             for p in self.state.players.values():
                 p.day_statuses.clear()
         self.collect()
+        if self.phase == "night":
+            self._count_skips()
         deaths.fire_pending(self)
         abilities.apply_boosts(self)
         abilities.apply_suspensions(self)
+        abilities.apply_repairs(self)
+        abilities.apply_trust(self)
         for tier in self.tiers:
             acts = [a for a in self.actions if a.tier == tier and not a.done]
             ready = []
@@ -253,6 +300,34 @@ class Resolution:
             {k: tuple(v) for k, v in self.notices.items()},
         )
 
+    def _count_skips(self) -> None:
+        """000: "The Doppelgangers may choose to skip their night kill. They may only do this
+        twice in a row before their bloodlust forces them to kill." A side ability's
+        `skip_limit`: skipped nights are counted; the GM is told the night it is forced."""
+        for key, side in self.rules.sides.items():
+            for ab in side.abilities.values():
+                limit = ab.params.get("skip_limit")
+                if limit is None or not self.state.side_members(key):
+                    continue
+                mark = f"skipped:{key}:{ab.name}"
+                before = int(self.state.extra.get(mark, 0))  # type: ignore[call-overload]
+                acted = any(a.order.side == key and a.ability is ab for a in self.actions)
+                members = ", ".join(self.state.side_members(key))
+                if before >= int(limit):
+                    text = self.say("forced", side=side.title, ability=ab.name, n=before)
+                    for m in self.state.side_members(key):
+                        self.notice(m, text)
+                    if not acted:
+                        self.notes.append(
+                            f"{text} No {ab.name} order is entered: ask {members} for it."
+                        )
+                now = 0 if acted else before + 1
+                self.state.extra[mark] = now
+                if now >= int(limit) and not acted:
+                    self.notes.append(
+                        self.say("forced_next", side=side.title, ability=ab.name, n=now)
+                    )
+
     def _drop_pms_of_the_dead(self) -> None:
         """A player who died during this phase gets no PM of it (their result, a "you were
         tampered with"): the dry run says which results will not be delivered."""
@@ -280,13 +355,21 @@ class Resolution:
         if a.ability.params.get("spend_on") != "success":
             self.state.spend(a.actor, a.ability)
         self.state.players[a.actor].last_targets[a.ability.name] = (self.number, tuple(a.targets))
+        power = a.ability.params.get("power")
+        if power == "tech" and "shorted" in self.state.players[a.actor].statuses:
+            return f"{a.actor}'s tech is shorted out until repaired (\"{a.actor}: repair\")"
+        off = self.disabled.get(a.actor, set())
+        if "all" in off or (power and power in off):
+            return f"{a.actor}'s {power or ''} powers are out tonight".replace("  ", " ")
         if a.order.side:
             if a.actor in self.jailed and self.state.passive(a.actor, "jail_stops_side"):
                 return f"{a.actor} is jailed, which stops the {a.order.side}'s power"
-            if a.actor in self.blocked and a.ability.params.get("performer_blockable"):
+            if self.is_blocked(a) and a.ability.params.get("performer_blockable"):
                 what = f"the {a.order.side}'s {a.ability.name}"
                 return f"{a.actor} is roleblocked, which stops {what}"
-        elif a.actor in self.blocked:
+        elif self.is_blocked(a):
+            if "abduction" in self.block_kinds.get(a.actor, ()):
+                return f"{a.actor} is abducted"
             return f"{a.actor} is roleblocked"
         elif a.kind in self.rules.night.get("blocks_preempt", ()):
             for b in self.actions:
@@ -298,11 +381,44 @@ class Resolution:
                     return f"{a.actor} is roleblocked by {b.actor}, which stops this before it acts"
         return None
 
+    def is_blocked(self, a: Action) -> bool:
+        """Whether a block tonight stops `a`: any block, except the kinds the ability passes
+        (`unblockable_by`: 000's inventions pass a Psychic Warden, an Assassin bot works
+        while abducted)."""
+        kinds = self.block_kinds.get(a.actor)
+        if a.actor not in self.blocked:
+            return False
+        if not kinds:
+            return True
+        passes = set(a.ability.params.get("unblockable_by", ()))
+        return bool(kinds - passes)
+
+    def sneaking(self, name: str) -> Action | None:
+        """`name`'s sneak tonight, if they set out (000's Sneak: away from home all night)."""
+        for b in self.actions:
+            if b.actor == name and b.kind == "sneak" and not b.stayed:
+                if name not in self.blocked and self.state.players[name].alive:
+                    return b
+        return None
+
     def _stopped_at_target(self, a: Action, tier: str) -> str | None:
-        """Why the action fails where it arrives (a jail, a Hamedo): it still was a visit."""
+        """Why the action fails where it arrives (a jail, a Hamedo, a shield): it still was
+        a visit."""
         for t in a.targets:
             if t in self.jailed and not a.ability.params.get("jail"):
+                if "abduction" in self.block_kinds.get(t, ()):
+                    return f"{t} is abducted: out of play tonight"
                 return f"{t} is jailed: every action aimed at them fails"
+        power = a.ability.params.get("power")
+        for t in a.targets:
+            if t != a.actor and power != "psychic" and self.sneaking(t) is not None:
+                return f"{t} is sneaking, away from home, and can only be reached by psychic powers"
+        for t in a.targets:
+            if t == a.actor:
+                continue
+            reason = abilities.shielded(self, a, t, tier)
+            if reason:
+                return reason
         for t in a.targets:
             monk = self.hamedo.get(t)
             if monk is not None and a.actor != monk:

@@ -42,6 +42,17 @@ KINDS = frozenset(
         "test",
         "suspend",
         "none",
+        "sneak",
+        "abduct",
+        "control",
+        "give",
+        "bond",
+        "pulse",
+        "disguise",
+        "plasma",
+        "repair",
+        "trust",
+        "plant",
     }
 )
 TARGET_STATES = frozenset({"alive", "dead", "any"})
@@ -100,6 +111,20 @@ class RoleDef:
 
 
 @dataclass(frozen=True)
+class ItemDef:
+    """A thing a player holds besides a role (000: alien tech, a Mind Shield, the Kook):
+    abilities and passives like a role's, given in the setup as `items = [...]`."""
+
+    key: str
+    title: str
+    abilities: Mapping[str, AbilityDef]
+    passives: Mapping[str, Any]
+    size: str = ""
+    """The tech slot it takes ("small", "medium", "large"); "" for an attribute."""
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class SideDef:
     """An alignment: who wins together, and powers the side has as a whole (the mafia kill)."""
 
@@ -127,6 +152,8 @@ class EngineRules:
     win: Mapping[str, Any]
     messages: Mapping[str, str]
     """PM and dawn sentences in the ruleset's words, by key."""
+    items: Mapping[str, ItemDef] = field(default_factory=dict)
+    """`[items.*]`: what a setup's `items = [...]` may name."""
 
     def role(self, key: str) -> RoleDef:
         try:
@@ -154,7 +181,7 @@ class EngineRules:
 
 #: The engine's sections: a ruleset with any of them is read as a whole by
 #: `rulesets.load_ruleset` (one without them is a counting-only ruleset).
-ENGINE_SECTIONS = ("night", "roles", "reveal", "win")
+ENGINE_SECTIONS = ("night", "roles", "reveal", "win", "items")
 
 #: The keys of each engine table this module reads, and the type each holds in the file.
 #: [night], [reveal] and [win] may hold keys other modules read; roles and sides may not.
@@ -167,6 +194,7 @@ _NIGHT_KEYS: dict[str, Any] = {
     "blocks_preempt": tuple[str, ...],
     "lynches_per_death_of": str,
     "unique_roles": bool,
+    "mutual_kills": str,
 }
 _SIDE_KEYS: dict[str, Any] = {
     "title": str,
@@ -181,6 +209,13 @@ _ROLE_KEYS: dict[str, Any] = {
     "hidden": bool,
     "passives": Mapping[str, Any],
     "pools": Mapping[str, int],
+    "abilities": Mapping[str, Mapping[str, Any]],
+}
+_ITEM_KEYS: dict[str, Any] = {
+    "title": str,
+    "size": str,
+    "text": str,
+    "passives": Mapping[str, Any],
     "abilities": Mapping[str, Mapping[str, Any]],
 }
 _REVEAL_KEYS: dict[str, Any] = {
@@ -353,6 +388,18 @@ def load_engine_rules(ruleset: Any) -> EngineRules:
             hidden=spec.get("hidden", False),
             text=spec.get("text", ""),
         )
+    items = {}
+    for key, raw_item in ruleset.section("items").items():
+        at = f"{where} [items.{key}]"
+        spec = _table(raw_item, _ITEM_KEYS, at, closed=True)
+        items[key] = ItemDef(
+            key=key,
+            title=spec.get("title", key.title()),
+            abilities=_abilities(at, spec, all_tiers),
+            passives=spec.get("passives", MappingProxyType({})),
+            size=spec.get("size", ""),
+            text=spec.get("text", ""),
+        )
     reveal = _table(ruleset.section("reveal"), _REVEAL_KEYS, f"{where} [reveal]", closed=False)
     win = _win(ruleset.section("win"), f"{where} [win]", sides)
     return EngineRules(
@@ -367,6 +414,7 @@ def load_engine_rules(ruleset: Any) -> EngineRules:
         reveal=MappingProxyType(reveal),
         win=win,
         messages=reveal.get("messages", MappingProxyType({})),
+        items=MappingProxyType(items),
     )
 
 

@@ -122,6 +122,12 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
                 f"{where}: {name} is {side}, but the role {role} is only given to "
                 f"{' or '.join(rules.role(role).sides)}"
             )
+        unknown = [i for i in p.get("items", ()) if rules.items and i not in rules.items]
+        if unknown:
+            raise ConfigError(
+                f"{where}: {name}'s item {unknown[0]!r} is not an item of {rules.ruleset} "
+                f"({', '.join(sorted(rules.items))})"
+            )
         players.append(PlayerSetup(name, side, role, p.get("items", ())))
     seed = raw.get("seed", default_seed)
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -134,8 +140,9 @@ def setup_warnings(setup: Setup, rules: EngineRules) -> list[str]:
     """What a setup does against the seed's stated rules, for the GM to see when entering it
     (a warning, not a refusal: a GM may run a variant on purpose). `[night] unique_roles`:
     002's "No role will be duplicated"; players without a role may be many."""
+    out = _item_warnings(setup, rules)
     if not rules.night.get("unique_roles"):
-        return []
+        return out
     holders: dict[str, list[str]] = {}
     for p in setup.players:
         if p.role is not None:
@@ -145,7 +152,43 @@ def setup_warnings(setup: Setup, rules: EngineRules) -> list[str]:
         "duplicates no role ([night] unique_roles): check the setup"
         for role, names in holders.items()
         if len(names) > 1
-    ]
+    ] + out
+
+
+def _item_warnings(setup: Setup, rules: EngineRules) -> list[str]:
+    """000's tech against the role: its slots (`tech_slots`, "An alien can only have 1 of any
+    given item"), a Mad Scientist's choices (`tech_choices`), what it must have
+    (`needs_one_of`: the Exterminator's natural shield) or may not (`forbidden_items`)."""
+    out = []
+    for p in setup.players:
+        role = rules.roles.get(p.role) if p.role else None
+        passives = role.passives if role is not None else {}
+        items = [rules.items[i] for i in p.items if i in rules.items]
+        tech = [i for i in items if i.size]
+        slots = dict(passives.get("tech_slots", {}))
+        choices = passives.get("tech_choices")
+        if choices is not None:
+            wrong = [i.key for i in tech if i.key not in choices]
+            if wrong:
+                out.append(f"{p.name}: {', '.join(wrong)} is not tech a {role.title} starts with")
+        elif tech:
+            used: dict[str, int] = {}
+            for i in tech:
+                used[i.size] = used.get(i.size, 0) + 1
+            over = [f"{n} {size}" for size, n in used.items() if n > int(slots.get(size, 0))]
+            if over:
+                have = ", ".join(f"{n} {k}" for k, n in slots.items()) or "no tech slots"
+                out.append(f"{p.name} holds {', '.join(over)} tech, but has {have}")
+        twice = sorted({i.key for i in tech if [t.key for t in tech].count(i.key) > 1})
+        if twice:
+            out.append(f"{p.name} holds {', '.join(twice)} more than once")
+        need = passives.get("needs_one_of")
+        if need and not any(i in p.items for i in need):
+            out.append(f"{p.name} needs one of {', '.join(need)} (items = [...])")
+        banned = [i for i in passives.get("forbidden_items", ()) if i in p.items]
+        if banned:
+            out.append(f"{p.name} may not hold {', '.join(banned)}")
+    return out
 
 
 def read_setup_file(path: Path, rules: EngineRules, *, default_seed: int) -> Setup:

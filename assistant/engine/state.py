@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from assistant.engine.rules import AbilityDef, EngineRules, RoleDef
+from assistant.engine.rules import AbilityDef, EngineRules, ItemDef, RoleDef
 from assistant.engine.setup import Setup
 
 
@@ -110,17 +110,46 @@ class GameState:
         role = self.role_of(name)
         return self.rules.messages.get("vanilla_title", "Vanilla") if role is None else role.title
 
+    def items_of(self, name: str) -> list[ItemDef]:
+        """The items the player holds that the ruleset knows (000's tech and attributes)."""
+        known = self.rules.items
+        return [known[i] for i in self.players[name].items if i in known]
+
     def passive(self, name: str, key: str, default: object = None) -> object:
-        """A role passive, then a side passive, of the player."""
+        """A role passive, then one of an item the player holds, then a side passive."""
         role = self.role_of(name)
         if role is not None and key in role.passives:
             return role.passives[key]
+        for item in self.items_of(name):
+            if key in item.passives:
+                return item.passives[key]
         return self.rules.side(self.players[name].side).passives.get(key, default)
 
-    def abilities_of(self, name: str) -> dict[str, AbilityDef]:
-        """The player's role abilities; side abilities (the mafia kill) are separate."""
+    def level(self, name: str, key: str) -> int:
+        """How many of the player's role and items give the passive `key` (000: a Natural
+        Mind Shield and a Mind Shield tech make an Advanced Mind Shield: level 2)."""
         role = self.role_of(name)
-        return {} if role is None else dict(role.abilities)
+        sources = [role.passives] if role is not None else []
+        sources += [item.passives for item in self.items_of(name)]
+        return sum(int(bool(s.get(key))) for s in sources)
+
+    def has_tag(self, name: str, tag: str) -> bool:
+        """A tag of the role or an item ("Psychic"): not a race, never an investigation's."""
+        role = self.role_of(name)
+        tags = list(role.passives.get("tags", ())) if role is not None else []
+        for item in self.items_of(name):
+            tags += list(item.passives.get("tags", ()))
+        return tag in tags
+
+    def abilities_of(self, name: str) -> dict[str, AbilityDef]:
+        """The player's role abilities and those of the items they hold; side abilities
+        (the mafia kill) are separate."""
+        role = self.role_of(name)
+        out = {} if role is None else dict(role.abilities)
+        for item in self.items_of(name):
+            for key, ab in item.abilities.items():
+                out.setdefault(key, ab)
+        return out
 
     def side_members(self, side: str, *, alive: bool = True) -> list[str]:
         return [p.name for p in self.players.values() if p.side == side and (p.alive or not alive)]

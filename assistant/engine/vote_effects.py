@@ -67,6 +67,13 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
         lost = bool(lost_with) and lost_with in p.statuses
         if lost:
             weight = 1
+        if weight > 1 and state.passive(name, "lost_when_shields_outnumber"):
+            # 000 Enchanter: "If at any point there are more Mind Shields then regular
+            # players, this power will not work."
+            living = [n for n, q in state.players.items() if q.alive]
+            shields = sum(1 for n in living if state.level(n, "mind_shield"))
+            if shields > len(living) - shields:
+                weight = 1
         if weight > 1 and DAY_BLOCK in p.day_statuses:
             # 002: "For the night and the following day, that person cannot use their role":
             # a roleblocked Doublevoter's vote counts once that day.
@@ -86,6 +93,10 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
             sources.append(f"lover of {lover}")
         tiebreaker = bool(state.passive(name, "tiebreaker"))
         immune = bool(state.passive(name, "lynch_immune")) and not lost
+        if "abducted" in p.day_statuses or "out" in p.statuses:
+            # 000 Abduction: "cannot vote or be lynched during the day".
+            powerless = immune = True
+            sources.append("abducted")
         if tiebreaker or immune:
             sources.append(state.role_title(name))
         if not sources:
