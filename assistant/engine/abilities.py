@@ -386,16 +386,6 @@ def sneak(r: Resolution, a: Action, tier: str) -> None:
     )
 
 
-def sneaks_at(r: Resolution, place: str) -> list[str]:
-    """Sneaks spending the night in `place`'s house ("anyone who targets their target will
-    get them as well")."""
-    return sorted(
-        b.actor
-        for b in r.actions
-        if b.kind == "sneak" and b.targets == [place] and r.sneaking(b.actor) is b
-    )
-
-
 def race_class(r: Resolution, t: str) -> str:
     """What a Xenozoologist collects: the true race, a psychic human apart."""
     race = str(r.state.passive(t, "race", "Human"))
@@ -414,7 +404,7 @@ def abduct(r: Resolution, a: Action, tier: str) -> None:
     if kills_visitors(r, t):
         r.event(tier, a.label(), f"does not abduct {t}", f"{t} kills anyone visiting them")
         return
-    if body_double(r, t, tier, "abduction"):
+    if deaths.body_double(r, t, tier, "abduction"):
         return
     r.blocked.add(t)
     r.block_kinds.setdefault(t, set()).add("abduction")
@@ -457,15 +447,6 @@ def abduct(r: Resolution, a: Action, tier: str) -> None:
         r.pm(t, r.say("role_stolen", role=r.state.role_title(t)))
     else:
         r.event(tier, a.label(), f"abducts {t}", "out of play tonight")
-
-
-def returned_captives(r: Resolution, abductor: str, tier: str) -> None:
-    """000: "If he is killed, all abducted players are returned to the game."""
-    for name, p in r.state.players.items():
-        if f"abducted-by:{abductor}" in p.statuses:
-            p.statuses -= {"out", f"abducted-by:{abductor}"}
-            r.public.append(r.say("returned", player=name))
-            r.event(tier, name, "returns to the game", f"{abductor}, their abductor, died")
 
 
 def control(r: Resolution, a: Action, tier: str) -> None:
@@ -634,17 +615,6 @@ def plant(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
     r.state.players[t].statuses.add(f"tracked-by:{a.actor}")
     r.event(tier, a.label(), f"a tracking device is on {t}")
-
-
-def body_double(r: Resolution, name: str, tier: str, what: str) -> bool:
-    """000 Body Double: "stops all other forms of death/capture" (not a lynch), once."""
-    uses = int(r.state.passive(name, "body_double", 0) or 0)
-    player = r.state.players[name]
-    if not uses or player.used.get("body_double", 0) >= uses:
-        return False
-    player.used["body_double"] = player.used.get("body_double", 0) + 1
-    r.event(tier, name, f"the body double takes the {what}", f"{name} is safe; it is used up")
-    return True
 
 
 # ---- kill on visit ---------------------------------------------------------------------

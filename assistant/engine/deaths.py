@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.engine import abilities
 from assistant.engine.state import Death
 
 if TYPE_CHECKING:
@@ -22,7 +21,7 @@ def die(
     player = r.state.players[name]
     if not player.alive:
         return False
-    if how != "lynch" and r.phase == "night" and abilities.body_double(r, name, tier, "death"):
+    if how != "lynch" and r.phase == "night" and body_double(r, name, tier, "death"):
         return False
     player.alive = False
     death = Death(name, how, cause, killers)
@@ -34,7 +33,7 @@ def die(
 
 
 def _chain(r: Resolution, name: str, how: str, tier: str) -> None:
-    abilities.returned_captives(r, name, tier)
+    returned_captives(r, name, tier)
     for other, p in r.state.players.items():
         if f"converted-by:{name}" in p.statuses and p.alive:
             # 000 Hivemind: "If the Hivemind dies, all converted players die with them."
@@ -266,7 +265,7 @@ def resolve_kills(r: Resolution, tier: str) -> None:
         victims.setdefault(t, []).append(k)
     how = "nightkill" if r.phase == "night" else "other"
     for t in list(victims):
-        for s in abilities.sneaks_at(r, t):
+        for s in sneaks_at(r, t):
             # 000 Sneak: "anyone who targets their target will get them as well".
             if s not in victims and r.state.players[s].alive:
                 victims[s] = victims[t]
@@ -326,3 +325,33 @@ def _explode(r: Resolution, bomb: str, k: Action, tier: str) -> None:
         victim, why = k.actor, "the killer"
     r.event(tier, f"{bomb} ({r.state.role_title(bomb)})", f"explodes on {victim}", why)
     die(r, victim, "nightkill", f"caught in {bomb}'s explosion", (bomb,), tier)
+
+
+def body_double(r: Resolution, name: str, tier: str, what: str) -> bool:
+    """000 Body Double: "stops all other forms of death/capture" (not a lynch), once."""
+    uses = int(r.state.passive(name, "body_double", 0) or 0)
+    player = r.state.players[name]
+    if not uses or player.used.get("body_double", 0) >= uses:
+        return False
+    player.used["body_double"] = player.used.get("body_double", 0) + 1
+    r.event(tier, name, f"the body double takes the {what}", f"{name} is safe; it is used up")
+    return True
+
+
+def returned_captives(r: Resolution, abductor: str, tier: str) -> None:
+    """000: "If he is killed, all abducted players are returned to the game."""
+    for name, p in r.state.players.items():
+        if f"abducted-by:{abductor}" in p.statuses:
+            p.statuses -= {"out", f"abducted-by:{abductor}"}
+            r.public.append(r.say("returned", player=name))
+            r.event(tier, name, "returns to the game", f"{abductor}, their abductor, died")
+
+
+def sneaks_at(r: Resolution, place: str) -> list[str]:
+    """Sneaks spending the night in `place`'s house ("anyone who targets their target will
+    get them as well")."""
+    return sorted(
+        b.actor
+        for b in r.actions
+        if b.kind == "sneak" and b.targets == [place] and r.sneaking(b.actor) is b
+    )
