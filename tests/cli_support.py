@@ -68,3 +68,10 @@ def output(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> str:
     except SystemExit as e:
         assert e.code == 0, capsys.readouterr().err
     return capsys.readouterr().out
+
+
+def error_line(stderr: str) -> str:
+    """The one line the command line printed as its error (without "error: ")."""
+    lines = [ln for ln in stderr.splitlines() if ln.startswith("error: ")]
+    assert len(lines) == 1, stderr
+    return lines[0].removeprefix("error: ")

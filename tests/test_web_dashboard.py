@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 import thread_b_support as tb
-from cli_support import run_at
+from cli_support import error_line, run_at
 from daemon_support import serve, setup_store, snapshots, thread_url
 from forum_server import ForumServer, page_path, running_forum
 from test_daemon import setup_store_with_roles
@@ -193,11 +193,11 @@ def test_the_dashboard_shows_and_acts_like_the_command_line(
     bad = "Conia: jail Nobody"
     code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "order", "thread-b",
                             bad)
-    assert code == 1 and err.startswith("error: ")
+    assert code == 1
     page.fill("#order textarea", bad)
     page.click("#order button")
     page.wait_for_selector("#order .error")
-    assert page.locator("#order .error").inner_text() == err.strip().removeprefix("error: ")
+    assert page.locator("#order .error").inner_text() == error_line(err)
     assert page.locator("#order textarea").input_value() == bad  # kept for fixing
     page.screenshot(path=str(shots / "order-refused.png"), full_page=True)
     with GameStore.open(live.data, "thread-b", create=False) as store:

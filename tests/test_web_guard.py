@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 import thread_b_support as tb
-from cli_support import call, run_at
+from cli_support import call, error_line, run_at
 from daemon_support import serve, setup_store, snapshots, thread_url
 from forum_server import running_forum
 
@@ -166,7 +166,7 @@ def test_a_vote_sent_by_pm_is_entered_on_the_page_as_vote_enters_it(
             code, out, err = run_at(capsys, monkeypatch, tmp_path, during.isoformat(),
                                     "vote", "thread-b", "Nobody", "Jd-")
             assert code == 1 and r.status_code == 400
-            refusal = err.strip().removeprefix("error: ")
+            refusal = error_line(err)
             shown_error = r.text.split('<p class="error" role="alert">', 1)[1].split("</p>")[0]
             assert html_text.unescape(shown_error) == refusal
             r = client.post("/game/thread-b/vote",
