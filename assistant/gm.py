@@ -91,6 +91,30 @@ def game_tally(
     return game, ruleset, tally, now
 
 
+def over_line(tally: Tally, tz: str) -> str | None:
+    """What an ended day decided, said as over ("Day 2 is over (ended at 2026-11-22 11:20
+    UTC). Decided: X is lynched: X leads with 4"); None while the day runs. A count after
+    the deadline that still said "X leads with 4" read as if voting went on."""
+    outcome = tally.outcome
+    if not outcome.final:
+        return None
+    head = f"Day {tally.day} is over" if tally.day is not None else "The day is over"
+    if outcome.by_majority:
+        with_post = f"post {outcome.at_post}" if outcome.at_post is not None else "a PM vote"
+        head += f" (ended at majority with {with_post})"
+    elif tally.deadline is not None:
+        local = tally.deadline.astimezone(game_zone(tz))
+        head += f" (ended at {local:%Y-%m-%d %H:%M} {local.tzname() or tz})"
+    names = list(outcome.lynched)
+    if not names:
+        decided = "no lynch"
+    elif len(names) == 1:
+        decided = f"{names[0]} is lynched"
+    else:
+        decided = f"{', '.join(names[:-1])} and {names[-1]} are lynched"
+    return f"{head}. Decided: {decided}: {outcome.reason}"
+
+
 def tally_bbcode(game: Game, ruleset: Any, tally: Tally, now: datetime) -> str:
     """The tally post `draft tally` prints (and the dashboard's copy button copies)."""
     urls = {v.post_id: v.url for v in tally.votes if v.post_id is not None and v.url}

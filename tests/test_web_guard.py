@@ -181,3 +181,55 @@ def test_a_vote_sent_by_pm_is_entered_on_the_page_as_vote_enters_it(
         assert {"target": "Jd-", "voters": ["Conia"]}.items() <= page_count["wagons"][0].items()
     finally:
         web.stop()
+
+
+def test_after_the_deadline_the_page_says_the_day_is_over_as_count_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    setup_store(tmp_path, "smf21", tb.THREAD_URL["smf21"])
+    with GameStore.open(tmp_path, "thread-b", create=False) as store:
+        store.record_posts(tb.final_posts("smf21"), tb.SAVED_AT)
+    code, out, err = run_at(capsys, monkeypatch, tmp_path, tb.SAVED_AT.isoformat(),
+                            "count", "thread-b")
+    over = [ln for ln in out.splitlines() if ln.startswith("Day 2 is over")]
+    assert code == 0 and len(over) == 1, out
+    web = start(Dashboard(tmp_path, FakeClock(tb.SAVED_AT), Guard()), "127.0.0.1", 0)
+    try:
+        page = httpx.get(web.url + "/game/thread-b").text
+    finally:
+        web.stop()
+    shown = page.split('<p class="outcome over"><strong>', 1)[1].split("</strong>")[0]
+    assert html_text.unescape(shown) == over[0]
+
+
+def test_the_overview_lists_the_night_orders_still_missing_and_the_form_fills_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Night 2 of thread B with its setup (002 roles from the host's role PMs): the players
+    with a night action and the mafia's kill are awaited; an order entered on the page is
+    no longer."""
+    from test_daemon import setup_store_with_roles
+
+    setup_store_with_roles(tmp_path, "smf21", tb.THREAD_URL["smf21"])
+    night = tb.SAVED_AT
+    code, out, err = run_at(capsys, monkeypatch, tmp_path, night.isoformat(), "phase",
+                            "thread-b", "night", "2")
+    assert code == 0, err
+    [game] = overview(tmp_path, night)
+    assert game.phase == "Night 2"
+    waiting = list(game.missing_orders)
+    assert "Conia" in waiting and "the mafia side's order" in waiting
+    assert "Kat" not in waiting and "ÆtherWolf" not in waiting  # dead: nothing to send
+    assert any(n.startswith("orders missing: ") for n in game.needs)
+    web = start(Dashboard(tmp_path, FakeClock(night), Guard()), "127.0.0.1", 0)
+    try:
+        with httpx.Client(base_url=web.url) as client:
+            html = client.get("/game/thread-b").text
+            csrf = html.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+            r = client.post("/game/thread-b/order",
+                            data={"csrf": csrf, "orders": "Conia: jail Jd-"})
+            assert r.status_code == 303
+    finally:
+        web.stop()
+    [game] = overview(tmp_path, night)
+    assert list(game.missing_orders) == [n for n in waiting if n != "Conia"]

@@ -15,11 +15,10 @@ from assistant.cli.numbers import ARCHIVE_POST, COUNT, PHASE_NUMBER, POST_ID
 from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
 from assistant.game import Game
-from assistant.gm import enter_pm_vote, game_tally, tally_bbcode, why_name
+from assistant.gm import enter_pm_vote, game_tally, over_line, tally_bbcode, why_name
 from assistant.monitor import load_game
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules, with_tally
-from assistant.phases import game_zone
 from assistant.rulesets import find_ruleset, stored_name
 from assistant.scrapers import thread_url_info
 from assistant.tally import Tally, count
@@ -29,30 +28,6 @@ from assistant.votes import VoteRules
 # ---- shared helpers ---------------------------------------------------------------------
 
 
-
-
-def over_line(tally: Tally, tz: str) -> str | None:
-    """What an ended day decided, said as over ("Day 2 is over (ended at 2026-11-22 11:20
-    UTC). Decided: X is lynched: X leads with 4"); None while the day runs. A count after
-    the deadline that still said "X leads with 4" read as if voting went on."""
-    outcome = tally.outcome
-    if not outcome.final:
-        return None
-    head = f"Day {tally.day} is over" if tally.day is not None else "The day is over"
-    if outcome.by_majority:
-        with_post = f"post {outcome.at_post}" if outcome.at_post is not None else "a PM vote"
-        head += f" (ended at majority with {with_post})"
-    elif tally.deadline is not None:
-        local = tally.deadline.astimezone(game_zone(tz))
-        head += f" (ended at {local:%Y-%m-%d %H:%M} {local.tzname() or tz})"
-    names = list(outcome.lynched)
-    if not names:
-        decided = "no lynch"
-    elif len(names) == 1:
-        decided = f"{names[0]} is lynched"
-    else:
-        decided = f"{', '.join(names[:-1])} and {names[-1]} are lynched"
-    return f"{head}. Decided: {decided}: {outcome.reason}"
 
 
 def _text(tally: Tally, why: str | None, tz: str = "UTC") -> str:

@@ -20,8 +20,17 @@ from assistant.checks.text import post_text
 from assistant.engine.history import ORDER, ROLES
 from assistant.errors import AssistantError
 from assistant.game import Game, load_game, posts_of
-from assistant.gm import dawn_draft, dusk_text, game_tally, pm_drafts, tally_bbcode, why_name
+from assistant.gm import (
+    dawn_draft,
+    dusk_text,
+    game_tally,
+    over_line,
+    pm_drafts,
+    tally_bbcode,
+    why_name,
+)
 from assistant.monitor import GameView, draft_dusk, load_view
+from assistant.night_orders import night_orders_status
 from assistant.phases import format_duration, game_zone, local_text, phase_label
 from assistant.store import GameStore, list_games
 from assistant.tally import Tally, Vote
@@ -85,6 +94,8 @@ class GamePage:
     tally: Tally | None = None
     tally_json: dict[str, Any] | None = None
     tally_at: datetime | None = None
+    over: str | None = None
+    """Once the day has ended: what it decided, as `count` says it."""
     count_error: str | None = None
     chart: Markup | None = None
     alerts: list[AlertRow] = field(default_factory=list)
@@ -192,7 +203,7 @@ def _summary(store: GameStore, now: datetime) -> GameSummary:
         left=format_duration(timedelta(seconds=int(left.total_seconds()))) if left else None,
         violations=violations,
         open_alerts=len(open_alerts),
-        missing_orders=tuple(view.orders.missing) if view.orders else (),
+        missing_orders=tuple(_orders_status(store, view)),
         deadline_soon=left is not None and timedelta(0) < left <= SOON,
     )
 
@@ -246,6 +257,7 @@ def _count(page: GamePage, store: GameStore, view: GameView, now: datetime,
         page.count_error = str(e)
         return
     page.tally, page.tally_at = tally, at
+    page.over = over_line(tally, game.tz)
     page.tally_json = tally.to_json()
     page.post_links = {v.post_id: link for v in tally.votes if v.post_id is not None
                        for link in (forum_link(v.url, page.thread_url),) if link}
@@ -316,9 +328,22 @@ def _drafts(store: GameStore, view: GameView, now: datetime, page: GamePage) -> 
     return out
 
 
+def _orders_status(store: GameStore, view: GameView) -> list[str]:
+    """Who still owes an order tonight (a night with a setup entered), under every ruleset:
+    the daemon only waits for them where the night ends when all are in (000)."""
+    if view.phase is None or view.phase.kind != "night":
+        return []
+    status = view.orders or night_orders_status(view.ruleset, store.inputs(), view.phase)
+    return [_need(n) for n in status.missing] if status else []
+
+
+def _need(need: str) -> str:
+    """ "Conia", or "side:mafia" -> "the mafia side's order"."""
+    return f"the {need[5:]} side's order" if need.startswith("side:") else need
+
+
 def _orders(page: GamePage, store: GameStore, view: GameView) -> None:
-    if view.orders is not None:
-        page.missing_orders = list(view.orders.missing)
+    page.missing_orders = _orders_status(store, view)
     phase = view.phase
     if phase is None:
         return
