@@ -44,6 +44,7 @@ from assistant.phases import (
     warning_times,
 )
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
+from assistant.safe_text import for_terminal
 from assistant.scrapers.http import Fetcher
 from assistant.store import GameStore, list_games, write_errnos, write_error
 from assistant.tally import count
@@ -63,6 +64,11 @@ class ClockFormatter(logging.Formatter):
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
         return f"{self.clock.now():%Y-%m-%d %H:%M:%S} UTC"
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The line as a terminal shows it: a player's name cannot send it escape codes or
+        reverse it (safe_text.for_terminal)."""
+        return for_terminal(super().format(record))
 
 
 def setup_logging(clock: Clock, stream: TextIO) -> logging.Handler:

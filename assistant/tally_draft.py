@@ -12,6 +12,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from assistant.outcome import TallyRules
+from assistant.safe_text import BBCode, names
 from assistant.tally import Tally
 from assistant.templating import template
 
@@ -42,7 +43,8 @@ def render_tally(
     post_urls: dict[int, str] | None = None,
 ) -> str:
     """The tally post text, ready to paste."""
-    urls = post_urls or {}
+    # Permalinks are the forum's own: printed as they are (player text is made inert).
+    urls = {post: BBCode(url) for post, url in (post_urls or {}).items()}
     zone = ZoneInfo(tz)
     deadline = None
     ended = None
@@ -51,7 +53,7 @@ def render_tally(
         ended = {
             "post": post,
             "url": urls.get(post) if post is not None else None,
-            "lynched": ", ".join(tally.outcome.lynched) or "no lynch",
+            "lynched": names(tally.outcome.lynched) or "no lynch",
         }
     elif tally.deadline is not None:
         local = tally.deadline.astimezone(zone)
@@ -68,7 +70,7 @@ def render_tally(
         }
         for w in tally.wagons
     ]
-    lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+    lynched = names(tally.outcome.lynched) or "no lynch"
     left = time_left(tally.deadline, now)  # "none": the day has ended, say so
     chosen = template(f"tally_{rules.template}.j2", setting="the ruleset's [tally] template")
     return (

@@ -6,6 +6,12 @@ their own line end (`trim_blocks`, `lstrip_blocks`), text is BBCode (no HTML esc
 and a value a template names but is not given is an error, not an empty string. The
 environment is built once; Jinja2 caches the compiled templates in it.
 
+Every value a template prints is player text until shown otherwise, the way HTML
+templates escape by default: it is printed inert (`safe_text.for_forum`: no BBCode tag
+or link forms, bidi isolated). The markup is the template's own; values the assistant
+wrote as BBCode (a permalink, a rendered template) are passed as `safe_text.BBCode`.
+Lists of names are joined with the `names` filter, which isolates each name.
+
 The dashboard's pages (templates/web/) are HTML, not BBCode: they get their own
 environment, `web_environment`, with autoescaping on, so a name or a post shows as text.
 """
@@ -13,6 +19,7 @@ environment, `web_environment`, with autoescaping on, so a name or a post shows 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from jinja2 import (
     Environment,
@@ -25,18 +32,37 @@ from jinja2 import (
 
 from assistant import TEMPLATES_DIR
 from assistant.errors import ConfigError
+from assistant.safe_text import BBCode, for_forum, names
+
+
+def _finalize(value: Any) -> Any:
+    """What `{{ value }}` prints: player text inert, the assistant's own BBCode as is."""
+    if isinstance(value, BBCode) or not isinstance(value, str):
+        return value
+    return for_forum(value)
+
+
+def _verbatim(value: Any) -> BBCode:
+    """A value printed exactly as it is: a PM's recipient, copied into the forum's "To"
+    field, which reads no BBCode and must get the name character for character (it is
+    alone on its line, so nothing else can be reordered by it)."""
+    return BBCode(str(value))
 
 
 @cache
 def environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_finalize,
     )
+    env.filters["names"] = names
+    env.filters["verbatim"] = _verbatim
+    return env
 
 
 @cache

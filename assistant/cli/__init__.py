@@ -19,6 +19,7 @@ import click
 
 from assistant.clock import Clock, default_clock
 from assistant.errors import AssistantError
+from assistant.safe_text import for_json, for_terminal
 from assistant.store import GameStore, default_data_dir, write_errnos, write_error
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -38,9 +39,9 @@ class AppContext:
     def emit(self, data: Any, text: str | Callable[[], str]) -> None:
         """Print one JSON document with --json, else the human text."""
         if self.json_output:
-            click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+            click.echo(for_json(json.dumps(data, ensure_ascii=False, indent=2, default=str)))
         else:
-            click.echo(text() if callable(text) else text)
+            click.echo(for_terminal(text() if callable(text) else text))
 
 
 def _set_data_dir(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
         e.show()
         sys.exit(e.exit_code)
     except AssistantError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(for_terminal(f"error: {e}"), err=True)
         sys.exit(1)
     except KeyboardInterrupt:
         click.echo("Interrupted; what was stored is kept.", err=True)

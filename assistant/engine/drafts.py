@@ -13,6 +13,7 @@ from typing import Any
 from assistant.engine.resolver import PhaseResult
 from assistant.engine.state import Death, GameState
 from assistant.engine.win import Win, check_win
+from assistant.safe_text import BBCode
 from assistant.templating import template
 
 
@@ -83,7 +84,7 @@ def dawn_post(result: PhaseResult, entered: tuple[Death, ...] = ()) -> str:
             deaths=[reveal(state, d, _policy(state, d)) for d in (*entered, *result.deaths)],
             public=list(result.public),
             win=win,
-            win_text=win_post(win) if win else "",
+            win_text=BBCode(win_post(win)) if win else "",
             next_day=result.number + 1 if first_day else result.number,
             living=[p.name for p in state.living()],
         )

@@ -32,6 +32,7 @@ from assistant.errors import ConfigError, PhaseError
 from assistant.game import Game
 from assistant.models import to_iso
 from assistant.outcome import TallyRules
+from assistant.safe_text import BBCode
 from assistant.tally import Tally, count
 from assistant.templating import template
 
@@ -295,7 +296,7 @@ def _deciding(posts: Any, tally: Tally) -> tuple[dict[str, str], ...]:
                 picked.append((name, voted[-1]))
     urls = {p.post_id: p.url for p in posts if p.url}
     return tuple(
-        {"player": name, "link": urls.get(at) or f"post {at}"}
+        {"player": name, "link": BBCode(urls[at]) if at in urls else f"post {at}"}
         for name, at in picked
         if at is not None
     )
@@ -324,7 +325,7 @@ def _render(
             others=others,
             withheld=withheld,
             win=win,
-            win_text=win_post(win) if win else "",
+            win_text=BBCode(win_post(win)) if win else "",
             next_night=next_night,
             day_deaths=day_deaths,
             public=public,

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from assistant.errors import RulesetError
+from assistant.safe_text import isolate
 from assistant.settings import in_range, show, typed, typed_fields
 
 #: Ability kinds the resolver implements; a ruleset naming another kind is refused.
@@ -176,7 +177,11 @@ class EngineRules:
         text = self.messages.get(key)
         if text is None:
             raise RulesetError(f"{self.ruleset}: [reveal.messages] has no sentence {key!r}")
-        return text.format(**values)
+        # Each name or title on its own: a right-to-left override in one cannot reverse
+        # the rest of the sentence (safe_text.isolate; plain names are unchanged).
+        return text.format(
+            **{k: isolate(v) if isinstance(v, str) else v for k, v in values.items()}
+        )
 
 
 #: The engine's sections: a ruleset with any of them is read as a whole by
