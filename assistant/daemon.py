@@ -45,7 +45,9 @@ from assistant.phases import (
 )
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
 from assistant.safe_text import for_terminal
+from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import Fetcher
+from assistant.scrapers.login import login
 from assistant.store import GameStore, list_games, write_errnos, write_error
 from assistant.tally import count
 from assistant.tally_draft import render_tally
@@ -227,6 +229,9 @@ class Daemon:
         self.fetcher_factory = fetcher_factory
         self.settings = settings or DaemonSettings()
         self._fetchers: dict[str, Fetcher] = {}
+        self._logged_in: set[str] = set()
+        self._scheduled: set[str] = set()
+        self._stopping = False
 
     def games(self) -> list[str]:
         """The games to watch: those with a thread URL, not paused. A game whose store cannot
@@ -280,12 +285,44 @@ class Daemon:
         """One cycle for every game (`run --once`), each whatever happened to the others."""
         return [self.cycle(game_id) for game_id in self.games()]
 
-    def poll(self, game_id: str) -> PollResult:
+    def cancel(self) -> None:
+        """Stop: every request in flight ends at once, and no new one starts."""
+        self._stopping = True
+        for fetcher in list(self._fetchers.values()):
+            fetcher.cancel()
+
+    def _fetcher(self, game_id: str) -> Fetcher:
+        """Each game its own fetcher (its own pace, cookies and login)."""
         fetcher = self._fetchers.get(game_id) or self._fetchers.setdefault(
             game_id, self.fetcher_factory()
         )
+        if self._stopping:
+            fetcher.cancel()
+        return fetcher
+
+    def _login(self, game_id: str, fetcher: Fetcher, config: dict[str, Any]) -> None:
+        """Log in once per fetcher for a game on a members-only board (`fetch --login`):
+        the member's name is kept with the game, the password only in the environment
+        variable it names."""
+        account = config.get("login")
+        if not account or game_id in self._logged_in:
+            return
+        user, variable = account.get("user"), account.get("password_env")
+        password = os.environ.get(variable or "")
+        if not password:
+            raise ConfigError(
+                f"game {game_id!r} logs in as {user!r} with the password in the environment "
+                f"variable {variable}, which is not set for the daemon: set it where the daemon "
+                "starts (e.g. in its service file) and restart it"
+            )
+        login(fetcher, thread_url_info(config["thread_url"]), user, password)
+        self._logged_in.add(game_id)
+
+    def poll(self, game_id: str) -> PollResult:
+        fetcher = self._fetcher(game_id)
         with GameStore.open(self.data_dir, game_id, create=False) as store:
             config = store.config()
+            self._login(game_id, fetcher, config)
             since = _day_start(store)
             settings = PollSettings(
                 progress=False,
@@ -299,7 +336,11 @@ class Daemon:
                 settings,
                 thread_url=config["thread_url"],
             )
-            result = poller.poll(recheck_since=since)
+            try:
+                result = poller.poll(recheck_since=since)
+            except AssistantError:
+                self._logged_in.discard(game_id)  # a lapsed session: log in again next time
+                raise
         log.info(
             "poll %s: %d new, %d changed, %d vanished, %d request(s)",
             game_id,
@@ -516,12 +557,32 @@ class Daemon:
 
     def schedule(self, scheduler: Any) -> None:
         """One poll job per game (interval with jitter), first run now; each tick books a
-        date job at the game's next clock event."""
+        date job at the game's next clock event. The data dir is looked at again every
+        `rescan` seconds, so a game created while the daemon runs is watched at once."""
+        self.watch_new_games(scheduler)
+        scheduler.add_job(
+            self.watch_new_games, "interval", seconds=self.rescan_every, args=[scheduler],
+            id="rescan", replace_existing=True, max_instances=1, coalesce=True,
+        )
+
+    @property
+    def rescan_every(self) -> float:
+        """Seconds between two looks for new games: a minute, or the poll interval if less."""
+        return min(60.0, self.settings.poll_interval)
+
+    def watch_new_games(self, scheduler: Any) -> list[str]:
+        """Add a poll job for every game not watched yet; returns the games added."""
         from apscheduler.triggers.interval import IntervalTrigger
 
+        added = []
         for game_id in self.games():
-            with GameStore.open(self.data_dir, game_id, create=False) as store:
-                interval = self._interval(game_id, store.config().get("poll_interval"))
+            if game_id in self._scheduled:
+                continue
+            try:
+                with GameStore.open(self.data_dir, game_id, create=False) as store:
+                    interval = self._interval(game_id, store.config().get("poll_interval"))
+            except AssistantError:
+                interval = self.settings.poll_interval  # its cycle will say what is wrong
             scheduler.add_job(
                 self._job,
                 IntervalTrigger(seconds=interval, jitter=self.settings.jitter),
@@ -532,12 +593,15 @@ class Daemon:
                 coalesce=True,
                 next_run_time=datetime.now().astimezone(),
             )
+            self._scheduled.add(game_id)
+            added.append(game_id)
             log.info(
                 "watching %s: a poll every %s (jitter up to %s s)",
                 game_id,
                 format_duration(timedelta(seconds=interval)),
                 int(self.settings.jitter),
             )
+        return added
 
     def _interval(self, game_id: str, value: Any) -> float:
         """A game's own `poll_interval`, when it is a usable number of seconds."""
@@ -574,14 +638,18 @@ class Daemon:
 
 
 def run_forever(daemon: Daemon) -> None:
-    """Block until Ctrl-C or SIGTERM; both stop the scheduler cleanly between jobs."""
+    """Block until Ctrl-C or SIGTERM. Each game polls in a thread of its own (a forum that
+    answers slowly holds up only its game); stopping cancels every request in flight, so
+    the daemon exits within a fraction of a second whatever the forums are doing."""
+    from apscheduler.executors.pool import ThreadPoolExecutor
     from apscheduler.schedulers.blocking import BlockingScheduler
 
-    scheduler = BlockingScheduler()
+    scheduler = BlockingScheduler(executors={"default": ThreadPoolExecutor(POLL_THREADS)})
     daemon.schedule(scheduler)
 
     def stop(signum: int, _frame: Any) -> None:
         log.info("stopping (%s)", signal.Signals(signum).name)
+        daemon.cancel()
         scheduler.shutdown(wait=False)
 
     signal.signal(signal.SIGTERM, stop)
@@ -589,6 +657,10 @@ def run_forever(daemon: Daemon) -> None:
     log.info("started: %d game(s)", len(daemon.games()))
     scheduler.start()
     log.info("stopped")
+
+
+POLL_THREADS = 64
+"""Games polled at the same moment at most: each waits on its own forum, not on the others."""
 
 
 def _day_start(store: GameStore) -> datetime | None:

@@ -9,7 +9,6 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import click
-import httpx
 
 from assistant.alerts import AlertLog, StoredAlert
 from assistant.checks.text import possessive
@@ -37,7 +36,7 @@ from assistant.phases import (
     start_phase,
 )
 from assistant.rulesets import find_ruleset
-from assistant.scrapers.http import Fetcher, FetchSettings
+from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
 from assistant.store import GameStore
 
 
@@ -103,7 +102,7 @@ def run(
     daemon = Daemon(
         a.data_dir,
         a.clock,
-        lambda: Fetcher(httpx.Client(), settings, clock=a.clock),
+        lambda: Fetcher(guarded_client(), settings, clock=a.clock),
         DaemonSettings(poll_interval=interval, jitter=jitter),
     )
     if not daemon.games():

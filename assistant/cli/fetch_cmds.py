@@ -9,7 +9,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import click
-import httpx
 
 from assistant.cli import app, cli, common_options
 from assistant.cli.numbers import SECONDS
@@ -18,7 +17,7 @@ from assistant.models import to_iso
 from assistant.phases import game_zone, local_text
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
 from assistant.scrapers import thread_url_info
-from assistant.scrapers.http import Fetcher, FetchSettings
+from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
 from assistant.scrapers.login import login
 from assistant.store import StoredPost
 
@@ -64,11 +63,14 @@ def fetch(ctx: click.Context, url: str | None, game_id: str, tz_name: str | None
         thread_url = _thread_url(url, config, game_id, locked=bool(store.crawl_state()))
         game_tz = game_zone(tz_name or config.get("tz") or "UTC")
         forum_tz = game_zone(forum_tz_name) if forum_tz_name else None
+        # The login stays with the game so the daemon can log in too: the member's name and
+        # the variable's name, never the password.
+        account = {"login": {"user": user, "password_env": password_env}} if user else {}
         store.update_config(thread_url=thread_url, tz=game_tz.key,
-                            **({"forum_tz": forum_tz.key} if forum_tz else {}))
+                            **({"forum_tz": forum_tz.key} if forum_tz else {}), **account)
         zone = game_zone(forum_zone_name(store.config()) or "UTC")
         settings = FetchSettings() if delay is None else FetchSettings(delay=max(0.0, delay))
-        with Fetcher(httpx.Client(), settings, clock=a.clock) as fetcher:
+        with Fetcher(guarded_client(), settings, clock=a.clock) as fetcher:
             if user and password:
                 login(fetcher, thread_url_info(thread_url), user, password)
             poller = Poller(store, fetcher, a.clock, zone, PollSettings(), thread_url=thread_url)

@@ -5,16 +5,27 @@ with exponential backoff only where retrying helps (connection errors, 5xx, 429,
 the forum's own Retry-After honoured up to a cap). The client is injected so tests drive
 the whole thing through respx or a server on 127.0.0.1; the sleep and the clock are
 injected so tests never wait. httpx errors become `FetchError` here and nowhere else.
+
+Guarded means: every request, retries included, ends by an overall deadline, not only a
+per-read timeout (a forum answering one byte a second is given up); a page is read as a
+stream and refused once its decoded size passes a cap (a gzip bomb, a 50 MB page); and
+`cancel()` (the daemon stopping) ends a request within a fraction of a second. The
+deadline and the cancel reach inside httpx through a network backend of our own
+(`guarded_client`), so they also cut a forum that drips its headers.
 """
 
 from __future__ import annotations
 
+import contextvars
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+import httpcore
 import httpx
 
 from assistant import __version__
@@ -45,6 +56,112 @@ class FetchSettings:
     """A Retry-After longer than this is cut to it (a forum asking for hours is not waited on)."""
     delay: float = 1.5
     """At least this many seconds between the starts of two requests."""
+    deadline: float = 60.0
+    """Seconds one attempt may take in all: connecting, the headers, the whole page. (The
+    waits between attempts are `backoff` and `max_retry_after`, each capped.)"""
+    max_page_bytes: int = 8 * 1024 * 1024
+    """A page larger than this once decoded is refused (a real topic page is under 2 MB)."""
+
+
+class _Guard:
+    """The deadline and the cancel event of the request running in this thread."""
+
+    def __init__(self, deadline: float, cancel: threading.Event) -> None:
+        self.deadline = deadline
+        self.cancel = cancel
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+_GUARD: contextvars.ContextVar[_Guard | None] = contextvars.ContextVar("guard", default=None)
+_SLICE = 0.25
+"""Seconds a socket waits at a time, so a cancel is seen that soon."""
+
+
+class _GuardedStream(httpcore.NetworkStream):
+    """A socket stream that never waits past the request's deadline or a cancel."""
+
+    def __init__(self, inner: httpcore.NetworkStream) -> None:
+        self.inner = inner
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        guard = _GUARD.get()
+        if guard is None:
+            return self.inner.read(max_bytes, timeout)
+        waited = 0.0
+        while True:
+            left = guard.remaining()
+            if guard.cancel.is_set():
+                raise httpcore.ReadError("cancelled: the assistant is stopping")
+            if left <= 0:
+                raise httpcore.ReadTimeout("the request's overall deadline passed")
+            step = min(_SLICE, left, (timeout - waited) if timeout is not None else _SLICE)
+            try:
+                return self.inner.read(max_bytes, step)
+            except httpcore.ReadTimeout:
+                waited += step
+                if timeout is not None and waited >= timeout:
+                    raise
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        guard = _GUARD.get()
+        if guard is not None:
+            timeout = _bounded(timeout, guard)
+        self.inner.write(buffer, timeout)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
+                  timeout: float | None = None) -> httpcore.NetworkStream:
+        guard = _GUARD.get()
+        if guard is not None:
+            timeout = _bounded(timeout, guard)
+        return _GuardedStream(self.inner.start_tls(ssl_context, server_hostname, timeout))
+
+    def get_extra_info(self, info: str) -> Any:
+        return self.inner.get_extra_info(info)
+
+
+class _GuardedBackend(httpcore.NetworkBackend):
+    """httpcore's own socket backend, with every wait bounded by the request's guard."""
+
+    def __init__(self) -> None:
+        self.inner = httpcore.SyncBackend()
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None,
+                    local_address: str | None = None,
+                    socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
+        guard = _GUARD.get()
+        if guard is not None:
+            timeout = _bounded(timeout, guard)
+        return _GuardedStream(self.inner.connect_tcp(host, port, timeout, local_address,
+                                                     socket_options))
+
+    def connect_unix_socket(self, path: str, timeout: float | None = None,
+                            socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
+        return _GuardedStream(self.inner.connect_unix_socket(path, timeout, socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self.inner.sleep(seconds)
+
+
+def _bounded(timeout: float | None, guard: _Guard) -> float:
+    left = guard.remaining()
+    if guard.cancel.is_set():
+        raise httpcore.ConnectError("cancelled: the assistant is stopping")
+    if left <= 0:
+        raise httpcore.ConnectTimeout("the request's overall deadline passed")
+    return left if timeout is None else min(timeout, left)
+
+
+def guarded_client() -> httpx.Client:
+    """An httpx client whose sockets keep the Fetcher's deadline and cancel (see above)."""
+    transport = httpx.HTTPTransport()
+    pool = transport._pool  # httpx builds it; we only swap the network backend under it
+    pool._network_backend = _GuardedBackend()
+    return httpx.Client(transport=transport)
 
 
 @dataclass(frozen=True)
@@ -71,15 +188,17 @@ class Fetcher:
         client: httpx.Client | None = None,
         settings: FetchSettings | None = None,
         *,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         clock: Clock | None = None,
     ) -> None:
         self.settings = settings or FetchSettings()
-        self.client = client if client is not None else httpx.Client()
+        self.client = client if client is not None else guarded_client()
         self.client.headers["User-Agent"] = self.settings.user_agent
         self.client.timeout = httpx.Timeout(self.settings.timeout)
-        self.sleep = sleep
+        self.cancelled = threading.Event()
+        """Set by `cancel()`: the request in flight ends, and every later one fails."""
+        self.sleep = sleep if sleep is not None else self._wait
         self.monotonic = monotonic
         self.clock = clock or SystemClock()
         self.requests = 0
@@ -88,6 +207,14 @@ class Fetcher:
 
     def close(self) -> None:
         self.client.close()
+
+    def cancel(self) -> None:
+        """Stop: the request in flight ends within a fraction of a second (from any thread)."""
+        self.cancelled.set()
+
+    def _wait(self, seconds: float) -> None:
+        """The default sleep: a pause that a cancel cuts short."""
+        self.cancelled.wait(seconds)
 
     def __enter__(self) -> Fetcher:
         return self
@@ -102,36 +229,74 @@ class Fetcher:
         return self.request("POST", url, data=dict(data))
 
     def request(self, method: str, url: str, **kwargs: Any) -> Response:
-        """One request, retried on transient failures; FetchError says what went wrong."""
+        """One request, retried on transient failures, each attempt ended by the overall
+        deadline or a cancel; FetchError says what went wrong."""
         s = self.settings
         attempt = 0
         while True:
             self._pace()
+            guard = _Guard(time.monotonic() + s.deadline, self.cancelled)
+            self._check(url, guard)
             self.requests += 1
             try:
-                r = self.client.request(method, url, follow_redirects=True, **kwargs)
+                with _guarded(guard):
+                    r, content = self._send(method, url, guard, **kwargs)
             except httpx.HTTPError as e:
+                self._check(url, guard)
                 if attempt >= s.retries or not _transient(e):
                     raise FetchError(_network_message(url, e, attempt + 1), url) from None
-                self.sleep(self._backoff(attempt))
+                wait = self._backoff(attempt)
+                self.sleep(wait)
                 attempt += 1
                 continue
             if r.status_code in RETRY_STATUSES:
+                wait = self._retry_after(r) if r.status_code in (429, 503) else None
+                wait = wait if wait is not None else self._backoff(attempt)
                 if attempt >= s.retries:
                     raise FetchError(
                         f"{url}: the forum answered HTTP {r.status_code} {r.reason_phrase} "
                         f"{attempt + 1} times; it may be down or overloaded: try again later",
                         url, r.status_code,
                     )
-                wait = self._retry_after(r) if r.status_code in (429, 503) else None
-                self.sleep(wait if wait is not None else self._backoff(attempt))
+                self.sleep(wait)
                 attempt += 1
                 continue
             if r.status_code >= 400:
                 raise FetchError(_status_message(url, r.status_code, r.reason_phrase), url,
                                  r.status_code)
-            return Response(strip_session_ids(str(r.url)), r.status_code, r.content,
+            return Response(strip_session_ids(str(r.url)), r.status_code, content,
                             r.charset_encoding)
+
+    def _send(self, method: str, url: str, guard: _Guard,
+              **kwargs: Any) -> tuple[httpx.Response, bytes]:
+        """The answer and its decoded body, read as a stream: refused past the size cap,
+        given up past the deadline (checked between chunks, for any transport)."""
+        cap = self.settings.max_page_bytes
+        with self.client.stream(method, url, follow_redirects=True, **kwargs) as r:
+            if r.status_code >= 400 or r.status_code in RETRY_STATUSES:
+                return r, b""  # an error page's body is never used
+            declared = r.headers.get("Content-Length", "")
+            if declared.isdigit() and int(declared) > cap and "Content-Encoding" not in r.headers:
+                raise FetchError(_too_big(url, cap), url)
+            chunks, size = [], 0
+            for chunk in r.iter_bytes():
+                size += len(chunk)
+                if size > cap:
+                    raise FetchError(_too_big(url, cap), url)
+                chunks.append(chunk)
+                self._check(url, guard)
+            return r, b"".join(chunks)
+
+    def _check(self, url: str, guard: _Guard) -> None:
+        """End the request: the daemon is stopping, or the overall deadline has passed."""
+        if guard.cancel.is_set():
+            raise FetchError(f"{url}: not read: the assistant is stopping", url)
+        if guard.remaining() <= 0:
+            raise FetchError(
+                f"{url}: the forum did not send the whole page within "
+                f"{self.settings.deadline:g} s; it may be overloaded or hostile: try again later",
+                url,
+            )
 
     def _pace(self) -> None:
         """Wait until `delay` seconds have passed since the previous request started."""
@@ -162,6 +327,22 @@ class Fetcher:
                 return None
             seconds = (when - self.clock.now()).total_seconds()
         return max(0.0, min(seconds, self.settings.max_retry_after))
+
+
+@contextmanager
+def _guarded(guard: _Guard) -> Iterator[None]:
+    token = _GUARD.set(guard)
+    try:
+        yield
+    finally:
+        _GUARD.reset(token)
+
+
+def _too_big(url: str, cap: int) -> str:
+    return (
+        f"{url}: the page is larger than {cap // (1024 * 1024)} MB once decoded (a real topic "
+        "page is well under 2 MB); refused, nothing stored: check the address in a browser"
+    )
 
 
 def _transient(e: httpx.HTTPError) -> bool:
