@@ -60,3 +60,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "live_forums" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.live_forum)
+
+
+@pytest.fixture(autouse=True)
+def _no_log_handler_left_behind():
+    """A command run in-process (`run`) sends the log to that test's captured stderr; the
+    handler goes with the test, so a later test's log line neither lands in its output
+    nor writes to a closed stream."""
+    yield
+    import logging
+
+    logger = logging.getLogger("assistant")
+    for handler in [h for h in logger.handlers if getattr(h, "assistant_clock_log", False)]:
+        logger.removeHandler(handler)
