@@ -50,7 +50,7 @@ from typing import Any
 
 from assistant.errors import ConfigError
 from assistant.models import Post, from_iso
-from assistant.names import NameMatcher, Slot
+from assistant.names import NameMatcher, Slot, fold
 
 
 @dataclass(frozen=True)
@@ -293,8 +293,14 @@ class Game:
         return m
 
     def slot_of_author(self, author: str) -> str | None:
-        """The slot a post's author plays, by exact or case/accent-blind name or alias."""
+        """The slot a post's author plays, by exact or case/accent-blind name or alias. A
+        person standing in two slots (replaced out of one, back in another) plays the
+        slot shown under their name."""
         m = self.matcher().match(author, strict=True)
+        if m.slot is None and m.how == "ambiguous":
+            key = fold(author)
+            own = [s.name for s in self.slots if s.name in m.candidates and fold(s.name) == key]
+            return own[0] if len(own) == 1 else None
         return m.slot
 
     def is_gm(self, author: str) -> bool:

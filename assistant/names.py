@@ -332,13 +332,16 @@ class NameMatcher:
 def parse_players_file(text: str, *, source: str = "players file") -> list[Slot]:
     """Slots from a players file: one player a line, `name | alias | replaced player`.
 
-    Blank lines and lines starting with `#` are skipped. A name on two lines is an error,
-    because the same person cannot hold two slots.
+    Blank lines and lines starting with `#` are skipped. Only a real contradiction is
+    refused: two lines shown under the same name (which slot is it?). A person may stand
+    in two slots (a player who replaced out of one and later came back in another: the
+    slot showing the name is theirs) and two slots may share an alias; a vote naming such
+    a name is reported as ambiguous when it is cast, never given to either.
     """
     from assistant.errors import ConfigError
 
     slots: list[Slot] = []
-    seen: dict[str, int] = {}
+    shown: dict[str, int] = {}
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -349,14 +352,16 @@ def parse_players_file(text: str, *, source: str = "players file") -> list[Slot]
                 f"{source}, line {lineno}: an empty name in {raw.strip()!r}; "
                 "write `name | alias | ...` with a name between every `|`"
             )
-        for n in names:
-            if n in seen:
-                raise ConfigError(
-                    f"{source}, line {lineno}: {n!r} is already on line {seen[n]}; "
-                    "a name may belong to one player only"
-                )
-            seen[n] = lineno
-        slots.append(Slot(names[0], tuple(names[1:])))
+        key = fold(names[0]) or names[0]
+        if key in shown:
+            raise ConfigError(
+                f"{source}, line {lineno}: {names[0]!r} is already on line {shown[key]} as "
+                "that slot's player; two slots cannot be shown under one name (a player "
+                "back in a second slot goes after the `|` of the slot they left)"
+            )
+        shown[key] = lineno
+        aliases = tuple(dict.fromkeys(n for n in names[1:] if n != names[0]))
+        slots.append(Slot(names[0], aliases))
     if not slots:
         raise ConfigError(f"{source} lists no players: write one player a line")
     return slots

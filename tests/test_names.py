@@ -7,6 +7,7 @@ import pytest
 from realthreads import PLAYERS_A, truth
 
 from assistant.errors import ConfigError
+from assistant.game import Game
 from assistant.names import NameMatcher, Slot, fold, parse_players_file
 
 THREAD_A = NameMatcher([Slot(p) for p in PLAYERS_A])
@@ -83,3 +84,24 @@ def test_players_file_format() -> None:
         parse_players_file("Conia | \n")
     with pytest.raises(ConfigError, match="lists no players"):
         parse_players_file("# nobody\n")
+
+
+def test_players_file_with_one_person_in_two_slots_and_a_shared_alias() -> None:
+    # Real mafiascum slots: werewolf555 replaced Hiraki; a player who replaced out of one
+    # slot and came back in another is on both lines; two slots share the nickname "Wolf".
+    slots = parse_players_file(
+        "werewolf555 | Hiraki | Wolf\nHiraki | Hiraki\nAntihero | Lateralus22 | Wolf\n"
+    )
+    assert slots[1] == Slot("Hiraki")  # the same name twice on a line is one name
+    game = Game.from_parts("g", slots)
+    # Hiraki's posts are the slot shown under the name; a vote naming a name that two
+    # slots carry is ambiguous when cast, never given to either.
+    assert game.slot_of_author("Hiraki") == "Hiraki"
+    assert game.slot_of_author("werewolf555") == "werewolf555"
+    m = NameMatcher(slots)
+    assert m.match("Wolf").how == "ambiguous"
+    assert set(m.match("Wolf").candidates) == {"werewolf555", "Antihero"}
+    assert m.match("hiraki").how == "ambiguous"
+    # A real contradiction, two lines shown under one name, is refused with the line.
+    with pytest.raises(ConfigError, match="line 3: 'hiraki' is already on line 2"):
+        parse_players_file("werewolf555 | Hiraki\nHiraki\nhiraki | x\n")
