@@ -116,7 +116,10 @@ def _or_list(names: Sequence[str]) -> str:
 #: Where the name in a vote ends and a comment begins.
 _COMMENT = re.compile(r"\s*(?:[;,(!?\[]|\s-\s|:\s)")
 #: What a bare bold name may hold: letters, digits, spaces and the punctuation of names.
-_NAME_SHAPED = re.compile(r"[\w .'&\-]+")
+_NAME_SHAPED = re.compile(r"[^\W\d_][\w .'&\-]*")
+#: The fewest letters of a whole word of a name that a bare bold word may be ("Rat" for
+#: "pappums rat"; not "B" or "I", which are words of nothing).
+BARE_WORD = 3
 #: The least similarity for a bare bold name's close spelling ("Lady Gray": 88%).
 BARE_CLOSE = 0.85
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
@@ -262,7 +265,9 @@ class NameMatcher:
         for n in self._names:
             if prefix and n.folded.startswith(key):
                 how.setdefault(n.slot, "prefix")
-            elif key in n.words or (len(n.words) > 1 and key == n.bare):
+            elif (key in n.words and not key.isdigit() and (prefix or len(key) >= BARE_WORD)) or (
+                len(n.words) > 1 and key == n.bare
+            ):
                 how.setdefault(n.slot, f"a word of {n.full}")
             elif prefix and len(key) >= 3 and any(w.startswith(key) for w in n.words):
                 how.setdefault(n.slot, f"the start of a word of {n.full}")

@@ -10,7 +10,9 @@ one less, as `replay --no-lynch-majority one_less` does.
 
 Prints days right / days and the misses by cause; no day may crash (a crash is a miss of
 its own cause, with the error). `--misses` lists every missed day with its closing count;
-`--game ID --day N --why` prints one day's every vote and its reason.
+`--game ID --day N --why` prints one day's every vote and its reason. `--false-votes`
+measures how often bold text that is no vote (emphasis, "FoS: X") would be read as a vote
+where a bare bold name is one (001).
 
     .venv/bin/python benchmarks/accuracy.py [--jobs 2] [--misses] [--game ID [--day N] [--why]]
 """
@@ -39,6 +41,7 @@ from assistant.game import Game  # noqa: E402
 from assistant.outcome import NO_LYNCH, with_tally  # noqa: E402
 from assistant.rulesets import find_ruleset  # noqa: E402
 from assistant.tally import Tally, count  # noqa: E402
+from assistant.votes import extract_votes  # noqa: E402
 
 
 @dataclass
@@ -151,6 +154,37 @@ def check_game(game_id: str, only_day: int | None = None) -> list[DayResult]:
     return [check_day(game_doc, d, posts) for d in days]
 
 
+def false_votes(game_id: str) -> Counter[str]:
+    """Bold text without the word "vote" in players' posts, read as 001 reads a bare bold
+    name (`name_only`). In these games such text is never a vote (their votes say VOTE:),
+    so each one read as a player is a false vote a bare-name ruleset would count."""
+    game_doc = json.loads((GAMES / game_id / "game.json").read_text(encoding="utf-8"))
+    posts = load_posts(game_id)
+    rules = find_ruleset("millers-hollow")
+    seen: Counter[str] = Counter()
+    for day in game_doc["days"]:
+        if not day.get("can_predict_lynch"):
+            continue
+        g = _game(game_doc, day)
+        chosen = [p for p in posts if day["start_post"] <= p.post_id <= day["end_post"]]
+        marks = [
+            (p, m) for p in chosen if g.slot_of_author(p.author) is not None
+            for m in extract_votes(p, rules.votes, gms=g.gms)
+            if m.action == "name" and m.hidden is None
+        ]
+        matcher = g.matcher(rules.votes.close_spelling)
+        for _, m in marks:
+            seen["bold texts"] += 1
+            found = matcher.match(m.target_text or "", bare=True)
+            if found.how == "exact" or found.how == "ignoring case and accents":
+                seen["read as a player: the exact name"] += 1
+            elif found.ok:
+                seen["read as a player: a looser match"] += 1
+            elif found.how == "ambiguous":
+                seen["an ambiguity alert"] += 1
+    return seen
+
+
 def explain(game_id: str, day_no: int) -> None:
     """Every vote-like mark of one day and what became of it (for investigating a miss)."""
     game_doc = json.loads((GAMES / game_id / "game.json").read_text(encoding="utf-8"))
@@ -171,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", help="Only this game id.")
     ap.add_argument("--day", type=int, help="Only this day (with --game).")
     ap.add_argument("--why", action="store_true", help="With --game and --day: every vote.")
+    ap.add_argument("--false-votes", action="store_true",
+                    help="How often bold text that is no vote would be read as one (001).")
     args = ap.parse_args(argv)
     if not GAMES.is_dir():
         print(f"no games at {GAMES}: put shared/ beside the repository or set ASSISTANT_SHARED")
@@ -183,6 +219,17 @@ def main(argv: list[str] | None = None) -> int:
     ids = json.loads((GAMES / "index.json").read_text(encoding="utf-8"))["games"]
     if args.game:
         ids = [args.game]
+    if args.false_votes:
+        total: Counter[str] = Counter()
+        with ProcessPoolExecutor(max(args.jobs, 1)) as pool:
+            for part in pool.map(false_votes, ids):
+                total.update(part)
+        texts = total["bold texts"]
+        print(f"bold texts without 'vote' in players' posts: {texts} (in {len(ids)} games)")
+        for key in ("read as a player: the exact name", "read as a player: a looser match",
+                    "an ambiguity alert"):
+            print(f"  {total[key]:6d}  {key} ({total[key] / max(texts, 1):.2%})")
+        return 0
     started = time.perf_counter()
     results: list[DayResult] = []
     if args.jobs > 1 and len(ids) > 1:
