@@ -31,9 +31,8 @@ from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.clock import Clock
 from assistant.engine.history import ROLES
 from assistant.errors import AssistantError, ConfigError
-from assistant.game import posts_of
 from assistant.models import Post, to_iso
-from assistant.monitor import GameView, draft_dusk, load_view, run_checks
+from assistant.monitor import GameView, day_tally, draft_dusk, load_view, run_checks
 from assistant.outcome import TallyRules
 from assistant.phases import (
     format_duration,
@@ -428,9 +427,11 @@ class Daemon:
                     local_text(event.at, game_zone(view.game.tz)),
                 )
                 return "skipped", None
+            thread = view.thread
             tally = count(
-                posts_of(store, event.at), view.game, view.ruleset, at=event.at, now=event.at
-            )
+                thread.posts, view.game, view.ruleset, at=event.at, now=event.at,
+                edits=thread.edits,
+            )  # fmt: skip
             text = render_tally(
                 tally,
                 TallyRules.from_ruleset(view.ruleset),
@@ -467,8 +468,9 @@ class Daemon:
             return "drafted", path
         if phase.kind == "night":
             return self._night_ends(store, view, event)
-        # The deadline: the count as of the effective deadline, locked in the store.
-        tally = count(list(view.posts), view.game, view.ruleset, now=max(now, event.at))
+        # The deadline: the count as of the effective deadline, locked in the store: the
+        # same count `count` and `draft tally` show of this day, whenever they are run.
+        tally = day_tally(view, store.inputs())
         text = render_tally(
             tally,
             TallyRules.from_ruleset(view.ruleset),

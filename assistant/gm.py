@@ -30,14 +30,14 @@ from assistant.errors import (
     StoreError,
     VoteError,
 )
-from assistant.game import Game, posts_of
+from assistant.game import Game
 from assistant.models import to_iso
-from assistant.monitor import day_end, load_game
+from assistant.monitor import day_tally, load_game, load_view
 from assistant.outcome import TallyRules
 from assistant.phases import game_zone, local_text, parse_past, phase_at, phases_from_inputs
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore
-from assistant.tally import Tally, count
+from assistant.tally import Tally
 from assistant.tally_draft import render_tally
 from assistant.votes import VoteRules
 
@@ -81,13 +81,11 @@ def game_tally(
     ruleset = find_ruleset(game.ruleset)
     require_posts(store, game)
     at = parse_at(at_text, now=now, tz=game.tz) if at_text else None
+    if at_post is not None and at is None:
+        at = _post_time(store, at_post)
     now = at or now
-    posts = posts_of(store, at)
-    ends = day_end(store, now, day)
-    tally = count(
-        posts, game, ruleset, at_post=at_post, at=at, day=day, now=now,
-        deadline=ends.at if ends else None,
-    )  # fmt: skip
+    view = load_view(store, now)
+    tally = day_tally(view, store.inputs(), day=day, at=at, at_post=at_post)
     return game, ruleset, tally, now
 
 
@@ -113,6 +111,13 @@ def over_line(tally: Tally, tz: str) -> str | None:
     else:
         decided = f"{', '.join(names[:-1])} and {names[-1]} are lynched"
     return f"{head}. Decided: {decided}: {outcome.reason}"
+
+
+def _post_time(store: GameStore, at_post: int) -> datetime | None:
+    """The moment "as of post N" means: when post N (or the last post before it) was made.
+    Later posts and later edits are not applied, as `--at` that moment shows."""
+    made = [sp.versions[0].post.posted_at for sp in store.posts() if sp.post_id <= at_post]
+    return max(made) if made else None
 
 
 def tally_bbcode(game: Game, ruleset: Any, tally: Tally, now: datetime) -> str:

@@ -46,6 +46,8 @@ from assistant.phases import (
 from assistant.rulesets import Ruleset, find_ruleset
 from assistant.store import GameStore, StoredPost
 from assistant.tally import Tally, count
+from assistant.timeline import Thread, thread_of
+from assistant.vote_codes import VoteCode
 from assistant.votes import VoteRules
 
 
@@ -71,6 +73,9 @@ class GameView:
     replay: Replay | None = None
     """The engine's replay of the setup and the GM's inputs (None without a setup): made
     once per view, read by the game's role effects and the checks' result PMs."""
+    thread: Thread = Thread(())
+    """The posts as first posted and their edits since: what every count reads
+    (`day_tally`), so each post counts as it stood at the moment asked about."""
 
 
 def load_game(
@@ -126,6 +131,7 @@ def load_view(store: GameStore, now: datetime) -> GameView:
     posting = posting_rules(ruleset, store.config().get("posting"))
     stored = store.posts()
     posts = current_posts(stored)
+    thread = thread_of(stored)
     phase = game.phases[-1] if game.phases else None
     dl = None
     tally = None
@@ -133,12 +139,12 @@ def load_view(store: GameStore, now: datetime) -> GameView:
     if phase is not None:
         if phase.kind == "night" and prules.night_ends_when_orders_in:
             orders = night_orders_status(ruleset, inputs, phase)
-        dl, tally = effective_end(game, phase, posts, ruleset, prules, inputs, now, orders=orders)
+        dl, tally = effective_end(game, phase, thread, ruleset, prules, inputs, now, orders=orders)
         if dl.at != phase.ends_at:
             game = _with_end(game, phase, dl.at)
             phase = game.phases[-1]
             if tally is not None:
-                tally = count(posts, game, ruleset, now=now)
+                tally = count(thread.posts, game, ruleset, now=now, edits=thread.edits)
     return GameView(
         game,
         ruleset,
@@ -152,13 +158,14 @@ def load_view(store: GameStore, now: datetime) -> GameView:
         now,
         orders,
         rep,
+        thread,
     )
 
 
 def effective_end(
     game: Game,
     phase: Phase,
-    posts: list[Post],
+    thread: Thread,
     ruleset: Ruleset,
     prules: PhaseRules,
     inputs: list[dict[str, Any]],
@@ -178,8 +185,8 @@ def effective_end(
     all_voted = majority = None
     tally = None
     if phase.kind == "day":
-        tally = count(posts, then, ruleset, now=now)
-        all_voted, majority = early_end_moments(posts, then, ruleset, tally, now)
+        tally = count(thread.posts, then, ruleset, now=now, edits=thread.edits)
+        all_voted, majority = early_end_moments(thread, then, ruleset, tally, now)
     ends = deadline(
         phase,
         prules,
@@ -207,9 +214,35 @@ def day_deadline(
     if phase is view.game.phases[-1]:
         return view.deadline
     ends, _ = effective_end(
-        view.game, phase, list(view.posts), view.ruleset, view.phase_rules, inputs, view.now
+        view.game, phase, view.thread, view.ruleset, view.phase_rules, inputs, view.now
     )
     return ends
+
+
+def day_tally(
+    view: GameView,
+    inputs: list[dict[str, Any]],
+    *,
+    day: int | None = None,
+    at: datetime | None = None,
+    at_post: int | None = None,
+) -> Tally:
+    """The count of `day` (default: the last day) as `count`, `draft tally`, `draft dusk` and
+    the daemon's locked final count all show it, so they agree: each post as it stood at
+    the moment asked about (`at`, `at_post`, else the day's real end), the day ending when
+    it really ends (`day_deadline`)."""
+    ends = day_deadline(view, inputs, day)
+    return count(
+        view.thread.posts,
+        view.game,
+        view.ruleset,
+        at_post=at_post,
+        at=at,
+        day=day,
+        now=view.now,
+        deadline=ends.at if ends else None,
+        edits=view.thread.edits,
+    )
 
 
 def day_end(store: GameStore, now: datetime, day: int | None = None) -> Deadline | None:
@@ -231,28 +264,43 @@ def _known_by(moment: datetime | None, now: datetime) -> datetime | None:
 
 
 def early_end_moments(
-    posts: list[Post],
+    thread: Thread,
     game: Game,
     ruleset: Ruleset,
     tally: Tally,
     now: datetime,
 ) -> tuple[datetime | None, datetime | None]:
-    """When every living player first had a vote, and when a majority first ended the day."""
+    """When every living player first had a vote, and when a majority first ended the day.
+
+    A vote is placed at its own time: a post's, or an edit's when an edit cast it."""
+    posts, edits = list(thread.posts), thread.edits
     majority = None
     if (
         TallyRules.from_ruleset(ruleset).decision == "majority"
         and tally.outcome.final
         and tally.outcome.at_post is not None
     ):
-        at = next((p.posted_at for p in posts if p.post_id == tally.outcome.at_post), None)
+        cast = [
+            v.at for v in tally.votes if v.accepted and v.post_id == tally.outcome.at_post
+        ]
+        at = max(cast) if cast else None
         if at is not None and (tally.deadline is None or at < tally.deadline):
             majority = at
-    counted = sorted({v.post_id for v in tally.votes if v.accepted and v.post_id is not None})
     by_id = {p.post_id: p for p in posts}
-    for post_id in counted:
-        partial = count(posts, game, ruleset, at_post=post_id, now=now)
+    moments = sorted(
+        {
+            (v.at, v.post_id)
+            for v in tally.votes
+            if v.accepted and v.post_id is not None and v.post_id in by_id
+        }
+    )
+    for at, post_id in moments:
+        if at == by_id[post_id].posted_at:
+            partial = count(posts, game, ruleset, at_post=post_id, now=now, edits=edits)
+        else:  # cast by an edit: the thread as it stood then
+            partial = count(posts, game, ruleset, at=at, now=now, edits=edits)
         if partial.alive and not partial.not_voting:
-            return by_id[post_id].posted_at, majority
+            return at, majority
     return None, majority
 
 
@@ -277,10 +325,12 @@ def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     )
     alerts += check_quoted_gm_pms(posts, game, rules, {sp.post_id for sp in view.stored})
     alerts += check_posting(posts, game, rules, game.phases)
+    ended = _ended_days(view)
+    voted = {day: [v for w in t.wagons for v in w.voters] for day, t in ended.items()}
     alerts += check_inactivity(
-        posts, game, rules, spans(game, view.deadline), view.now, voted=_voted_at_day_ends(view)
+        posts, game, rules, spans(game, view.deadline), view.now, voted=voted
     )
-    alerts += _vote_checks(view)
+    alerts += _vote_checks(view, ended)
     return alerts
 
 
@@ -304,32 +354,40 @@ def known_pms(
     return pms
 
 
-def _vote_checks(view: GameView) -> list[Alert]:
-    """Invalid votes of every version of every post seen: a vote fixed by an edit was still
-    cast (thread B: [Vote: Slayr] before the silent edit)."""
-    if view.tally is None:
-        return []
-    found = {a.id: a for a in check_invalid_votes(view.tally.votes, view.posting)}
-    earlier = [v.post for sp in view.stored for v in sp.versions[:-1]]
-    if earlier:
-        for post in earlier:
-            others = [p for p in view.posts if p.post_id != post.post_id]
-            tally = count([*others, post], view.game, view.ruleset, now=view.now)
-            for a in check_invalid_votes(
-                [v for v in tally.votes if v.post_id == post.post_id], view.posting
-            ):
-                found.setdefault(a.id, a)
+#: Vote codes of edits a day's count refused once it was over: raised for every ended day,
+#: whatever the current phase (an edit to Day 2's votes made during Night 2).
+_EDIT_CODES = (VoteCode.EDITED_AFTER_END, VoteCode.EDITED_AROUND_END)
+
+
+def _vote_checks(view: GameView, ended: dict[int, Tally]) -> list[Alert]:
+    """Invalid votes of the current day's count, and the edits each ended day refused. The
+    count reads every version of every post (timeline.py), so a vote fixed by an edit was
+    still cast and is still reported (thread B: [Vote: Slayr] before the silent edit)."""
+    found: dict[str, Alert] = {}
+    if view.tally is not None:
+        found = {a.id: a for a in check_invalid_votes(view.tally.votes, view.posting)}
+    for tally in ended.values():
+        late = [v for v in tally.votes if v.code in _EDIT_CODES]
+        for a in check_invalid_votes(late, view.posting):
+            found.setdefault(a.id, a)
     return list(found.values())
 
 
-def _voted_at_day_ends(view: GameView) -> dict[int, list[str]]:
-    out: dict[int, list[str]] = {}
+def _ended_days(view: GameView) -> dict[int, Tally]:
+    """The final count of every day that has ended, each post as it stood at the day's end;
+    what came after it (posts, edits) is in the votes, refused."""
+    out: dict[int, Tally] = {}
     for phase, end in spans(view.game, view.deadline):
         if phase.kind == "day" and end is not None and end <= view.now:
-            t = count(
-                list(view.posts), view.game, view.ruleset, day=phase.number, at=end, now=view.now
+            out[phase.number] = count(
+                list(view.thread.posts),
+                view.game,
+                view.ruleset,
+                day=phase.number,
+                now=view.now,
+                deadline=end,
+                edits=view.thread.edits,
             )
-            out[phase.number] = [v for w in t.wagons for v in w.voters]
     return out
 
 
@@ -363,4 +421,5 @@ def draft_dusk(store: GameStore, now: datetime, *, day: int | None = None) -> Du
     (`engine.dusk.dusk_of`, given the game as this view sees it)."""
     view = load_view(store, now)
     inputs = store.inputs()
-    return dusk_of(view, inputs, day_deadline(view, inputs, day), now, day=day)
+    tally = day_tally(view, inputs, day=day)
+    return dusk_of(view, inputs, day_deadline(view, inputs, day), now, tally=tally)

@@ -28,7 +28,7 @@ from typing import Any
 from assistant.errors import PhaseError
 from assistant.game import Game, Phase
 from assistant.models import Post, to_iso
-from assistant.names import Match, NameMatcher, Slot
+from assistant.names import Match, NameMatcher, Slot, fold
 from assistant.outcome import (
     NO_LYNCH,
     Outcome,
@@ -38,6 +38,7 @@ from assistant.outcome import (
     decide,
     lynches_today,
 )
+from assistant.timeline import Edit
 from assistant.vote_codes import ACCEPTED, VoteCode
 from assistant.votes import VoteMark, VoteRules, extract_votes, visible
 
@@ -242,10 +243,16 @@ def count(
     day: int | None = None,
     now: datetime | None = None,
     deadline: datetime | None = None,
+    edits: Sequence[Edit] = (),
 ) -> Tally:
     """The count of the current day (or `day`) as of the end, `at_post` or `at`.
 
-    `posts` are the thread's posts (the latest versions, or each post as it was at `at`);
+    `posts` are the thread's posts, each once; `edits` the changes made to them since
+    (`timeline.thread_of`): then `posts` are the posts as first posted, and an edit that
+    changes a post's votes is applied at the edit's time, as the ruleset's `[votes] edits`
+    says (`count_from_edit`: the edited vote counts from then; `first_posted`: the vote
+    stands as first posted). An edit after the day's end never changes the day's count.
+    Without `edits`, each post counts as given (an archive, or the latest versions).
     GM posts are read only to report their vote examples. `now` tells whether the deadline
     has passed (defaults to `at`); past it, the outcome is final.
 
@@ -277,20 +284,25 @@ def count(
     sheriff = game.sheriff(number)
     # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
     election_until = sheriff.at_post if sheriff is not None and sheriff.day == number else None
-    events = _events(selected, game, phase, at_post, at)
+    events = _events(selected, game, phase, at_post, at, edits)
+
+    def election(post: Post) -> str | None:
+        if sheriff is None or election_until is None or post.post_id > election_until:
+            return None
+        return (
+            f"a sheriff-election vote (the election of {sheriff.player} was announced "
+            f"in post {election_until})"
+        )
+
     for kind, item in events:
         if kind == "post":
             post: Post = item
-            election = (
-                f"a sheriff-election vote (the election of {sheriff.player} was announced "
-                f"in post {election_until})"
-                if sheriff is not None
-                and election_until is not None
-                and post.post_id <= election_until
-                else None
-            )
             for mark in extract_votes(post, vrules, gms=game.gms):
-                _apply_mark(state, game, vrules, trules, phase, post, mark, matcher, election)
+                _apply_mark(
+                    state, game, vrules, trules, phase, post, mark, matcher, election(post)
+                )
+        elif kind == "edit":
+            _apply_edit(state, game, vrules, trules, phase, item, matcher, election(item.after))
         else:
             _apply_pm(state, game, vrules, trules, phase, item, matcher)
 
@@ -433,25 +445,37 @@ def _select(
 
 
 def _events(
-    posts: Sequence[Post], game: Game, phase: Phase | None, at_post: int | None, at: datetime | None
+    posts: Sequence[Post],
+    game: Game,
+    phase: Phase | None,
+    at_post: int | None,
+    at: datetime | None,
+    edits: Sequence[Edit] = (),
 ) -> list[tuple[str, Any]]:
-    """Posts in thread order with the GM's PM votes placed by time among them."""
-    pms = [
-        v
+    """Posts in thread order with the GM's PM votes and the edits of those posts placed by
+    time among them ("as of post N" is the moment post N was made: later edits wait)."""
+    timed: list[tuple[datetime, str, Any]] = [
+        (v.at, "pm", v)
         for v in game.pm_votes
         if (phase is None or v.at >= phase.starts_at) and (at is None or v.at <= at)
     ]
+    chosen = {p.post_id for p in posts}
+    timed += [
+        (e.at, "edit", e)
+        for e in edits
+        if e.post_id in chosen and (at is None or e.at <= at) and e.at >= e.before.posted_at
+    ]
     if at_post is not None and posts:
-        pms = [v for v in pms if v.at <= posts[-1].posted_at]
-    pms.sort(key=lambda v: v.at)
+        timed = [t for t in timed if t[0] <= posts[-1].posted_at]
+    timed.sort(key=lambda t: t[0])
     events: list[tuple[str, Any]] = []
     i = 0
     for p in posts:
-        while i < len(pms) and pms[i].at < p.posted_at:
-            events.append(("pm", pms[i]))
+        while i < len(timed) and timed[i][0] < p.posted_at:
+            events.append(timed[i][1:])
             i += 1
         events.append(("post", p))
-    events.extend(("pm", v) for v in pms[i:])
+    events.extend(t[1:] for t in timed[i:])
     return events
 
 
@@ -482,6 +506,7 @@ def _apply_mark(
     mark: VoteMark,
     matcher: Any,
     election: str | None = None,
+    note: str = "",
 ) -> None:
     if mark.action == "mention":
         return
@@ -541,11 +566,113 @@ def _apply_mark(
         base["action"],
         target_text,
         target_match,
-        mark.reason,
+        mark.reason + note,
         base,
         post.post_id,
         post.posted_at,
     )
+
+
+def _vote_marks(post: Post, vrules: VoteRules, game: Game) -> list[VoteMark]:
+    return [
+        m for m in extract_votes(post, vrules, gms=game.gms) if m.usable and m.action != "mention"
+    ]
+
+
+def _marks_key(marks: Sequence[VoteMark]) -> list[tuple[str, str]]:
+    return [(m.action, fold(visible(m.target_text) or "")) for m in marks]
+
+
+def _apply_edit(
+    state: _State,
+    game: Game,
+    vrules: VoteRules,
+    trules: TallyRules,
+    phase: Phase | None,
+    edit: Edit,
+    matcher: Any,
+    election: str | None,
+) -> None:
+    """An edit that changed the votes of a post, at the edit's time (timeline.py).
+
+    After the day's end it changes nothing ("the vote stays"); a silent edit whose window
+    holds the deadline is said to be unknown, not guessed. Where the ruleset forbids changing
+    a vote by editing (001) the vote stands as first posted. Otherwise (000, 002, 003) the
+    edited vote counts from the edit's time: the vote the post had cast, if it still stands,
+    is withdrawn, and the post's new marks are applied then."""
+    old, new = _vote_marks(edit.before, vrules, game), _vote_marks(edit.after, vrules, game)
+    if _marks_key(old) == _marks_key(new) or game.is_gm(edit.after.author):
+        return
+    voter = game.slot_of_author(edit.after.author)
+    if voter is None:
+        return
+    post_id = edit.post_id
+    ends_at = phase.ends_at if phase is not None else None
+    if state.hammer is not None and state.hammer[1] is not None and post_id > state.hammer[1]:
+        return  # the post itself came after the day's end: its votes never counted
+    if ends_at is not None and edit.before.posted_at > ends_at and not vrules.after_deadline:
+        return
+    when = _moment(edit.at)
+    base = dict(
+        post_id=post_id,
+        text=" ".join(m.text for m in new) or "(its votes removed)",
+        markup="edit",
+        at=edit.at,
+        url=edit.after.url,
+        action="vote" if any(m.action != "unvote" for m in new) else "unvote",
+    )
+    cur = state.current.get(voter)
+    stays = (
+        f"the vote stays on {cur.target} ({_where(state.votes[cur.index]['post_id'])})"
+        if cur is not None
+        else "the vote stays: none"
+    )
+    if ends_at is not None and not vrules.after_deadline and edit.straddles(ends_at):
+        why = (
+            f"not counted: post {post_id} was edited silently between {_moment(edit.earliest)} "
+            f"and {when}, and the day ended at {_moment(ends_at)} in between: whether before "
+            f"or after the deadline cannot be known; {stays} (check the edit with the player "
+            "or the forum)"
+        )
+        _record(state, base, voter, VoteCode.EDITED_AROUND_END, why)
+        return
+    ended = None
+    if state.hammer is not None:
+        ended = f"at {_where(state.hammer[1])} (majority on {state.hammer[0]})"
+    elif ends_at is not None and edit.at > ends_at and not vrules.after_deadline:
+        ended = f"at the deadline ({_moment(ends_at)})"
+    if ended is not None:
+        why = (
+            f"not counted: edited after the day ended (edited at {when}; the day ended "
+            f"{ended}); {stays}"
+        )
+        _record(state, base, voter, VoteCode.EDITED_AFTER_END, why)
+        return
+    if vrules.edits == "first_posted":
+        why = (
+            f"not counted: post {post_id} was edited at {when}, and this ruleset does not let "
+            "an edit change a vote: the vote stands as first posted"
+        )
+        _record(state, base, voter, VoteCode.EDIT_NOT_ALLOWED, why)
+        return
+    withdrawn = cur is not None and state.votes[cur.index]["post_id"] == post_id
+    if withdrawn:
+        assert cur is not None
+        changed = f"changed by the edit of post {post_id} at {when}"
+        _end(state, cur.index, VoteCode.REPLACED, changed)
+        del state.current[voter]
+    post = dataclasses.replace(edit.after, posted_at=edit.at)
+    note = f" (edited in at {when})"
+    for mark in new:
+        _apply_mark(state, game, vrules, trules, phase, post, mark, matcher, election, note)
+    if withdrawn and not new:
+        assert cur is not None
+        why = f"counted: the edit at {when} removed the vote on {cur.target} from post {post_id}"
+        _record(state, base, voter, VoteCode.COUNTED, why)
+
+
+def _moment(at: datetime) -> str:
+    return f"{at:%Y-%m-%d %H:%M:%S} UTC"
 
 
 def _apply_pm(

@@ -33,6 +33,12 @@ Not counted because of the game's rules (tally.py):
 - ``after_deadline``    cast after the day's deadline
 - ``after_hammer``      cast after majority ended the day
 - ``sheriff_election``  001: cast in the sheriff election, before the sheriff was appointed
+
+Edits that changed a post's votes (tally.py, timeline.py):
+
+- ``edited_after_end``  the edit was made after the day ended: the vote stays as it stood
+- ``edited_around_end`` a silent edit whose window holds the deadline: its time is unknown
+- ``edit_not_allowed``  the ruleset forbids changing a vote by editing (001): it stands as posted
 """
 
 from __future__ import annotations
@@ -72,6 +78,9 @@ class VoteCode(StrEnum):
     AFTER_DEADLINE = "after_deadline"
     AFTER_HAMMER = "after_hammer"
     SHERIFF_ELECTION = "sheriff_election"
+    EDITED_AFTER_END = "edited_after_end"
+    EDITED_AROUND_END = "edited_around_end"
+    EDIT_NOT_ALLOWED = "edit_not_allowed"
 
 
 #: Codes of votes that counted when cast: `Vote.accepted` is derived from this set.

@@ -114,6 +114,8 @@ def color_name(hex_value: str) -> str:
 # ---- the ruleset's vote markup -------------------------------------------------------------
 
 FORMS = ("tag", "bold", "color", "plain", "pm")
+EDIT_POLICIES = ("count_from_edit", "first_posted")
+"""`[votes] edits`: whether an edit can change a vote (see `VoteRules.edits`)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,10 @@ class VoteRules:
     """Votes posted after the day's deadline count (they never do in the bundled rulesets)."""
     close_spelling: float = field(default=0.8, metadata={"min": 0, "max": 1})
     """Minimum similarity (0-1) for a misspelt full name to count; 0 turns it off."""
+    edits: str = "count_from_edit"
+    """What an edit that changes a post's votes does: "count_from_edit" (the edited vote
+    counts from the edit's time) or "first_posted" (the vote stands as first posted and the
+    edit is reported; 001 forbids editing). An edit after the day's end never counts."""
 
     @classmethod
     def from_ruleset(cls, ruleset: Any) -> VoteRules:
@@ -169,6 +175,11 @@ class VoteRules:
                     )
                 colors.append(hexed)
             values[key] = tuple(colors)
+        if values.get("edits", "count_from_edit") not in EDIT_POLICIES:
+            raise RulesetError(
+                f"{where} [votes] edits = {show(values['edits'])}: use one of "
+                f"{', '.join(EDIT_POLICIES)}"
+            )
         made = cls(**values)
         # One instance per distinct rules: the counts' caches then find them by identity.
         return _RULES.setdefault(made, made)

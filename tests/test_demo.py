@@ -33,9 +33,13 @@ def test_demo_runs_the_whole_day_and_night(tmp_path, capsys) -> None:
     run_demo(tmp_path, _run_cli)
     out = capsys.readouterr().out
     # The day ended at majority on Gwen's post 109, with Esme's edited vote on Felix; the
-    # setup (entered first) changes no vote: 7 alive, 4 to lynch.
+    # setup (entered first) changes no vote: 7 alive, 4 to lynch. Esme's vote on Felix counts
+    # from her edit (12:15), after Felix's vote on her (11:48): his wagon is listed first.
     assert "Day 2 is over (ended at majority with post 109). Decided: Bram is lynched: " in out
-    assert "Bram (4): Alice, Cleo, Dmitri, Gwen\nCleo (1): Bram\nFelix (1): Esme\n" in out
+    assert (
+        "Bram (4): Alice, Cleo, Dmitri, Gwen\nCleo (1): Bram\nEsme (1): Felix\nFelix (1): Esme\n"
+        in out
+    )
     assert "With 7 alive, it takes 4 to lynch." in out
     drafts = tmp_path / "drafts" / "demo"
     assert (drafts / "day2-final.txt").is_file()

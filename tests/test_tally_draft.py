@@ -64,8 +64,9 @@ def test_a_day_ended_at_majority_shows_the_hammer_not_the_time_left(
     with GameStore.open(tmp_path, "a") as store:
         store.record_posts(thread_posts(forum), NOW)
 
+    # As of post 41: the moment it was made (2026-11-21 22:14 UTC), as `--at` that time shows.
     before = call("draft", "tally", "a", "--at-post", "41")
-    assert "[i]Deadline: 2026-11-23 13:00 UTC (25 h 0 min left).[/i]" in before
+    assert "[i]Deadline: 2026-11-23 13:00 UTC (38 h 46 min left).[/i]" in before
 
     after = call("draft", "tally", "a")
     assert after.rstrip("\n").endswith(

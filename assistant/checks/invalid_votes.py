@@ -31,6 +31,9 @@ KINDS: Mapping[VoteCode, tuple[str, str]] = {
     VoteCode.ABSTAIN_NOT_ALLOWED: ("abstain_not_allowed", "invalid_vote"),
     VoteCode.WRONG_MARKUP: ("wrong_vote_markup", "invalid_vote"),
     VoteCode.WRONG_COLOR: ("wrong_vote_markup", "invalid_vote"),
+    # An edit the day's count refused because the day had ended: as serious as a late vote.
+    VoteCode.EDITED_AFTER_END: ("edited_after_day_end", "vote_late"),
+    VoteCode.EDITED_AROUND_END: ("edit_time_unknown_at_deadline", "vote_late"),
 }
 """A vote's code -> (alert kind, the [posting] key giving its severity). Codes not here
 raise no alert of this check."""

@@ -33,7 +33,7 @@ from assistant.game import Game
 from assistant.models import to_iso
 from assistant.outcome import TallyRules
 from assistant.safe_text import BBCode
-from assistant.tally import Tally, count
+from assistant.tally import Tally
 from assistant.templating import template
 
 DUSK_TEMPLATE = "dusk_default.j2"
@@ -130,17 +130,15 @@ def dusk_of(
     ends: Any,
     now: datetime,
     *,
-    day: int | None = None,
+    tally: Tally,
 ) -> DuskResult:
-    """The dusk of `day` (default: the current day) as of `now`: see the module docstring.
+    """The dusk of the day `tally` counts, as of `now`: see the module docstring.
 
     `view` is the game as `monitor.load_view` sees it (its game, ruleset and posts), `ends`
-    the day's effective end (`monitor.day_deadline`): the caller above this layer has them
-    (`monitor.draft_dusk`)."""
+    the day's effective end (`monitor.day_deadline`) and `tally` the day's count
+    (`monitor.day_tally`, the one `count` and the daemon's lock show): the caller above
+    this layer has them (`monitor.draft_dusk`)."""
     game, ruleset = view.game, view.ruleset
-    tally = count(
-        view.posts, game, ruleset, day=day, now=now, deadline=ends.at if ends else None
-    )
     stored = _dusk_facts(inputs, tally.day)
     outcome = tally.outcome
     no_votes = bool(outcome.lynched) and not any(w.effective > 0 for w in tally.wagons)
