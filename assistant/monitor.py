@@ -316,10 +316,12 @@ def spans(game: Game, current: Deadline | None) -> list[tuple[Phase, datetime | 
 def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     """Every check on the game's facts as of `view.now`."""
     game, rules = view.game, view.posting
-    votes_of = usable_votes(VoteRules.from_ruleset(view.ruleset), game.gms)
+    vrules = VoteRules.from_ruleset(view.ruleset)
+    votes_of = usable_votes(vrules, game.gms)
     posts = list(view.posts)
     alerts: list[Alert] = []
-    alerts += check_edits(view.stored, game, rules, votes_of)
+    first_posted = vrules.edits == "first_posted"
+    alerts += check_edits(view.stored, game, rules, votes_of, first_posted=first_posted)
     alerts += check_pm_copies(
         posts, game, rules, known_pms(view.ruleset, store.inputs(), view.replay)
     )

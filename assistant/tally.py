@@ -306,8 +306,12 @@ def count(
         else:
             _apply_pm(state, game, vrules, trules, phase, item, matcher)
 
-    last = selected[-1] if selected else None
-    alive = _alive_at_end(game, phase, last, at_post, at, now)
+    # The last post of the day: one made after its deadline is read (its votes are refused)
+    # but is not where the day stood, whenever the count is run.
+    ends_at = phase.ends_at if phase is not None and not vrules.after_deadline else None
+    in_time = [p for p in selected if ends_at is None or p.posted_at <= ends_at]
+    last = in_time[-1] if in_time else None
+    alive = _alive_at_end(game, phase, selected[-1] if selected else None, at_post, at, now)
     votes = _freeze_votes(state, game, trules, phase)
     wagons = _wagons(state, game, trules, phase, alive)
     voting = {w_voter for w in wagons for w_voter in w.voters}
@@ -612,7 +616,11 @@ def _apply_edit(
         return  # the post itself came after the day's end: its votes never counted
     if ends_at is not None and edit.before.posted_at > ends_at and not vrules.after_deadline:
         return
-    when = _moment(edit.at)
+    when = (
+        f"at {_moment(edit.at)}"
+        if edit.known
+        else f"between {_moment(edit.earliest)} and {_moment(edit.at)}"
+    )
     base = dict(
         post_id=post_id,
         text=" ".join(m.text for m in new) or "(its votes removed)",
@@ -628,11 +636,16 @@ def _apply_edit(
         else "the vote stays: none"
     )
     if ends_at is not None and not vrules.after_deadline and edit.straddles(ends_at):
+        how = (
+            "silently (no edit notice), at some moment between the polls of"
+            if edit.silent
+            else "at some moment (its edit notice gives the minute) between"
+        )
         why = (
-            f"not counted: post {post_id} was edited silently between {_moment(edit.earliest)} "
-            f"and {when}, and the day ended at {_moment(ends_at)} in between: whether before "
-            f"or after the deadline cannot be known; {stays} (check the edit with the player "
-            "or the forum)"
+            f"not counted: post {post_id} was edited {how} {_moment(edit.earliest)} and "
+            f"{_moment(edit.at)}, and the day ended at {_moment(ends_at)} in between: "
+            f"whether before or after the deadline cannot be known; {stays} (check the edit "
+            "with the player or the forum's edit history)"
         )
         _record(state, base, voter, VoteCode.EDITED_AROUND_END, why)
         return
@@ -643,14 +656,14 @@ def _apply_edit(
         ended = f"at the deadline ({_moment(ends_at)})"
     if ended is not None:
         why = (
-            f"not counted: edited after the day ended (edited at {when}; the day ended "
+            f"not counted: edited after the day ended (edited {when}; the day ended "
             f"{ended}); {stays}"
         )
         _record(state, base, voter, VoteCode.EDITED_AFTER_END, why)
         return
     if vrules.edits == "first_posted":
         why = (
-            f"not counted: post {post_id} was edited at {when}, and this ruleset does not let "
+            f"not counted: post {post_id} was edited {when}, and this ruleset does not let "
             "an edit change a vote: the vote stands as first posted"
         )
         _record(state, base, voter, VoteCode.EDIT_NOT_ALLOWED, why)
@@ -658,16 +671,16 @@ def _apply_edit(
     withdrawn = cur is not None and state.votes[cur.index]["post_id"] == post_id
     if withdrawn:
         assert cur is not None
-        changed = f"changed by the edit of post {post_id} at {when}"
+        changed = f"changed by the edit of post {post_id} {when}"
         _end(state, cur.index, VoteCode.REPLACED, changed)
         del state.current[voter]
     post = dataclasses.replace(edit.after, posted_at=edit.at)
-    note = f" (edited in at {when})"
+    note = f" (edited in {when})"
     for mark in new:
         _apply_mark(state, game, vrules, trules, phase, post, mark, matcher, election, note)
     if withdrawn and not new:
         assert cur is not None
-        why = f"counted: the edit at {when} removed the vote on {cur.target} from post {post_id}"
+        why = f"counted: the edit {when} removed the vote on {cur.target} from post {post_id}"
         _record(state, base, voter, VoteCode.COUNTED, why)
 
 

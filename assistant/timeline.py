@@ -2,12 +2,14 @@
 later version from when the edit was made. What a count as of a moment reads.
 
 When an edit was made: the forum's "Last edit" notice says so when the notice changed
-with it (clamped into the window between the two polls, since a notice in a wrong zone
-cannot predate the poll that still showed the old text). A silent edit (no new notice:
-SMF within 90 s, phpBB on the topic's last post) is known only to lie between the poll
-that last showed the old text and the poll that first showed the new one: it counts from
-the latter, which is what the assistant had at every moment, and its window is kept so
-an alert can say when that window straddles a deadline instead of guessing.
+with it. SMF and phpBB print it to the minute, so a notice without seconds means some
+moment of that minute; and it is clamped into the window between the two polls (a
+notice in a wrong zone cannot predate the poll that still showed the old text). A
+silent edit (no new notice: SMF within 90 s, phpBB on the topic's last post) is known
+only to lie between the poll that last showed the old text and the poll that first
+showed the new one. Either way the edit counts from the latest moment it can have been
+made (for a silent edit: what the assistant had at every moment), and its window is
+kept, so an alert can say when a window straddles a deadline instead of guessing.
 
 A post first seen already edited (a thread fetched late) has no known earlier version:
 its one version stands from when it was posted, and the edit check reports it as unknown.
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from assistant.models import Post
@@ -33,10 +35,11 @@ class Edit:
     before: Post
     after: Post
     at: datetime
-    """When the new text counts from: the notice's time, or (silent) when first seen."""
+    """When the new text counts from: the latest moment the edit can have been made."""
     earliest: datetime
-    """The earliest it can have been made: `at` when the notice gives the time, else the
-    poll that last showed the old text."""
+    """The earliest moment it can have been made (`at` when the time is known exactly)."""
+    silent: bool = False
+    """No new edit notice came with it: only the polls tell when it was made."""
 
     @property
     def post_id(self) -> int:
@@ -74,9 +77,14 @@ def edit_between(before: PostVersion, after: PostVersion) -> Edit:
     old, new = before.post, after.post
     notice = new.edit.at if new.edit is not None and new.edit != old.edit else None
     if notice is None:
-        return Edit(old, new, after.seen_at, before.seen_at)
-    at = min(max(notice, before.seen_at), after.seen_at)
-    return Edit(old, new, at, at)
+        return Edit(old, new, after.seen_at, before.seen_at, silent=True)
+    last = notice + (_MINUTE if notice.second == 0 and notice.microsecond == 0 else timedelta())
+    earliest = min(max(notice, before.seen_at), after.seen_at)
+    return Edit(old, new, max(earliest, min(last, after.seen_at)), earliest)
+
+
+_MINUTE = timedelta(seconds=59)
+"""The rest of a minute a notice printed without seconds may mean."""
 
 
 def thread_of(stored: Iterable[StoredPost], at: datetime | None = None) -> Thread:

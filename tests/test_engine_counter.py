@@ -11,6 +11,7 @@ the win check, and `--confirm` stores it. A second game checks a Priest's revive
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -168,7 +169,10 @@ def test_roles_and_night_hexes_reach_the_count_and_dusk(cli: Cli, tmp_path: Path
         "All threats to the Town have been eliminated.\n"
         "Winners: Mr. Pickles, Jd-, Conia, Lady Grey, Tom & Jerry's, Kat."
     )
-    last = thread_posts(forum, "b")[-1].post_id
+    # The outcome stands at the day's last post: the host's post after the deadline is
+    # read, but the day did not stand there.
+    ends = datetime.fromisoformat(end)
+    last = [p for p in thread_posts(forum, "b") if p.posted_at <= ends][-1].post_id
     assert f"outcome (post {last}): xX_Slayer_Xx leads with 3" in out
 
     doc = cli.json("draft", "dusk", "tb", "--confirm", at="2026-11-22T11:30:00+00:00")

@@ -36,7 +36,11 @@ def check_edits(
     game: Game,
     rules: PostingRules,
     votes_of: VotesOf,
+    *,
+    first_posted: bool = False,
 ) -> list[Alert]:
+    """`first_posted`: the ruleset does not let an edit change a vote ([votes] edits,
+    001): an edit that changed one says the vote stands as first posted."""
     alerts: list[Alert] = []
     zone = game_zone(game.tz)
     for sp in posts:
@@ -50,7 +54,7 @@ def check_edits(
                     alerts.append(alert)
             continue
         for before, after in zip(sp.versions, sp.versions[1:], strict=False):
-            alert = _edit(before, after, rules, votes_of, zone)
+            alert = _edit(before, after, rules, votes_of, zone, first_posted)
             if alert is not None:
                 alerts.append(alert)
     return alerts
@@ -62,7 +66,12 @@ def _editor_is_author(post: Post) -> bool:
 
 
 def _edit(
-    before: PostVersion, after: PostVersion, rules: PostingRules, votes_of: VotesOf, zone: ZoneInfo
+    before: PostVersion,
+    after: PostVersion,
+    rules: PostingRules,
+    votes_of: VotesOf,
+    zone: ZoneInfo,
+    first_posted: bool = False,
 ) -> Alert | None:
     old, new = before.post, after.post
     marked = new.edit is not None and new.edit != old.edit
@@ -94,6 +103,11 @@ def _edit(
         message += f" (reason: {new.edit.reason})"
     if vote_changed:
         message += f"; votes {_votes(old_votes)} -> {_votes(new_votes)}"
+        if first_posted:
+            message += (
+                "; this ruleset does not let an edit change a vote: the vote stands as first "
+                "posted"
+            )
     elif kind == "moderator_edit":
         message += "; the votes in it are unchanged"
     return Alert(
