@@ -321,13 +321,19 @@ def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     posts = list(view.posts)
     alerts: list[Alert] = []
     first_posted = vrules.edits == "first_posted"
-    alerts += check_edits(view.stored, game, rules, votes_of, first_posted=first_posted)
+    ended = _ended_days(view)
+    ends = [
+        end for phase, end in spans(game, view.deadline)
+        if phase.kind == "day" and end is not None and end <= view.now
+    ]  # fmt: skip
+    alerts += check_edits(
+        view.stored, game, rules, votes_of, first_posted=first_posted, day_ends=ends
+    )
     alerts += check_pm_copies(
         posts, game, rules, known_pms(view.ruleset, store.inputs(), view.replay)
     )
     alerts += check_quoted_gm_pms(posts, game, rules, {sp.post_id for sp in view.stored})
     alerts += check_posting(posts, game, rules, game.phases)
-    ended = _ended_days(view)
     voted = {day: [v for w in t.wagons for v in w.voters] for day, t in ended.items()}
     alerts += check_inactivity(
         posts, game, rules, spans(game, view.deadline), view.now, voted=voted

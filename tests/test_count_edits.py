@@ -338,3 +338,23 @@ def test_the_daemons_locked_count_and_every_later_count_agree(
     tally = _later_counts_agree(capsys, monkeypatch, tmp_path)
     assert standing(tally)["Conia"] == "Jd-"
     assert _later_counts_agree(capsys, monkeypatch, late) == tally
+
+
+@pytest.mark.parametrize("forum", tb.FORUMS)
+def test_a_post_fetched_late_already_edited_after_the_deadline_is_unknown(
+    tmp_path, capsys, monkeypatch, forum
+) -> None:
+    """The thread read only after the day (its final pages): Conia's post shows [Vote:
+    Slayer] with a "Last edit" of 11:17, after the 11:15:50 deadline. Her first version
+    was never seen, so the vote it stood with at the deadline is unknown: the alert says
+    so rather than guessing; the count reads the one version there is."""
+    store = tb.new_store(tmp_path, forum, day_ends=BEFORE_CONIAS_EDIT)
+    store.record_posts(tb.final_posts(forum), tb.SAVED_AT)
+    store.close()
+    post = conias_post(forum)
+    alert = _alert(alerts_json(capsys, monkeypatch, tmp_path), "edit", post)
+    message = _field(alert, "message")
+    assert "the first version was not seen" in message
+    assert "the edit came after the day ended (Sun 22 Nov 2026 11:15 UTC)" in message
+    assert "the vote the post stood with then is unknown" in message
+    assert standing(count_json(capsys, monkeypatch, tmp_path))["Conia"] == "xX_Slayer_Xx"

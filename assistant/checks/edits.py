@@ -14,7 +14,8 @@ The GM's own posts are not checked.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from assistant.alerts import Alert
@@ -38,9 +39,12 @@ def check_edits(
     votes_of: VotesOf,
     *,
     first_posted: bool = False,
+    day_ends: Sequence[datetime] = (),
 ) -> list[Alert]:
     """`first_posted`: the ruleset does not let an edit change a vote ([votes] edits,
-    001): an edit that changed one says the vote stands as first posted."""
+    001): an edit that changed one says the vote stands as first posted. `day_ends`: when
+    the days that are over ended; a post seen only after an edit made after one of them
+    says the vote it stood with at that end is unknown."""
     alerts: list[Alert] = []
     zone = game_zone(game.tz)
     for sp in posts:
@@ -49,7 +53,7 @@ def check_edits(
             continue
         if len(sp.versions) == 1:
             if sp.latest.edit is not None:
-                alert = _seen_edited(sp.versions[0], rules, votes_of, zone)
+                alert = _seen_edited(sp.versions[0], rules, votes_of, zone, day_ends)
                 if alert is not None:
                     alerts.append(alert)
             continue
@@ -124,7 +128,11 @@ def _edit(
 
 
 def _seen_edited(
-    version: PostVersion, rules: PostingRules, votes_of: VotesOf, zone: ZoneInfo
+    version: PostVersion,
+    rules: PostingRules,
+    votes_of: VotesOf,
+    zone: ZoneInfo,
+    day_ends: Sequence[datetime] = (),
 ) -> Alert | None:
     post = version.post
     assert post.edit is not None
@@ -146,6 +154,14 @@ def _seen_edited(
             f"; it carries {_votes(votes)}: the first version was not seen, so whether "
             "the edit changed a vote is unknown"
         )
+        ended = [
+            end for end in day_ends if post.posted_at <= end and post.edit.at and post.edit.at > end
+        ]
+        if ended:
+            message += (
+                f"; the edit came after the day ended ({local_text(ended[0], zone)}): the vote "
+                "the post stood with then is unknown, and that day's count reads this version"
+            )
     return Alert(
         kind=kind,
         severity=severity,
