@@ -12,7 +12,8 @@
     │   │   ├── BoardPageError     a board's / forum's list of topics
     │   │   └── FeedError          an RSS / Atom / SMF XML feed
     │   ├── UnsupportedForumError  the page is neither SMF nor phpBB
-    │   └── LayoutError        a topic page whose layout was not understood
+    │   ├── LayoutError        a topic page whose layout was not understood
+    │   └── TruncatedPageError a topic page cut short (no closing markup, posts missing)
     ├── VoteError              a vote the GM entered cannot be used
     ├── PhaseError             a phase, deadline or extension the GM entered cannot be used
     └── OrderError             a night order the GM entered cannot be used
@@ -97,6 +98,10 @@ class LayoutError(ForumError):
     def __init__(self, message: str, url: str | None = None, what: str | None = None) -> None:
         super().__init__(message, url)
         self.what = what
+
+
+class TruncatedPageError(ForumError):
+    """A topic page that arrived cut short: an error for that poll, never stored."""
 
 
 class VoteError(AssistantError):

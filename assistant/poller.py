@@ -25,7 +25,13 @@ from typing import Any, TextIO
 from tqdm import tqdm
 
 from assistant.clock import Clock
-from assistant.errors import ConfigError, FetchError, LayoutError, NotAThreadError
+from assistant.errors import (
+    ConfigError,
+    FetchError,
+    LayoutError,
+    NotAThreadError,
+    TruncatedPageError,
+)
 from assistant.models import TopicPage, from_iso, to_iso
 from assistant.scrapers import ThreadRef, parse_topic_page, thread_url_info
 from assistant.scrapers.http import Fetcher
@@ -194,9 +200,16 @@ class Poller:
         answer = self.fetcher.get(url)
         seen_at = self.clock.now()
         try:
-            page = parse_topic_page(
-                answer.content, answer.url, tz=self.tz, now=seen_at, header_charset=answer.charset
-            )
+            try:
+                page = parse_topic_page(answer.content, answer.url, tz=self.tz, now=seen_at,
+                                        header_charset=answer.charset)
+            except TruncatedPageError:
+                # Cut short on the way: ask once more now; a second cut page fails the poll
+                # (the whole pages before it are kept) and the next poll asks again.
+                answer = self.fetcher.get(url)
+                seen_at = self.clock.now()
+                page = parse_topic_page(answer.content, answer.url, tz=self.tz, now=seen_at,
+                                        header_charset=answer.charset)
             if not page.posts and (page.page <= 1 or page.page < page.page_count):
                 # Only SMF's page past the end may be empty: its last page, after page 1.
                 raise NotAThreadError(

@@ -60,6 +60,26 @@ def without_post(html: bytes, software: str, post_id: int) -> bytes:
     return tree.html.encode("utf-8")
 
 
+def thread_without_post(files: list[Path], software: str, post_id: int) -> list[bytes]:
+    """The thread's pages after a moderator deleted `post_id`, as the forum then serves
+    them: every page before the last still holds a full page of posts (the first post
+    of each later page moves up one page), the last page one post fewer."""
+    trees = [LexborHTMLParser(f.read_bytes().decode("utf-8")) for f in files]
+    posts = "div.windowbg" if software == "smf" else "div.post"
+    removed = None
+    for n, tree in enumerate(trees):
+        node = tree.css_first(POST_SELECTOR[software].format(post_id))
+        if node is not None:
+            node.decompose()
+            removed = n
+    assert removed is not None
+    for n in range(removed, len(trees) - 1):
+        moving = trees[n + 1].css_first(posts)
+        trees[n].css(posts)[-1].insert_after(moving)
+        moving.decompose()
+    return [tree.html.encode("utf-8") for tree in trees]
+
+
 def without_posts(html: bytes, software: str) -> bytes:
     tree = LexborHTMLParser(html.decode("utf-8"))
     for node in tree.css("div.windowbg" if software == "smf" else "div.post"):
@@ -154,7 +174,8 @@ def test_a_deletion_on_an_earlier_page_is_found_by_the_recheck(forum, store, clo
     url = forum.serve_thread(software, files)
     poller = make_poller(store, url, clock, recheck_every_polls=0, recheck_every=None)
     poller.poll()
-    forum.set_page(page_path(software, 2, 2), without_post(files[1].read_bytes(), software, 20))
+    for n, page in enumerate(thread_without_post(files, software, 20), start=1):
+        forum.set_page(page_path(software, 2, n), page)
 
     assert poller.poll().vanished == ()  # only the last page was read
     result = poller.poll(recheck=True, recheck_since=datetime(2026, 11, 21, tzinfo=UTC))

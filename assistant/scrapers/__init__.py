@@ -13,7 +13,13 @@ import re
 from datetime import datetime, tzinfo
 from types import ModuleType
 
-from assistant.errors import LayoutError, LoginError, NotAThreadError, UnsupportedForumError
+from assistant.errors import (
+    LayoutError,
+    LoginError,
+    NotAThreadError,
+    TruncatedPageError,
+    UnsupportedForumError,
+)
 from assistant.models import TopicPage
 from assistant.scrapers.common import decode_html
 from assistant.scrapers.other_pages import feed_error, other_page_error
@@ -24,6 +30,7 @@ __all__ = [
     "THREAD_URL_HELP",
     "ThreadRef",
     "detect_software",
+    "check_whole",
     "parse_topic_page",
     "thread_url_info",
 ]
@@ -78,8 +85,9 @@ def parse_topic_page(
     if feed is not None:
         raise feed
     software = detect_software(text, url)
+    _check_closed(text, url)  # before parsing: a cut post would read as a strange theme
     try:
-        return _parser(software).parse_page(text, url, tz=tz, now=now)
+        page = _parser(software).parse_page(text, url, tz=tz, now=now)
     except (LayoutError, NotAThreadError) as e:
         other = other_page_error(text, url, software) if isinstance(e, NotAThreadError) else None
         if other is not None:
@@ -92,3 +100,36 @@ def parse_topic_page(
                 url,
             ) from None
         raise
+    check_whole(page, text, url)
+    return page
+
+
+# Both forums end every page with their footer and </html>; a page cut in transit does not.
+_CLOSING = re.compile(r"</html\s*>", re.I)
+_TAIL = 64 * 1024
+"""Where the closing tag is looked for: the page's end (scripts may follow it)."""
+
+
+def _check_closed(text: str, url: str) -> None:
+    """A page that ends before the forum's closing markup was cut short on the way."""
+    if not _CLOSING.search(text[-_TAIL:]):
+        raise TruncatedPageError(
+            f"{url}: the page ends before the forum's closing markup (</html>): it was cut "
+            "short on the way; nothing from it was stored, and the next poll reads it again",
+            url,
+        )
+
+
+def check_whole(page: TopicPage, text: str, url: str) -> None:
+    """Refuse a topic page that arrived cut short: it ends before the forum's closing
+    markup, or a page before the last shows fewer (or more) posts than its own pagination
+    puts on a page. Stored, it would lose posts silently and then look like deletions."""
+    _check_closed(text, url)
+    if (page.posts and page.page < page.page_count and page.per_page
+            and len(page.posts) != page.per_page):  # (no posts at all: the caller says so)
+        raise TruncatedPageError(
+            f"{url}: page {page.page} of {page.page_count} shows {len(page.posts)} post(s) where "
+            f"its pagination puts {page.per_page} on a page: it is incomplete; nothing from it "
+            "was stored, and the next poll reads it again",
+            url,
+        )
