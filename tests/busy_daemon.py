@@ -31,8 +31,10 @@ def main(data_dir: str, game: str, stop: str) -> None:
         if Path(stop).exists():
             break
         report = daemon.cycle(game)
-        if report.poll_error or report.error:
-            print(f"error {report.poll_error or report.error}", flush=True)
+        if report.poll_error:
+            print(f"poll-error {report.poll_error}", flush=True)
+        if report.error:
+            print(f"review-error {report.error}", flush=True)
         print(f"done {n}", flush=True)
 
 
