@@ -142,6 +142,9 @@ def test_the_daemon_logs_in_as_fetch_did_with_the_password_from_its_environment(
                               "--password-env", "FORUM_PW", "--delay", "0")
         assert code == 0, err
         forum.posted.clear()
+        code, out, err = call(capsys, tmp_path, "fetch", "--game", "g", "--delay", "0")
+        assert code == 0 and len(forum.posted) == 1, err  # a later fetch logs in as the first
+        forum.posted.clear()
         code, out, err = call(capsys, tmp_path, "run", "--once", "--delay", "0")
         assert "poll failed" not in out, out + err
         (_, body), = forum.posted  # the daemon logged in, once

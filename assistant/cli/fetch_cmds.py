@@ -48,24 +48,27 @@ def fetch(ctx: click.Context, url: str | None, game_id: str, tz_name: str | None
     a = app(ctx)
     if user and not password_env:
         raise ConfigError("--login needs --password-env VARIABLE naming where the password is")
-    password = None
-    if user and password_env:
-        password = os.environ.get(password_env)
-        if not password:
-            raise ConfigError(
-                f"--password-env {password_env}: that environment variable is not set or empty; "
-                f"set it to the password of {user!r} (e.g. `read -s {password_env}; export "
-                f"{password_env}`)"
-            )
     with a.open_game(game_id, create=True) as store:
         config = store.config()
+        given = bool(user)
+        if not user and config.get("login"):  # the login kept with the game by a first fetch
+            user, password_env = config["login"].get("user"), config["login"].get("password_env")
+        password = None
+        if user and password_env:
+            password = os.environ.get(password_env)
+            if not password:
+                raise ConfigError(
+                    f"--password-env {password_env}: that environment variable is not set or "
+                    f"empty; set it to the password of {user!r} (e.g. `read -s {password_env}; "
+                    f"export {password_env}`)"
+                )
         # A game whose thread was never read may still change its mind about the URL.
         thread_url = _thread_url(url, config, game_id, locked=bool(store.crawl_state()))
         game_tz = game_zone(tz_name or config.get("tz") or "UTC")
         forum_tz = game_zone(forum_tz_name) if forum_tz_name else None
         # The login stays with the game so the daemon can log in too: the member's name and
         # the variable's name, never the password.
-        account = {"login": {"user": user, "password_env": password_env}} if user else {}
+        account = {"login": {"user": user, "password_env": password_env}} if given else {}
         store.update_config(thread_url=thread_url, tz=game_tz.key,
                             **({"forum_tz": forum_tz.key} if forum_tz else {}), **account)
         zone = game_zone(forum_zone_name(store.config()) or "UTC")
