@@ -257,6 +257,13 @@ def order_phase(
     return "night", running if running is not None else rep.next_night()
 
 
+def orders_night(store: GameStore, now: datetime) -> int:
+    """The night an order entered now is for (`order` without --night): the night the
+    game's clock is in, or the one after the running day, else the engine's next night."""
+    rules, rep = replay_of(store)
+    return order_phase(None, None, rep, running_night(store, rules, rep, now))[1]
+
+
 def enter_orders(
     store: GameStore,
     lines: list[str],

@@ -165,6 +165,7 @@ def test_the_dashboard_shows_and_acts_like_the_command_line(
         t: n for t, (n, _voters) in expected["wagons"].items()}
     assert page.locator("svg.chart line.deadline").count() == 1
     page.screenshot(path=str(shots / "game.png"), full_page=True)
+    page.locator("#count").screenshot(path=str(shots / "count-and-chart.png"))
 
     # --why for one player: every vote, counted or not, and why (the CLI's reasons).
     page.fill("#why input[name=why]", "Mr. Pickles")
@@ -200,13 +201,19 @@ def test_the_dashboard_shows_and_acts_like_the_command_line(
     assert page.locator("#order .error").inner_text() == error_line(err)
     assert page.locator("#order textarea").input_value() == bad  # kept for fixing
     page.screenshot(path=str(shots / "order-refused.png"), full_page=True)
+    page.locator("#order").screenshot(path=str(shots / "order-form.png"))
     with GameStore.open(live.data, "thread-b", create=False) as store:
         assert store.inputs("order") == []
     # A good one is stored, as `order` stores it.
     page.fill("#order textarea", "Conia: jail Jd-")
     page.click("#order button")
     page.wait_for_selector(".flash")
-    assert page.locator(".flash").inner_text().startswith("stored for night ")
+    stored = page.locator(".flash").inner_text()
+    assert stored.startswith("stored for night ")
+    night = stored.removeprefix("stored for night ").split(":")[0]
+    # The form's heading names the night the order went to, and lists it.
+    assert page.locator("#order h2").inner_text() == f"Night orders · Night {night}"
+    assert "Conia" in page.locator("#order .entered").inner_text()
     with GameStore.open(live.data, "thread-b", create=False) as store:
         orders = [d["data"] for d in store.inputs("order")]
     assert [(o["actor"], o["targets"]) for o in orders] == [("Conia", ["Jd-"])]

@@ -24,6 +24,7 @@ from assistant.gm import (
     dawn_draft,
     dusk_text,
     game_tally,
+    orders_night,
     over_line,
     pm_drafts,
     tally_bbcode,
@@ -106,6 +107,7 @@ class GamePage:
     players: list[PlayerRow] = field(default_factory=list)
     posts: list[PostRow] = field(default_factory=list)
     orders_phase: str | None = None
+    orders_error: str | None = None
     orders: list[str] = field(default_factory=list)
     missing_orders: list[str] = field(default_factory=list)
     has_setup: bool = False
@@ -245,7 +247,7 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None) -> Gam
         for p in (sp.latest,)
     ]
     page.drafts = _drafts(store, view, now, page)
-    _orders(page, store, view)
+    _orders(page, store, view, now)
     return page
 
 
@@ -342,12 +344,15 @@ def _need(need: str) -> str:
     return f"the {need[5:]} side's order" if need.startswith("side:") else need
 
 
-def _orders(page: GamePage, store: GameStore, view: GameView) -> None:
+def _orders(page: GamePage, store: GameStore, view: GameView, now: datetime) -> None:
     page.missing_orders = _orders_status(store, view)
-    phase = view.phase
-    if phase is None:
+    if not page.has_setup:
         return
-    number = phase.number if phase.kind == "night" else phase.number + 1
+    try:
+        number = orders_night(store, now)
+    except AssistantError as e:  # a setup the engine cannot read: `roles` says why
+        page.orders_error = str(e)
+        return
     page.orders_phase = f"Night {number}"
     page.orders = [
         str(d["data"].get("text") or d["data"].get("actor"))
