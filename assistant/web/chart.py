@@ -1,8 +1,8 @@
 """The day's vote history: each wagon over the day, the hammers and the deadline.
 
-GMs rebuild this by hand from the thread. It is the count itself replayed after each post
-that carried a vote (`tally.count(at_post=...)`, the function `count --at-post` uses),
-so every step of a line is a count the GM can ask the command line for. The picture is
+GMs rebuild this by hand from the thread: the count's own counted votes replayed in order,
+so every step of a line is the count the GM gets from `count --at-post` at that post
+(the tests hold the two equal on the real threads). The picture is
 an SVG drawn on the server: no chart library and no script on the page.
 """
 
@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 
 from assistant.game import Game
 from assistant.models import Post
-from assistant.tally import Tally, count
+from assistant.tally import ABSTAIN, Tally
 
 WIDTH, HEIGHT = 760, 280
 LEFT, RIGHT, TOP, BOTTOM = 44, 150, 16, 34
@@ -64,27 +64,50 @@ def vote_history(
     now: datetime,
     deadline: datetime | None,
 ) -> History | None:
-    """The wagons' totals after every post of the day that carried a vote; None when the
-    count is not a day's (no phase yet)."""
+    """The wagons' totals after every post of the day that carried a counted vote; None
+    when the count is not a day's (no phase yet).
+
+    The count's own votes are replayed in order, as a GM rebuilds the history by hand:
+    a counted vote moves its voter's weight to its target, a counted unvote takes it
+    away. Recounting the thread after every vote post (`count --at-post`) gives the same
+    steps but takes a count per vote post, minutes on a long day; the tests hold the two
+    equal on the real threads. The last step is the count itself, so the chart always
+    ends where the count stands (a day-killed voter's vote, a lovers' bonus)."""
     phase = game.day(tally.day)
     if phase is None:
         return None
-    by_id = {p.post_id: p for p in posts}
-    vote_posts = sorted(
-        {v.post_id for v in tally.votes if v.post_id is not None and v.post_id in by_id},
-        key=lambda pid: (by_id[pid].posted_at, pid),
-    )
+    known = {p.post_id for p in posts}
+    standing: dict[str, tuple[str, int]] = {}
     series: dict[str, list[Step]] = {}
-    for pid in vote_posts:
-        partial = count(posts, game, ruleset, at_post=pid, day=tally.day, now=now,
-                        deadline=deadline)
-        at = by_id[pid].posted_at
-        standing = {w.target: w.effective for w in partial.wagons}
-        for target in set(series) | set(standing):
+
+    def record(at: datetime, post_id: int | None, totals: dict[str, int]) -> None:
+        for target in sorted(set(series) | set(totals)):
             steps = series.setdefault(target, [Step(phase.starts_at, None, 0)])
-            votes = standing.get(target, 0)
+            votes = totals.get(target, 0)
             if steps[-1].votes != votes:
-                steps.append(Step(at, pid, votes))
+                steps.append(Step(at, post_id, votes))
+
+    def totals() -> dict[str, int]:
+        out: dict[str, int] = {}
+        for target, weight in standing.values():
+            out[target] = out.get(target, 0) + weight
+        return out
+
+    counted = [v for v in tally.votes if v.accepted and (v.post_id is None or v.post_id in known)]
+    for i, v in enumerate(counted):
+        if v.action == "unvote":
+            standing.pop(v.voter, None)
+        elif v.target is not None and v.target != ABSTAIN:
+            standing[v.voter] = (v.target, v.weight)
+        elif v.target == ABSTAIN:
+            standing.pop(v.voter, None)
+        following = counted[i + 1] if i + 1 < len(counted) else None
+        if following is None or following.post_id != v.post_id or v.post_id is None:
+            record(v.at, v.post_id, totals())
+    final = {w.target: w.effective for w in tally.wagons}
+    if final != {t: n for t, n in totals().items() if n}:
+        at = tally.last_post_at or (counted[-1].at if counted else phase.starts_at)
+        record(at, tally.last_post, final)
     majority = tally.majority if tally.decision == "majority" else None
     hammers = []
     if majority:
