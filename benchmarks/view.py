@@ -9,9 +9,9 @@ run, on the same store:
    for it; the posts are already read), and the view with every check (`run_checks`, as
    each daemon poll does): the best of `--repeat`;
 2. what one view (and one view with its checks) recomputes, counted with cProfile:
-   readings of a ruleset section (`known_section`: `[votes]`, `[tally]`, `[phases]`; `typed_fields`: every section and
-   ability), readings of the engine's tables (`_table`), and replays of the engine's
-   night history (`replay`);
+   readings of a ruleset section (`known_section`: `[votes]`, `[tally]`, `[phases]`;
+   `typed_fields`: every section and ability), readings of the engine's tables
+   (`_table`), and replays of the engine's night history (`replay`);
 3. with `--against CHECKOUT`: the same with another checkout's code (e.g. a `git worktree`
    of the commit before) in child processes taking turns, checked to give the very same
    view (deadline, count, every vote and reason, role modifiers).
