@@ -4,8 +4,10 @@ has an import cycle. A new module must be given a layer there (and in README's p
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from conftest import ROOT
@@ -27,3 +29,34 @@ def test_the_import_contract_is_kept() -> None:
         + run.stdout[-3000:]
         + run.stderr[-2000:]
     )
+
+
+def _contract_layers() -> list[str]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    [layers] = [c["layers"] for c in config["tool"]["importlinter"]["contracts"]
+                if c["type"] == "layers"]
+    return [layer for layer in layers if layer != "__main__"]
+
+
+def _readme_section() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return readme.split("## How it is built", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_picture_is_the_contract() -> None:
+    [picture] = re.findall(r"```text\n(.*?)```", _readme_section(), re.S)
+    drawn = [re.split(r"\s{2,}", line.strip())[0] for line in picture.splitlines()]
+    assert drawn == _contract_layers()
+
+
+def test_every_module_is_in_a_layer_and_in_the_readme_table() -> None:
+    package = ROOT / "assistant"
+    modules = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+    modules |= {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+    in_layers = {m.strip() for layer in _contract_layers() for m in layer.split("|")}
+    assert modules - {"__main__"} == in_layers
+    table = "".join(re.findall(r"^\| ([^|]*) \|", _readme_section(), re.M))
+    missing = [m for m in sorted(modules - {"__main__"})
+               if f"`{m}.py`" not in table and f"/{m}.py`" not in table
+               and f"`assistant/{m}/`" not in table and f"`{m}/`" not in table]
+    assert not missing, f"README's module table lacks {missing}"
