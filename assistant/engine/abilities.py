@@ -449,6 +449,24 @@ def abduct(r: Resolution, a: Action, tier: str) -> None:
         r.event(tier, a.label(), f"abducts {t}", "out of play tonight")
 
 
+#: The status an arrest leaves (004): the player acts no more and every action on them fails.
+ARRESTED = "arrested"
+
+
+def arrest(r: Resolution, a: Action, tier: str) -> None:
+    """004 Arrest: resolved before everything else, so the arrested player's own actions
+    of the phase fail; they stay in the game (they talk) but are "out" for the win, and
+    their role is not revealed ("The role of the arrested player will not be revealed")."""
+    t = a.targets[0]
+    r.blocked.add(t)
+    r.block_kinds.setdefault(t, set()).add("arrest")
+    r.jailed.add(t)
+    r.state.players[t].statuses.update({ARRESTED, "out"})
+    r.event(tier, a.label(), f"arrests {t}", "out of the game: their actions and any on them fail")
+    r.public.append(r.say("arrested", player=t))
+    r.pm_later(a.actor, r.say("arrest_done", target=t), needs_alive=False)
+
+
 def control(r: Resolution, a: Action, tier: str) -> None:
     """000 Mind Control Ray: the victim's action tonight goes where the controller says; no
     action ordered, none taken. The next day's vote is the controller's (a note)."""
@@ -877,6 +895,7 @@ HANDLERS: dict[str, Handler] = {
     "shoot": nothing,
     "sneak": sneak,
     "abduct": abduct,
+    "arrest": arrest,
     "control": control,
     "give": nothing,
     "repair": repair,

@@ -133,6 +133,13 @@ class Resolution:
             self.blocked = {
                 n for n, p in self.state.players.items() if abilities.DAY_BLOCK in p.day_statuses
             }
+        # 004: "Arrested: Player may not use any abilities ... Any and all actions on
+        # arrested players will fail" -- in every phase after the arrest.
+        for n, p in self.state.players.items():
+            if abilities.ARRESTED in p.statuses:
+                self.blocked.add(n)
+                self.jailed.add(n)
+                self.block_kinds.setdefault(n, set()).add("arrest")
 
     # ---- output helpers --------------------------------------------------------------
 
@@ -370,6 +377,8 @@ class Resolution:
         elif self.is_blocked(a):
             if "abduction" in self.block_kinds.get(a.actor, ()):
                 return f"{a.actor} is abducted"
+            if "arrest" in self.block_kinds.get(a.actor, ()):
+                return f"{a.actor} is arrested"
             return f"{a.actor} is roleblocked"
         elif a.kind in self.rules.night.get("blocks_preempt", ()):
             for b in self.actions:
@@ -408,6 +417,8 @@ class Resolution:
             if t in self.jailed and not a.ability.params.get("jail"):
                 if "abduction" in self.block_kinds.get(t, ()):
                     return f"{t} is abducted: out of play tonight"
+                if "arrest" in self.block_kinds.get(t, ()):
+                    return f"{t} is arrested: every action on them fails"
                 return f"{t} is jailed: every action aimed at them fails"
         power = a.ability.params.get("power")
         for t in a.targets:

@@ -45,6 +45,7 @@ KINDS = frozenset(
         "none",
         "sneak",
         "abduct",
+        "arrest",
         "control",
         "give",
         "bond",
