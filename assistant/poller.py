@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from typing import Any, TextIO
+from zoneinfo import ZoneInfo
 
 from tqdm import tqdm
 
@@ -124,6 +125,9 @@ class Poller:
                 f"{store.game_id}` once"
             )
         self.ref = thread_url_info(url)
+        forum_tz = store.config().get("forum_tz")
+        self.forum_tz: tzinfo | None = ZoneInfo(forum_tz) if forum_tz else None
+        """The forum's zone as the GM gave it (`--forum-tz`): it wins over what a page says."""
         self.progress_file = progress_file or sys.stderr
 
     # ---- the poll --------------------------------------------------------------------
@@ -202,14 +206,14 @@ class Poller:
         try:
             try:
                 page = parse_topic_page(answer.content, answer.url, tz=self.tz, now=seen_at,
-                                        header_charset=answer.charset)
+                                        header_charset=answer.charset, forum_tz=self.forum_tz)
             except TruncatedPageError:
                 # Cut short on the way: ask once more now; a second cut page fails the poll
                 # (the whole pages before it are kept) and the next poll asks again.
                 answer = self.fetcher.get(url)
                 seen_at = self.clock.now()
                 page = parse_topic_page(answer.content, answer.url, tz=self.tz, now=seen_at,
-                                        header_charset=answer.charset)
+                                        header_charset=answer.charset, forum_tz=self.forum_tz)
             if not page.posts and (page.page <= 1 or page.page < page.page_count):
                 # Only SMF's page past the end may be empty: its last page, after page 1.
                 raise NotAThreadError(

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 
 from cli_support import call
+
+from assistant.models import from_iso
 
 
 def test_smf_empty_page_past_a_full_last_page_is_nothing_new(live_forums, tmp_path, capsys):
@@ -34,3 +40,49 @@ def test_smf_empty_page_past_a_full_last_page_is_nothing_new(live_forums, tmp_pa
     code, out, err = call(capsys, tmp_path, "fetch", "--game", "g", "--delay", "0", "--json")
     assert code == 0, err
     assert json.loads(out)["new"] == [thirty_first]
+
+
+@contextmanager
+def phpbb_board_zone(phpbb, zone: str) -> Iterator[None]:
+    """The phpBB board's default zone set as its admin would (ACP / `config:set`), put back
+    to UTC afterwards: guests read every time in it."""
+    set_config(phpbb, "board_timezone", zone)
+    try:
+        yield
+    finally:
+        set_config(phpbb, "board_timezone", "UTC")
+
+
+def set_config(phpbb, name: str, value: str) -> None:
+    subprocess.run(["php", "-d", "date.timezone=UTC", "bin/phpbbcli.php", "--no-ansi",
+                    "config:set", name, value], cwd=phpbb.root, check=True,
+                   capture_output=True, stdin=subprocess.DEVNULL, timeout=60)
+
+
+def test_phpbb_edit_times_are_read_in_the_boards_zone(live_forums, tmp_path, capsys):
+    """phpBB writes "Last edited by NAME on <time>" as text in the board's zone, with no
+    datetime. A Berlin board and a New York game: the edit time must be the real moment,
+    learnt from the page, not read as New York time."""
+    phpbb = live_forums.phpbb
+    host, ann = live_forums.names("host", "ann")
+    phpbb.create_members(host, ann)
+    topic, first = phpbb.new_topic(host, "Berlin board", "Day 1 begins.")
+    reply = phpbb.reply(ann, topic, "vote host")
+    assert phpbb.edit(host, first, "Day 1 begins. Deadline Friday.")  # not the last post
+    posted, edited = datetime(2026, 11, 20, 9, 0, tzinfo=UTC), datetime(2026, 11, 20, 10, 30,
+                                                                        tzinfo=UTC)
+    phpbb.backdate(first, posted=posted, edited=edited)
+    phpbb.backdate(reply, posted=datetime(2026, 11, 20, 9, 5, tzinfo=UTC))
+    url = live_forums.topic_url("phpbb", topic)
+
+    with phpbb_board_zone(phpbb, "Europe/Berlin"):
+        assert "11:30 am" in phpbb.page(topic)  # the notice as the forum writes it (UTC+1)
+        code, out, err = call(capsys, tmp_path, "fetch", url, "--game", "g", "--tz",
+                              "America/New_York", "--delay", "0")
+        assert code == 0, err
+        code, out, err = call(capsys, tmp_path, "posts", "g", "--json")
+    assert code == 0, err
+    by_id = {p["id"]: p for p in json.loads(out)}
+    assert from_iso(by_id[first]["posted_at"]) == posted
+    assert from_iso(by_id[first]["versions"][-1]["edit"]["at"]) == edited
+    assert from_iso(by_id[reply]["posted_at"]) == datetime(2026, 11, 20, 9, 5, tzinfo=UTC)

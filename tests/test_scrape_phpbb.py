@@ -301,10 +301,12 @@ def test_phpbb32_subsilver_mirror_with_search_highlights() -> None:
     assert page.posts[0].post_id == 27330 and page.posts[-1].post_id == 27349
     assert (page.posts[0].author, page.posts[0].author_id) == ("dbenham", 2258)
     assert (page.posts[1].author, page.posts[1].author_id) == ("aGerman", 1265)
-    assert page.posts[0].posted_at == datetime(2013, 7, 13, 13, 43, tzinfo=UTC)
+    # The page says "All times are <span title="UTC-6">UTC-06:00</span>": its "13 Jul 2013
+    # 13:43" is 19:43 UTC, whatever zone the caller assumed (UTC here).
+    assert page.posts[0].posted_at == datetime(2013, 7, 13, 19, 43, tzinfo=UTC)
     assert page.posts[12].author == "miskox"
     assert page.posts[0].edit == EditNote(
-        datetime(2015, 2, 16, 10, 53, tzinfo=UTC), "dbenham", None, 26)
+        datetime(2015, 2, 16, 16, 53, tzinfo=UTC), "dbenham", None, 26)
     assert [p.post_id for p in page.posts if p.edit] == [27330]
     assert sum(len(p.quotes) for p in page.posts) == 8
     assert page.posts[9].quotes == (Quote("aGerman"), Quote("dbenham"))  # nested

@@ -72,8 +72,12 @@ def parse_topic_page(
     tz: tzinfo,
     now: datetime,
     header_charset: str | None = None,
+    forum_tz: tzinfo | None = None,
 ) -> TopicPage:
     """Parse a topic page of either forum. Bytes are decoded by header, meta charset, UTF-8.
+
+    Text dates are read in `forum_tz` when the GM gave the forum's zone, else in the zone
+    the page states (phpBB), else in `tz`.
 
     A print view, a board or a feed becomes its own NotAThreadError naming a topic
     address to give instead (`other_pages.py`). A page that still shows a login form
@@ -87,7 +91,7 @@ def parse_topic_page(
     software = detect_software(text, url)
     _check_closed(text, url)  # before parsing: a cut post would read as a strange theme
     try:
-        page = _parser(software).parse_page(text, url, tz=tz, now=now)
+        page = _parser(software).parse_page(text, url, tz=tz, now=now, forum_tz=forum_tz)
     except (LayoutError, NotAThreadError) as e:
         other = other_page_error(text, url, software) if isinstance(e, NotAThreadError) else None
         if other is not None:

@@ -8,8 +8,10 @@ author's `memberlist.php?mode=viewprofile&u=N` link, the `.author` line "by NAME
 A post whose author, time or body cannot be found raises LayoutError: a wrong post in
 the store would be worse than a stopped poll.
 
-Text dates are read in the board's time zone (the game's configured `tz`), in any language
-of `dates.LANGUAGES`; phpBB 3.3 `<time datetime>` wins when present.
+Text dates are read in the board's time zone as the page states it (`page_zone`: the
+footer's zone, or the offset between each `<time datetime>` and its text), else in the
+game's configured `tz`, in any language of `dates.LANGUAGES`; phpBB 3.3 `<time datetime>`
+wins when present.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.errors import LayoutError, NotAThreadError
 from assistant.models import EditNote, Post, Quote, TopicPage
-from assistant.scrapers import common, dates
+from assistant.scrapers import common, dates, page_zone
 from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
 
 # --- recognising a phpBB page ---------------------------------------------------------
@@ -71,9 +73,14 @@ class _Block:
         return f"post #p{self.post_id}"
 
 
-def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> TopicPage:
-    """Parse one phpBB topic page read from `url`; text dates are in the board's `tz`."""
+def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime,
+               forum_tz: tzinfo | None = None) -> TopicPage:
+    """Parse one phpBB topic page read from `url`. Text dates (edit notices) are read in
+    `forum_tz` when the GM gave one, else in the zone the page states or shows
+    (`page_zone`), else in `tz`."""
     tree = LexborHTMLParser(html)
+    tz = forum_tz or page_zone.stated_zone(tree) or page_zone.offset_from_times(
+        tree, lambda text, zone: parse_forum_time(text, zone, now)) or tz
     clean_url = strip_session_ids(url).split("#", 1)[0]
     blocks = _find_blocks(tree)
     if not blocks:

@@ -479,8 +479,10 @@ def _empty_topic_page(tree: LexborHTMLParser, html: str, url: str,
     )
 
 
-def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime) -> TopicPage:
-    """Parse one SMF topic page read from `url`; times are read in the forum's zone `tz`.
+def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
+               forum_tz: ZoneInfo | None = None) -> TopicPage:
+    """Parse one SMF topic page read from `url`; times are read in the forum's zone: the
+    GM's `forum_tz` when given, else `tz`.
 
     Raises NotAThreadError for an SMF page without posts (a board, the index, a login
     page), except the topic's own empty page past its end (a `TopicPage` with no posts),
@@ -488,6 +490,7 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime) -> TopicPage
     """
     if now.tzinfo is None:
         raise ValueError("parse_page needs an aware `now` (UTC)")
+    tz = forum_tz or tz
     clean_url = strip_session_ids(url)
     tree = LexborHTMLParser(html)
     markers = _collect_markers(tree)
