@@ -1,11 +1,20 @@
 """A writer for the crash test: polls a fixture thread into a store, forever, each poll
 finding post 67 edited once more ("poll N"); prints "done N" after each completed poll.
 
+It reports where it is and waits there for the test: at each point below it prints
+"at POINT" and reads one line from stdin before going on, so the test kills it (SIGKILL)
+at a point of its choosing, never after a guessed while:
+  "at fetch P"   the thread's page P (0-based) is being served, nothing of it stored yet;
+  "at replace"   a new store file is written and fsynced beside the old one, not yet
+                 put in its place (os.replace);
+  "at replaced"  the new store file has replaced the old one.
+
 Run: python tests/crash_writer.py DATA_DIR smf|phpbb  (the parent kills it with SIGKILL)
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from datetime import UTC, datetime, timedelta
@@ -26,8 +35,31 @@ BASE = "http://forum.test"
 MARK = re.compile(r"poll (\d+)")
 
 
+def checkpoint(point: str) -> None:
+    """Say where the writer is and wait for the test's go-ahead (or its SIGKILL)."""
+    print(f"at {point}", flush=True)
+    if not sys.stdin.readline():
+        sys.exit(0)  # the test went away: stop, do not poll on unsupervised
+
+
+def watch_replaces(game_file: Path) -> None:
+    """Checkpoints on both sides of the store's atomic replace of `game_file`."""
+    real_replace = os.replace
+
+    def replace(src, dst, *args, **kwargs):  # noqa: ANN001, ANN202 - os.replace's signature
+        if Path(dst) != game_file:
+            return real_replace(src, dst, *args, **kwargs)
+        checkpoint("replace")
+        real_replace(src, dst, *args, **kwargs)
+        checkpoint("replaced")
+        return None
+
+    os.replace = replace
+
+
 def main(data_dir: str, software: str) -> None:
     pages = [p.read_bytes() for p in thread_files(software)]
+    watch_replaces(GameStore.game_path(data_dir, "crash"))
     store = GameStore.open(data_dir, "crash")
     last = store.post(67)
     n = 1 + max((int(m) for v in last.versions for m in MARK.findall(v.post.body_html)),
@@ -36,6 +68,7 @@ def main(data_dir: str, software: str) -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         q = dict(request.url.params)
         start = int(q["topic"].split(".")[1]) if "topic" in q else int(q.get("start", 0))
+        checkpoint(f"fetch {start // PER_PAGE}")
         body = pages[start // PER_PAGE]
         if start // PER_PAGE == 4:
             body = body.replace(b"Night 1 begins now.", f"Night 1 begins now. poll {n}".encode())
@@ -47,7 +80,7 @@ def main(data_dir: str, software: str) -> None:
     clock = FakeClock(datetime(2026, 11, 22, 12, tzinfo=UTC))
     poller = Poller(store, fetcher, clock, ZoneInfo("UTC"), PollSettings(pages_per_write=2),
                     thread_url=url)
-    print("start", flush=True)
+    print(f"start {n}", flush=True)  # the number of its first poll
     while True:
         clock.set(datetime(2026, 11, 22, 12, tzinfo=UTC) + timedelta(minutes=n))
         poller.poll(recheck=False)

@@ -1,15 +1,19 @@
-"""Crash safety: a writer polling in a loop is killed with SIGKILL at random moments; the
-store still loads and holds every poll the writer finished, and nothing else is torn."""
+"""Crash safety: a writer polling in a loop is killed with SIGKILL at points the test
+chooses — while a page is being read, with a new store file written but not yet in place,
+just after it was put in place — and the store keeps its guarantees: it always loads, it
+holds whole batches of pages, every poll the writer finished, the poll in flight exactly
+when its last write was put in place, and nothing else. No timing is involved: the writer
+stops at each point and waits (tests/crash_writer.py), so the kill lands where chosen."""
 
 from __future__ import annotations
 
 import json
 import os
-import random
 import re
 import signal
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -18,66 +22,135 @@ from assistant.store import GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
 WRITER = Path(__file__).resolve().parent / "crash_writer.py"
+POSTS = list(range(2, 68))  # the fixture thread: posts 2..67 on 5 pages of 15
+BATCHES = (0, 30, 60, 66)  # pages_per_write=2: whole batches of two pages, or the rest
 
 
-def run_until_killed(data_dir: Path, software: str, polls_before_kill: int,
-                     rng: random.Random) -> list[int]:
-    """Start the writer, let it finish some polls, SIGKILL it mid-way; the polls it finished."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+@dataclass
+class Run:
+    """What one writer run reported before it was killed."""
+
+    first: int = 0  # the number of its first poll ("start N")
+    finished: list[int] = field(default_factory=list)  # "done N" lines
+    in_flight_stored: bool = False  # the poll in flight put its page 5 in place
+    file_at_last_replace: bytes | None = None  # the store file as the last replace left it
+
+
+def file_bytes(path: Path) -> bytes | None:
+    return path.read_bytes() if path.exists() else None
+
+
+def run_until(data_dir: Path, software: str, point: str, occurrence: int) -> Run:
+    """Start the writer and let it go on until it reports `point` for the `occurrence`-th
+    time, then SIGKILL it there (it is waiting for the test, so nothing moves meanwhile).
+    At every replace on the way, check the store's write is atomic: before the replace
+    the file is still the one the previous replace left (the new one was written beside
+    it), after it the file is whole JSON."""
+    path = GameStore.game_path(data_dir, "crash")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), ASSISTANT_LOCK_TIMEOUT="10")
     proc = subprocess.Popen([sys.executable, str(WRITER), str(data_dir), software],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
-    done = []
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    assert proc.stdin is not None and proc.stdout is not None
+    run = Run(file_at_last_replace=file_bytes(path))
+    seen_page_5 = False
+    count = 0
     try:
-        assert proc.stdout is not None
         while True:
-            line = proc.stdout.readline().decode()
+            line = proc.stdout.readline().decode().strip()
             if not line:
-                pytest.fail(f"the writer stopped by itself: {proc.stderr.read().decode()}")
-            if line.startswith("done"):
-                done.append(int(line.split()[1]))
-            if len(done) >= polls_before_kill:
-                break
-        # kill somewhere inside the next poll: busy-wait a random while (no sleeping)
-        for _ in range(rng.randint(0, 2_000_000)):
-            pass
+                proc.kill()
+                pytest.fail(f"the writer stopped by itself: {proc.communicate()[1].decode()}")
+            if line.startswith("start "):
+                run.first = int(line.split()[1])
+                continue
+            if line.startswith("done "):
+                run.finished.append(int(line.split()[1]))
+                seen_page_5 = run.in_flight_stored = False
+                continue
+            if not line.startswith("at "):
+                continue
+            where = line[3:]
+            if where == "fetch 4":
+                seen_page_5 = True
+            elif where == "replace":
+                assert file_bytes(path) == run.file_at_last_replace  # not touched in place
+            elif where == "replaced":
+                run.file_at_last_replace = file_bytes(path)
+                assert run.file_at_last_replace is not None
+                json.loads(run.file_at_last_replace)
+                run.in_flight_stored = seen_page_5
+            if where.split()[0] == point:
+                count += 1
+                if count == occurrence:
+                    break
+            proc.stdin.write(b"go\n")
+            proc.stdin.flush()
     finally:
         proc.send_signal(signal.SIGKILL)
-        out, _ = proc.communicate()
-    done += [int(m) for m in re.findall(rb"done (\d+)", out)]  # finished before the kill landed
+        proc.communicate()
     assert proc.returncode == -signal.SIGKILL
-    return done
+    return run
 
 
-def stored_whole_pages(data_dir: Path) -> int:
-    """How many posts a killed backfill left: always whole pages (15 a page, 66 in all)."""
-    if not GameStore.game_path(data_dir, "crash").exists():
-        return 0
+def stored(data_dir: Path) -> tuple[list[int], set[int], dict]:
+    """The posts stored, the polls seen in post 67's versions, and the crawl state."""
+    path = GameStore.game_path(data_dir, "crash")
+    if not path.exists():
+        return [], set(), {}
+    json.loads(path.read_text("utf-8"))  # a whole JSON document, never a torn one
     with GameStore.open(data_dir, "crash", create=False) as store:
         ids = [sp.post_id for sp in store.posts()]
-        assert ids == list(range(2, 2 + len(ids)))
-        return len(ids)
+        last = store.post(67)
+        polls = {int(m) for v in (last.versions if last else [])
+                 for m in re.findall(r"poll (\d+)", v.post.body_html)}
+        return ids, polls, store.crawl_state()
+
+
+# (point, occurrence) for each run in turn, each run resuming from what the last one left:
+# the first read of the thread killed before its first batch is in place, just after it,
+# mid-page, before its last batch; then polls killed before and after their write.
+PLAN = [
+    ("replace", 1),
+    ("replaced", 1),
+    ("fetch", 2),
+    ("replace", 2),
+    ("replaced", 3),
+    ("fetch", 3),
+    ("replace", 3),
+    ("replaced", 2),
+]
 
 
 @pytest.mark.parametrize("software", ["smf", "phpbb"])
 def test_killing_the_writer_loses_at_most_the_poll_in_flight(tmp_path, software):
-    rng = random.Random(20261122)
-    # Killed during the first read of the thread: whole pages or nothing, then it resumes.
-    assert run_until_killed(tmp_path, software, 0, rng) == []
-    assert stored_whole_pages(tmp_path) in (0, 30, 60, 66)
-
-    finished: list[int] = []
-    for _ in range(4):
-        finished += run_until_killed(tmp_path, software, rng.randint(1, 4), rng)
-
+    finished: set[int] = set()
+    kept: set[int] = set()  # polls whose edit of post 67 must be stored
+    for point, occurrence in PLAN:
+        run = run_until(tmp_path, software, point, occurrence)
+        finished |= set(run.finished)
+        in_flight = run.first + len(run.finished)
+        kept |= set(run.finished) | ({in_flight} if run.in_flight_stored else set())
         path = GameStore.game_path(tmp_path, "crash")
-        json.loads(path.read_text("utf-8"))  # a whole JSON document, never a torn one
-        with GameStore.open(tmp_path, "crash", create=False) as store:
-            posts = store.posts()
-            assert [sp.post_id for sp in posts] == list(range(2, 68))
-            state = store.crawl_state()
+        assert file_bytes(path) == run.file_at_last_replace  # what the last replace left
+
+        ids, polls, state = stored(tmp_path)
+        assert len(ids) in BATCHES and ids == POSTS[:len(ids)]  # whole batches, in order
+        if len(ids) == len(POSTS):
             assert state["backfilled"] and state["page_count"] == 5
-            seen = {int(m) for v in store.post(67).versions
-                    for m in re.findall(r"poll (\d+)", v.post.body_html)}
-        assert set(finished) <= seen  # every finished poll is there...
-        assert seen <= set(range(max(finished) + 2))  # ...plus at most the one in flight
+        assert polls == kept  # every finished poll, the one in flight iff put in place
+
     assert len(finished) >= 4
+    ids, polls, state = stored(tmp_path)
+    assert ids == POSTS and state["backfilled"]
+
+
+@pytest.mark.parametrize("software", ["smf", "phpbb"])
+def test_the_first_kills_leave_nothing_then_one_batch(tmp_path, software):
+    """Killed with its first batch written beside the (absent) store: no game file at all;
+    killed just after that batch was put in place: the first two pages, nothing more."""
+    run_until(tmp_path, software, "replace", 1)
+    assert stored(tmp_path)[0] == []
+    run_until(tmp_path, software, "replaced", 1)
+    ids, polls, state = stored(tmp_path)
+    assert ids == POSTS[:30] and polls == set() and not state.get("backfilled")
