@@ -59,7 +59,10 @@ def url_for(folder: str) -> str:
 
 
 def assistant_parse(folder: str, data: bytes) -> int:
-    return len(parse_topic_page(data, url_for(folder), tz=UTC_ZONE, now=NOW).posts)
+    """As the poller reads a thread's pages after its first: the forum software known."""
+    software = "smf" if folder.startswith("smf") else "phpbb"
+    return len(parse_topic_page(data, url_for(folder), tz=UTC_ZONE, now=NOW,
+                                software=software).posts)
 
 
 def bs4_smf21(html: str) -> list[dict]:
