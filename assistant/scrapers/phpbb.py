@@ -345,7 +345,7 @@ def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
     if body is None:
         raise _missing(url, f"the body of {block.name}",
                        "div.postbody" if block.table else "div.content")
-    outside = list(_outside(block.nodes, body))
+    outside = _Outside.of(block, body)
     author_node = _author_node(block, outside)
     author = clean_text(author_node.text()) if author_node is not None else ""
     if not author:
@@ -397,32 +397,32 @@ def _is_profile_link(node: LexborNode) -> bool:
     return node.tag == "a" and bool(_PROFILE_LINK.search(node.attributes.get("href") or ""))
 
 
-def _author_node(block: _Block, outside: list[LexborNode]) -> LexborNode | None:
+def _author_node(block: _Block, outside: _Outside) -> LexborNode | None:
     """The author's name: the "by NAME" line, else the profile column, else subsilver2's bold."""
     candidates: list[LexborNode] = []
-    for line in (n for n in outside if _has_class(n, "author")):
+    for line in outside.of_class("author"):
         candidates += line.css(_NAME_SELECTOR)
         candidates += [a for a in line.css("a") if _is_profile_link(a)]
         candidates += line.css("strong")
-    for profile in (n for n in outside if _has_class(n, "postprofile")):
+    for profile in outside.of_class("postprofile"):
         candidates += profile.css(_NAME_SELECTOR)
         candidates += profile.css(".post-author a")
         candidates += [a for a in profile.css("a") if _is_profile_link(a)]
-    candidates += [n for n in outside if _has_class(n, "postauthor")]
+    candidates += outside.of_class("postauthor")
     for node in candidates:
         if clean_text(node.text()):
             return node
     return None
 
 
-def _member_id(author_node: LexborNode | None, outside: list[LexborNode],
+def _member_id(author_node: LexborNode | None, outside: _Outside,
                table: bool) -> int | None:
     links: list[LexborNode] = []
     if author_node is not None:
         links += [author_node] if author_node.tag == "a" else author_node.css("a")
     if not links or table:  # guests and subsilver2: the profile links around the post
         name = clean_text(author_node.text()) if author_node is not None else ""
-        links += [n for n in outside if _is_profile_link(n)
+        links += [n for n in outside.nodes if _is_profile_link(n)
                   and (table or clean_text(n.text()) == name)]
     for link in links:
         href = link.attributes.get("href") or ""
@@ -432,9 +432,9 @@ def _member_id(author_node: LexborNode | None, outside: list[LexborNode],
     return None
 
 
-def _posted_at(block: _Block, outside: list[LexborNode], author: str, tz: tzinfo,
+def _posted_at(block: _Block, outside: _Outside, author: str, tz: tzinfo,
                now: datetime) -> datetime | None:
-    lines = [n for n in outside if _has_class(n, "author")]
+    lines = outside.of_class("author")
     for line in lines:
         stamp = line.css_first("time[datetime]")
         if stamp is not None:
@@ -453,7 +453,7 @@ def _posted_at(block: _Block, outside: list[LexborNode], author: str, tz: tzinfo
             return parsed
     if block.table:  # subsilver2: <a href="#p24"><img></a><b>Posted:</b> DATE
         target = f"#p{block.post_id}"
-        for link in (n for n in outside if n.tag == "a"):
+        for link in (n for n in outside.nodes if n.tag == "a"):
             if (link.attributes.get("href") or "").endswith(target) and link.parent is not None:
                 parsed = parse_forum_time(_after_label(link.parent), tz, now)
                 if parsed is not None:
@@ -477,18 +477,24 @@ _EDIT_PHRASES = re.compile(
     re.I)
 
 
+# The same anywhere in a text: a post whose text holds none has no edit notice, so its
+# elements need not be searched one by one (most posts are never edited).
+_EDIT_PHRASE_IN = re.compile(_EDIT_PHRASES.pattern.replace(r"^\s*", "", 1), re.I)
+
+
 # "by NAME on DATE" when the editor's name is not a link.
 _EDITOR_IN_TEXT = re.compile(
     r"\b(?:by|di|von|par|por|door|przez)\s+(.+?)\s+(?:on|il|am|le|el|em|op|dnia)\s+(.*)$")
 
 
-def _edit_note(block: _Block, body: LexborNode, outside: list[LexborNode], url: str,
+def _edit_note(block: _Block, body: LexborNode, outside: _Outside, url: str,
                tz: tzinfo, now: datetime) -> EditNote | None:
-    notices = [n for n in outside if _has_class(n, "notice")
-               and _EDIT_PHRASES.search(clean_text(n.text()))]
-    if not notices:  # subsilver2 and custom styles: the smallest element starting with it
+    notices = [n for n in outside.of_class("notice")
+               if _EDIT_PHRASES.search(clean_text(n.text()))]
+    if not notices and any(_EDIT_PHRASE_IN.search(clean_text(n.text())) for n in block.nodes):
+        # subsilver2 and custom styles: the smallest element starting with it
         holding_body = _ancestor_ids(body)  # whose text would start with the post's own words
-        found = [n for n in outside if n.tag in ("div", "span", "td", "p")
+        found = [n for n in outside.nodes if n.tag in ("div", "span", "td", "p")
                  and n.mem_id not in holding_body
                  and _EDIT_PHRASES.search(clean_text(n.text()))]
         notices = sorted(found, key=lambda n: len(n.text()))[:1]
@@ -602,6 +608,28 @@ def parse_forum_time(text: str, tz: tzinfo, now: datetime) -> datetime | None:
 
 # --- small tree helpers ------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class _Outside:
+    """The elements of a post outside its body, in document order, and those of each
+    class. The classes are read once per element: asking every element for one class
+    per question took most of a page's parsing time."""
+
+    nodes: list[LexborNode]
+    by_class: dict[str, list[LexborNode]]
+
+    @classmethod
+    def of(cls, block: _Block, body: LexborNode) -> _Outside:
+        nodes = list(_outside(block.nodes, body))
+        by_class: dict[str, list[LexborNode]] = {}
+        for node in nodes:
+            for name in dict.fromkeys((node.attributes.get("class") or "").split()):
+                by_class.setdefault(name, []).append(node)
+        return cls(nodes, by_class)
+
+    def of_class(self, name: str) -> list[LexborNode]:
+        return self.by_class.get(name, [])
+
+
 def _outside(nodes: Iterable[LexborNode], skip: LexborNode) -> Iterator[LexborNode]:
     """Every element under `nodes` (themselves included) except `skip` and what it holds."""
     stack = list(reversed(list(nodes)))
@@ -619,10 +647,6 @@ def _first(nodes: Iterable[LexborNode], selector: str) -> LexborNode | None:
         if match is not None:
             return match
     return None
-
-
-def _has_class(node: LexborNode, name: str) -> bool:
-    return name in (node.attributes.get("class") or "").split()
 
 
 def _ancestor(node: LexborNode, tag: str) -> LexborNode | None:
