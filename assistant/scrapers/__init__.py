@@ -122,7 +122,8 @@ _TAIL = 64 * 1024
 
 def _check_closed(text: str, url: str) -> None:
     """A page that ends before the forum's closing markup was cut short on the way."""
-    if not _CLOSING.search(text[-_TAIL:]):
+    tail = text[-_TAIL:]
+    if "</html>" not in tail and not _CLOSING.search(tail):  # (the plain tag: no regex)
         raise TruncatedPageError(
             f"{url}: the page ends before the forum's closing markup (</html>): it was cut "
             "short on the way; nothing from it was stored, and the next poll reads it again",

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from functools import cached_property
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -116,7 +117,7 @@ def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime,
 def _find_blocks(tree: LexborHTMLParser) -> list[_Block]:
     blocks: list[_Block] = []
     seen: set[int] = set()
-    for node in tree.css("div[id]"):
+    for node in tree.css('div[id^="p"]'):  # (ids not starting with p never match)
         m = _POST_ANCHOR.match(node.attributes.get("id") or "")
         if m and int(m.group(1)) not in seen:
             seen.add(int(m.group(1)))
@@ -345,7 +346,7 @@ def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
     if body is None:
         raise _missing(url, f"the body of {block.name}",
                        "div.postbody" if block.table else "div.content")
-    outside = _Outside.of(block, body)
+    outside = _Outside(block, body)
     author_node = _author_node(block, outside)
     author = clean_text(author_node.text()) if author_node is not None else ""
     if not author:
@@ -608,26 +609,43 @@ def parse_forum_time(text: str, tz: tzinfo, now: datetime) -> datetime | None:
 
 # --- small tree helpers ------------------------------------------------------------------
 
-@dataclass(frozen=True)
 class _Outside:
-    """The elements of a post outside its body, in document order, and those of each
-    class. The classes are read once per element: asking every element for one class
-    per question took most of a page's parsing time."""
+    """The elements of a post outside its body, in document order: those of a class found
+    by the C parser's selectors (a Python walk over every element, asking each for its
+    class once per question, took most of a page's parsing time), all of them only when
+    a question needs them."""
 
-    nodes: list[LexborNode]
-    by_class: dict[str, list[LexborNode]]
+    def __init__(self, block: _Block, body: LexborNode) -> None:
+        self._block = block
+        self._body = body
+        self._by_class: dict[str, list[LexborNode]] = {}
 
-    @classmethod
-    def of(cls, block: _Block, body: LexborNode) -> _Outside:
-        nodes = list(_outside(block.nodes, body))
-        by_class: dict[str, list[LexborNode]] = {}
-        for node in nodes:
-            for name in dict.fromkeys((node.attributes.get("class") or "").split()):
-                by_class.setdefault(name, []).append(node)
-        return cls(nodes, by_class)
+    @cached_property
+    def nodes(self) -> list[LexborNode]:
+        return list(_outside(self._block.nodes, self._body))
 
     def of_class(self, name: str) -> list[LexborNode]:
-        return self.by_class.get(name, [])
+        if name not in self._by_class:
+            found: list[LexborNode] = []
+            for top in self._block.nodes:
+                if top.mem_id == self._body.mem_id:
+                    continue
+                for node in (top, *top.css(f".{name}")):
+                    if (name in (node.attributes.get("class") or "").split()
+                            and not _within(node, self._body, top)):
+                        found.append(node)
+            self._by_class[name] = found
+        return self._by_class[name]
+
+
+def _within(node: LexborNode, body: LexborNode, top: LexborNode) -> bool:
+    """Whether `node`, found under `top`, is `body` or inside it."""
+    current: LexborNode | None = node
+    while current is not None and current.mem_id != top.mem_id:
+        if current.mem_id == body.mem_id:
+            return True
+        current = current.parent
+    return False
 
 
 def _outside(nodes: Iterable[LexborNode], skip: LexborNode) -> Iterator[LexborNode]:
