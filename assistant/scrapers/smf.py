@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import chain
 from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -195,6 +196,11 @@ def _time_text_candidates(text: str) -> list[str]:
     return out
 
 
+def _select(node: LexborNode, selector: str) -> Iterator[LexborNode]:
+    """`node.css(selector)`, run only when the first match is asked for."""
+    yield from node.css(selector)
+
+
 def _posted_at(container: LexborNode, marks: _Markers, ctx: _PageContext) -> datetime:
     excluded = {n.mem_id for n in (marks.body, marks.modified) if n is not None}
     excluded |= {n.mem_id for n in container.css(".poster, .signature")}
@@ -203,7 +209,8 @@ def _posted_at(container: LexborNode, marks: _Markers, ctx: _PageContext) -> dat
             moment = _aware(node.attributes.get("datetime"))
             if moment is not None:
                 return moment
-    candidates = container.css(".smalltext") + container.css(".keyinfo *, .postinfo *")
+    # The second, wider selector only when no .smalltext held the date (it rarely runs).
+    candidates = chain(container.css(".smalltext"), _select(container, ".keyinfo *, .postinfo *"))
     for node in candidates:
         if _inside(node, container, excluded):
             continue
