@@ -128,7 +128,10 @@ def _containers(markers: list[_Markers]) -> dict[int, LexborNode]:
     for marks in markers:
         for node in (marks.anchor, marks.body, marks.subject, marks.modified):
             while node is not None:
-                holds.setdefault(node.mem_id, set()).add(marks.post_id)
+                ids = holds.setdefault(node.mem_id, set())
+                if marks.post_id in ids:
+                    break  # climbed from here before: every ancestor holds it already
+                ids.add(marks.post_id)
                 node = node.parent
     result: dict[int, LexborNode] = {}
     for marks in markers:
@@ -359,9 +362,11 @@ def _attr(node: LexborNode | None, name: str) -> str | None:
 def _pagination(tree: LexborHTMLParser, html: str, url: str, topic_id: int | None) -> _Pagination:
     numbered: list[tuple[int, int, LexborNode]] = []
     for link in tree.css("a[href]"):
-        label = clean_text(link.text())
         m = _PAGE_LINK.search(link.attributes.get("href") or "")
-        if label.isdigit() and m and (topic_id is None or int(m[1]) == topic_id):
+        if not m:
+            continue  # (most links: their text need not be read)
+        label = clean_text(link.text())
+        if label.isdigit() and (topic_id is None or int(m[1]) == topic_id):
             numbered.append((int(label), int(m[2]), link))
     per_page = common.per_page_from_links((n, off) for n, off, _ in numbered)
     if per_page is None and (m := _EXPAND_PAGES.search(html)):
