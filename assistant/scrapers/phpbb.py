@@ -400,20 +400,24 @@ def _is_profile_link(node: LexborNode) -> bool:
 
 def _author_node(block: _Block, outside: _Outside) -> LexborNode | None:
     """The author's name: the "by NAME" line, else the profile column, else subsilver2's bold."""
-    candidates: list[LexborNode] = []
-    for line in outside.of_class("author"):
-        candidates += line.css(_NAME_SELECTOR)
-        candidates += [a for a in line.css("a") if _is_profile_link(a)]
-        candidates += line.css("strong")
-    for profile in outside.of_class("postprofile"):
-        candidates += profile.css(_NAME_SELECTOR)
-        candidates += profile.css(".post-author a")
-        candidates += [a for a in profile.css("a") if _is_profile_link(a)]
-    candidates += outside.of_class("postauthor")
-    for node in candidates:
+    for node in _author_candidates(outside):
         if clean_text(node.text()):
             return node
     return None
+
+
+def _author_candidates(outside: _Outside) -> Iterator[LexborNode]:
+    """The places a name may stand, best first; each looked in only if those before were
+    empty (nearly always the first one holds it)."""
+    for line in outside.of_class("author"):
+        yield from line.css(_NAME_SELECTOR)
+        yield from (a for a in line.css("a") if _is_profile_link(a))
+        yield from line.css("strong")
+    for profile in outside.of_class("postprofile"):
+        yield from profile.css(_NAME_SELECTOR)
+        yield from profile.css(".post-author a")
+        yield from (a for a in profile.css("a") if _is_profile_link(a))
+    yield from outside.of_class("postauthor")
 
 
 def _member_id(author_node: LexborNode | None, outside: _Outside,
@@ -480,7 +484,10 @@ _EDIT_PHRASES = re.compile(
 
 # The same anywhere in a text: a post whose text holds none has no edit notice, so its
 # elements need not be searched one by one (most posts are never edited).
-_EDIT_PHRASE_IN = re.compile(_EDIT_PHRASES.pattern.replace(r"^\s*", "", 1), re.I)
+_EDIT_PHRASE_IN = re.compile(
+    _EDIT_PHRASES.pattern.replace(r"^\s*", "", 1).replace(" ", r"[\s\xa0]+"), re.I)
+"""(On a post's raw text: the spaces of a phrase may be any run of spaces, as clean_text
+would have made one of them.)"""
 
 
 # "by NAME on DATE" when the editor's name is not a link.
@@ -492,7 +499,7 @@ def _edit_note(block: _Block, body: LexborNode, outside: _Outside, url: str,
                tz: tzinfo, now: datetime) -> EditNote | None:
     notices = [n for n in outside.of_class("notice")
                if _EDIT_PHRASES.search(clean_text(n.text()))]
-    if not notices and any(_EDIT_PHRASE_IN.search(clean_text(n.text())) for n in block.nodes):
+    if not notices and any(_EDIT_PHRASE_IN.search(n.text()) for n in block.nodes):
         # subsilver2 and custom styles: the smallest element starting with it
         holding_body = _ancestor_ids(body)  # whose text would start with the post's own words
         found = [n for n in outside.nodes if n.tag in ("div", "span", "td", "p")
