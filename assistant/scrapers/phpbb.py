@@ -488,6 +488,15 @@ _EDIT_PHRASE_IN = re.compile(
     _EDIT_PHRASES.pattern.replace(r"^\s*", "", 1).replace(" ", r"[\s\xa0]+"), re.I)
 """(On a post's raw text: the spaces of a phrase may be any run of spaces, as clean_text
 would have made one of them.)"""
+# A word each phrase above holds: a text holding none of them holds no phrase, and
+# looking for them is far cheaper than the regex (most posts are never edited).
+_EDIT_WORDS = ("edited", "modifica", "geändert", "édition", "edición", "bewerkt", "edição",
+               "edytowany")
+
+
+def _holds_edit_phrase(text: str) -> bool:
+    lowered = text.lower()
+    return any(w in lowered for w in _EDIT_WORDS) and bool(_EDIT_PHRASE_IN.search(text))
 
 
 # "by NAME on DATE" when the editor's name is not a link.
@@ -499,7 +508,7 @@ def _edit_note(block: _Block, body: LexborNode, outside: _Outside, url: str,
                tz: tzinfo, now: datetime) -> EditNote | None:
     notices = [n for n in outside.of_class("notice")
                if _EDIT_PHRASES.search(clean_text(n.text()))]
-    if not notices and any(_EDIT_PHRASE_IN.search(n.text()) for n in block.nodes):
+    if not notices and any(_holds_edit_phrase(n.text()) for n in block.nodes):
         # subsilver2 and custom styles: the smallest element starting with it
         holding_body = _ancestor_ids(body)  # whose text would start with the post's own words
         found = [n for n in outside.nodes if n.tag in ("div", "span", "td", "p")
