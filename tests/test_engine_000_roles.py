@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.engine.abilities import with_gifts
+from assistant.engine.history import apply_death
 from assistant.engine.orders import check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.setup import parse_setup, setup_warnings
@@ -956,3 +957,59 @@ def test_tech_can_be_traded_and_used_the_same_night() -> None:
         "Ex"].items
     quote("The Operative and the Exterminator may freely exchange Tech between them.")
     assert night(s, 1, "Ex: give Stun Orb Op").state.players["Op"].items == ["stun-orb"]
+
+
+def test_a_passed_item_is_used_by_one_person_a_night() -> None:
+    quote("Tech can be used the night it is passed, but can only be used by one person per "
+          "night (if it is a multi-use item).")
+    s = game("Ex=exterminator+mind-shield+stun-orb-2", "Op=exterminator-operative", "Gus=/town",
+             "Hal=/town", "Dop=doppelganger")
+    give = parse_order("Ex: give stun-orb-2 to Op", s, phase="night", number=1)
+    mine = parse_order("Ex: stun Hal", s, phase="night", number=1)
+    after = with_gifts(s, [give])
+    theirs = parse_order("Op: stun Gus", after, phase="night", number=1)
+    r = resolve_phase(s, "night", 1, [give, mine, theirs])
+    assert "roleblocked" in r.state.players["Gus"].day_statuses
+    assert "roleblocked" not in r.state.players["Hal"].day_statuses
+    assert any(line.startswith("[orders] Ex: stun orb Hal: ignored (") for line in r.log_lines())
+
+
+def test_the_survivor_wins_with_whoever_wins() -> None:
+    quote("They win as long as they are alive, regardless of which side wins.")
+    s = game("Sur=survivor", "Gus=/town", "Dop=doppelganger", "Vig=vigilante/town")
+    won = check_win(night(s, 1, "Vig: kill Dop").state)
+    assert won is not None and won.winner == "town" and "Sur" in won.players
+    dead_sur = check_win(night(s, 1, "Vig: kill Dop", "Doppelgangers: kill Sur").state)
+    assert dead_sur is not None and "Sur" not in dead_sur.players
+
+
+def test_the_agent_operative_learns_the_agent_on_the_first_night() -> None:
+    quote("The Operative is not told who the Agent is until the First Night, however.")
+    s = game("Ao=agent-operative", "Ag=agent/doppelgangers", "Gus=/town")
+    assert night(s, 1).pms["Ao"] == ("The Agent is Ag.",)
+    assert "Ao" not in night(night(s, 1).state, 2).pms
+
+
+def test_a_lynched_infester_releases_a_spore_cloud() -> None:
+    quote("when Lynched (but not killed otherwise), the Infester releases a spore cloud that "
+          "randomly infects one of the non-infected players.")
+    s = game("In=infester", "Gus=/town", "Hal=/town", "Dop=doppelganger")
+    r = apply_death(s, {"player": "In", "how": "lynch"}, [])
+    infected = [n for n, p in r.state.players.items() if "infected" in p.statuses]
+    assert len(infected) == 1 and infected[0] in {"Gus", "Hal", "Dop"}
+    assert r.notes == (f"In's spore cloud infects {infected[0]} (drawn at random)",)
+    killed = apply_death(s, {"player": "In", "how": "nightkill"}, [])
+    assert not any("infected" in p.statuses for p in killed.state.players.values())
+
+
+def test_the_abomination_attacks_everyone_on_its_night() -> None:
+    quote("The Harvester acts as a Doom Speaker, and is building an Abomination. After some # "
+          "of nights (based on player count) the Abomination is released and performs a Night "
+          "Kill attempt on every player.")
+    s = game("Oh=organ-harvester", "Gus=/town", "Bg=guardian/town", "Tou=tough-doppelganger")
+    s.extra["abomination_night"] = 2
+    assert dead(night(s, 1)) == []
+    r = night(s, 2, "Bg: guard Gus")
+    assert dead(r) == ["Bg"]  # Gus is guarded, the tough dopp cannot be nightkilled
+    with pytest.raises(IllegalOrderError, match="happens by itself"):
+        legal(s, "Oh: abomination Gus")

@@ -1023,6 +1023,12 @@ def _gadgets(r: Resolution, tier: str) -> None:
             )
             r.pm_later(name, r.say("surveillance", visitors=", ".join(seen) or "nobody"),
                        needs_alive=True)
+        told = r.state.passive(name, "told_on_first_night")
+        if told and r.number == 1:
+            # 000 Agent Operative: "not told who the Agent is until the First Night".
+            who = [n for n, q in r.state.players.items() if q.role == told and q.alive]
+            r.pm(name, r.say("told_role", role=r.rules.role(str(told)).title,
+                             players=", ".join(who) or "nobody alive"))
         if r.state.passive(name, "intel") and r.number == 1:
             titles = sorted(r.state.role_title(n) for n in r.state.players)
             r.pm(name, r.say("intel", roles=", ".join(titles)))

@@ -146,6 +146,17 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
     r.collect()
     how = data.get("how", "other")
     deaths.die(r, name, how, f"{how} (entered by the GM)", (), how)
+    if how == "lynch" and r.state.passive(name, "on_lynched") == "spore_cloud":
+        # 000 Infester: "when Lynched (but not killed otherwise), the Infester releases a
+        # spore cloud that randomly infects one of the non-infected players".
+        clean = sorted(
+            n for n, p in r.state.players.items()
+            if p.alive and "infected" not in p.statuses and n != name
+        )
+        if clean:
+            victim = r.rng.choice(clean)
+            r.state.players[victim].statuses.add("infected")
+            r.notes.append(f"{name}'s spore cloud infects {victim} (drawn at random)")
     if how == "lynch" and r.state.passive(name, "on_lynched") == "last_voter_dies":
         voter = data.get("last_voter")
         title = r.state.role_title(name)  # the ruleset's name for the role ("Bomb")

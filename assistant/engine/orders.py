@@ -306,6 +306,11 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
         ) from None
     who = state.players[order.actor]
     say = order.text or order.label()
+    if ability.params.get("automatic"):
+        raise IllegalOrderError(
+            f"{say!r}: {ability.name} happens by itself on the night the setup names "
+            f"({ability.params['automatic']} = N)"
+        )
     if ability.phase not in {order.phase, "any"}:
         raise IllegalOrderError(
             f"{say!r}: {ability.name} is used by {ability.phase}, not by {order.phase}"

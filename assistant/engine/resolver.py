@@ -249,6 +249,7 @@ class Resolution:
         self.collect()
         if self.phase == "night":
             self._count_skips()
+            self._automatic_kills()
         deaths.fire_pending(self)
         abilities.apply_boosts(self)
         abilities.apply_suspensions(self)
@@ -306,6 +307,24 @@ class Resolution:
             self.state,
             {k: tuple(v) for k, v in self.notices.items()},
         )
+
+    def _automatic_kills(self) -> None:
+        """Abilities that act by themselves on the night the setup names (`automatic =
+        "SETUP KEY"`): 000's Organ Harvester "is building an Abomination. After some # of
+        nights (based on player count) the Abomination is released and performs a Night Kill
+        attempt on every player" (setup: `abomination_night = N`)."""
+        for name, p in self.state.players.items():
+            if not p.alive:
+                continue
+            for ab in self.state.abilities_of(name).values():
+                key = ab.params.get("automatic")
+                if not key or self.state.extra.get(str(key)) != self.number:
+                    continue
+                for t in [q.name for q in self.state.living() if q.name != name]:
+                    order = Order(name, ab.name, (t,), "night", self.number)
+                    self.actions.append(Action(order, ab, [t], ab.tier))
+                self.event("orders", f"{name}: {ab.name}", "released",
+                           f"night {self.number}, as the setup says ({key})")
 
     def _count_skips(self) -> None:
         """000: "The Doppelgangers may choose to skip their night kill. They may only do this

@@ -106,6 +106,14 @@ def check_win(state: GameState, at: str = "dawn") -> Win | None:
                 and not (win_rules.get("modkilled_lose") and p.death and p.death.how == "modkill")
             )
             title = state.rules.side(winner).title
+        # 000's Survivor "wins as long as they are alive, regardless of which side wins":
+        # a side passive `wins_if_alive` joins the winners of any win.
+        players += tuple(
+            n
+            for n in living
+            if state.rules.side(state.players[n].side).passives.get("wins_if_alive")
+            and n not in players
+        )
         return Win(
             winner, title, str(check.get("text", "")), players, bool(check.get("announces"))
         )
