@@ -42,6 +42,7 @@ _RTL = frozenset({"R", "AL"})
 # the Unicode line and paragraph separators.
 _TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
+_BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _INERT = (
     (re.compile("\\[(?!\u2060)"), "[" + WORD_JOINER),
     (re.compile(":(?!\u2060)//"), ":" + WORD_JOINER + "//"),
@@ -123,6 +124,8 @@ def for_forum(text: str) -> str:
 
 
 def _terminal_line(line: str) -> str:
+    if not _BIDI_CONTROL.search(line):
+        return _TERMINAL_CONTROL.sub(_escape, line)
     # Which isolates close on this line: those are kept (a draft's isolated names).
     matched: set[int] = set()
     opened: list[int] = []
@@ -152,8 +155,8 @@ def _escape(m: re.Match[str]) -> str:
 
 def for_terminal(text: str) -> str:
     """Text as the terminal shows it: controls and unclosed bidi controls as escapes."""
-    if text.isascii() and not _TERMINAL_CONTROL.search(text):
-        return text
+    if not _BIDI_CONTROL.search(text):  # the usual case: one pass, no line by line
+        return _TERMINAL_CONTROL.sub(_escape, text)
     return "\n".join(_terminal_line(line) for line in text.split("\n"))
 
 
