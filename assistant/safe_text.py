@@ -9,7 +9,9 @@ the thread, and the terminal. Three tricks are neutralised:
   Checked on the real forums of `../shared/forums`: SMF turns a zero-width space (U+200B)
   into U+FFFD and drops empty tags (`[[b][/b]url]` becomes a live `[url]` on SMF), and both
   show HTML entities (`&#91;`) as typed, so neither is used. The same joiner goes into
-  `://`, `www.` and before `@`, which phpBB would otherwise turn into links.
+  `://`, before `@` and after every dot inside a word, so no address, domain or e-mail is
+  turned into a link (phpBB links `http://…`, `www.…` and addresses; SMF links bare
+  domains too, even after `http:⁠//`, and mails even with a joiner by the `@`).
 - **Bidirectional text.** A right-to-left override (U+202E) in a name reverses the rest of
   its line. Text carrying bidi controls or right-to-left letters is wrapped in FIRST STRONG
   ISOLATE … POP DIRECTIONAL ISOLATE (U+2068 … U+2069); isolates the text opened are closed
@@ -46,7 +48,7 @@ _BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _INERT = (
     (re.compile("\\[(?!\u2060)"), "[" + WORD_JOINER),
     (re.compile(":(?!\u2060)//"), ":" + WORD_JOINER + "//"),
-    (re.compile(r"(?i)\b(www)\."), "\\1" + WORD_JOINER + "."),
+    (re.compile(r"(?<=\w)\.(?=\w)"), "." + WORD_JOINER),
     (re.compile("(?<!\u2060)@"), WORD_JOINER + "@"),
 )
 

@@ -4,8 +4,8 @@ The real thread A (SMF 2.1 pages, every vote style) is counted for a game whose 
 file shows three members under hostile names, with their forum names as aliases, so the
 real votes and authors still reach them:
 
-- `[/url][url=http://evil.example/]xX_Slayer_Xx`: a link the GM would paste;
-- `Kat[/quote][img]http://evil.example/x.png[/img]`: a broken quote and an image;
+- `[/url][url=http://evil.example.com/]xX_Slayer_Xx`: a link the GM would paste;
+- `Kat[/quote][img]http://evil.example.com/x.png[/img]`: a broken quote and an image;
 - `Lady Grey` + RIGHT-TO-LEFT OVERRIDE + `lived`: reverses the rest of its line.
 
 Each draft is checked whole, as a GM pastes it: the only BBCode tags left are the
@@ -30,8 +30,8 @@ from assistant.store import GameStore
 
 SMF_A = "http://127.0.0.1:8021/index.php?topic=2.0"
 RLO, PDF, FSI, PDI, WJ = "\u202e", "\u202c", "\u2068", "\u2069", "\u2060"
-LINK = "[/url][url=http://evil.example/]xX_Slayer_Xx"
-IMG = "Kat[/quote][img]http://evil.example/x.png[/img]"
+LINK = "[/url][url=http://evil.example.com/]xX_Slayer_Xx"
+IMG = "Kat[/quote][img]http://evil.example.com/x.png[/img]"
 FLIP = f"Lady Grey{RLO}devil"
 HOSTILE = {"xX_Slayer_Xx": LINK, "Kat": IMG, "Lady Grey": FLIP}
 # The tags the drafts' templates write themselves.
@@ -92,7 +92,7 @@ def assert_pastes_safely(draft: str, shown: list[str]) -> None:
     for url in re.findall(r"\[url=([^\]]*)\]", draft):
         assert url.startswith("http://127.0.0.1:8021/index.php?msg="), url  # permalinks only
     assert tags(draft).count("url") == 2 * draft.count("[url="), draft  # each link closed
-    assert "http://evil" not in draft  # no address phpBB would turn into a link
+    assert "://evil" not in draft and "evil.example.com" not in draft  # no address to link
     for name in shown:
         assert name in visible(draft), name
     assert all(bidi_contained(line) for line in draft.splitlines()), draft
@@ -100,7 +100,12 @@ def assert_pastes_safely(draft: str, shown: list[str]) -> None:
 
 def test_safe_text_reads_as_the_forums_need() -> None:
     # BBCode: every "[" is followed by a word joiner; the name reads the same.
-    assert for_forum(LINK) == f"[{WJ}/url][{WJ}url=http:{WJ}//evil.example/]xX_Slayer_Xx"
+    assert for_forum(LINK) == (
+        f"[{WJ}/url][{WJ}url=http:{WJ}//evil.{WJ}example.{WJ}com/]xX_Slayer_Xx"
+    )
+    # No address a forum links by itself: SMF links bare domains and mails, phpBB "www.".
+    assert for_forum("www.evil.com bad@evil.com") == f"www.{WJ}evil.{WJ}com bad{WJ}@evil.{WJ}com"
+    assert for_forum("Mr. Pickles") == "Mr. Pickles"
     assert tags(for_forum(IMG)) == [] and visible(for_forum(IMG)) == IMG
     # The empty-tag trick SMF undoes ("[[b][/b]url]" is a live [url] once SMF drops "[b][/b]").
     assert tags(for_forum("[[b][/b]url]x[/url]")) == []
@@ -130,7 +135,7 @@ def test_the_tally_draft_pastes_no_link_image_or_reversed_line(game, capsys) -> 
     assert f"msg=17]{for_forum(IMG)}[/url], " in draft
     assert f"Not voting (3): Conia, {FSI}{FLIP}{PDF}{PDI}, bob the builder\n" in draft
     # Before: the raw name closed the voter's link and opened one to evil.example.
-    assert "[url=http://evil.example/]" not in draft
+    assert "[url=http://evil.example.com/]" not in draft
 
 
 def test_the_chat_tally_and_the_terminal(game, capsys) -> None:
@@ -149,8 +154,8 @@ def test_the_chat_tally_and_the_terminal(game, capsys) -> None:
 
 # ---- the dusk, the dawn and the result PMs of a 002 game --------------------------------
 
-CARD = "[/url][url=http://evil.example/]Carol"  # the godfather, lynched on Day 1
-DOC = "Doc[/quote][img]http://evil.example/x.png[/img]"  # investigated on Night 1
+CARD = "[/url][url=http://evil.example.com/]Carol"  # the godfather, lynched on Day 1
+DOC = "Doc[/quote][img]http://evil.example.com/x.png[/img]"  # investigated on Night 1
 GUS = f"Gus{RLO}devil"  # killed on Night 1
 PLAYERS_002 = [
     (f"{CARD} | Carol", "godfather", None), ("Moe", None, "mafia"),
@@ -160,9 +165,12 @@ PLAYERS_002 = [
 ]
 
 
-def test_dusk_dawn_and_pms_carry_hostile_names_inert(
+@pytest.fixture
+def drafts_002(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> dict[str, str]:
+    """A 002 game through the CLI: Day 1 lynches CARD, Night 1 kills GUS and Ivy checks
+    DOC. Returns the dusk, the dawn and the PM bodies as the GM pastes them."""
     from test_engine_e2e import D1, Thread, at, real_body
 
     def cli(*args: str) -> str:
@@ -193,21 +201,25 @@ def test_dusk_dawn_and_pms_carry_hostile_names_inert(
                 ("Gus", vote("Carol")), ("Doc", vote("Carol")), ("Tom & Jerry's", vote("Ivy")))
     at(monkeypatch, D1 + timedelta(minutes=21))
     dusk = cli("draft", "dusk", "g", "--confirm").split("\n---\n")[0]
-    assert_pastes_safely(dusk, [CARD])
-    assert f"{for_forum(CARD)} has been lynched. {for_forum(CARD)} was the Godfather" in dusk
-    assert "The deciding vote: http://127.0.0.1:8021/index.php?msg=503\n" in dusk  # Doc's
-
     (tmp_path / "n1.txt").write_text("Mafia: kill Gus\nIvy: investigate Doc\n", encoding="utf-8")
     cli("order", "g", "--file", str(tmp_path / "n1.txt"))
     cli("resolve", "g", "--night", "1")
     dawn = cli("draft", "dawn", "g")
+    pms = cli("draft", "pms", "g")
+    # The PM bodies are pasted; "To:" and "Subject:" go into the form's own fields.
+    bodies = "\n".join(ln for ln in pms.splitlines() if not ln.startswith(("To: ", "Subject: ")))
+    return {"dusk": dusk, "dawn": dawn, "pms": bodies}
+
+
+def test_dusk_dawn_and_pms_carry_hostile_names_inert(drafts_002: dict[str, str]) -> None:
+    dusk, dawn, bodies = drafts_002["dusk"], drafts_002["dawn"], drafts_002["pms"]
+    assert_pastes_safely(dusk, [CARD])
+    assert f"{for_forum(CARD)} has been lynched. {for_forum(CARD)} was the Godfather" in dusk
+    assert "The deciding vote: http://127.0.0.1:8021/index.php?msg=503\n" in dusk  # Doc's
     assert_pastes_safely(dawn, [GUS, DOC])
     assert dawn.startswith(f"Dawn breaks after Night 1.\n{isolate(GUS)} was found dead.")
     # The remaining players, each isolated: the override cannot reverse the list.
     assert f"remain: Moe, {for_forum(DOC)}, Ivy, Tom & Jerry's, ÆtherWolf." in dawn
-    pms = cli("draft", "pms", "g")
-    # The PM bodies are pasted; "To:" and "Subject:" go into the form's own fields.
-    bodies = "\n".join(ln for ln in pms.splitlines() if not ln.startswith(("To: ", "Subject: ")))
     assert_pastes_safely(bodies, [GUS, DOC])
     assert f"{isolate(GUS)}, whom you killed, was Vanilla (Town)." in bodies
     assert f"Your investigation of {for_forum(DOC)} returns: Town." in bodies
@@ -260,3 +272,19 @@ def test_the_tally_pasted_into_the_real_forum_shows_the_names_and_no_markup_of_t
     # the check above can fail.
     raw = _rendered(live_forums, software, gm, visible(draft))
     assert _players_markup(raw)
+
+
+@pytest.mark.parametrize("software", ["smf", "phpbb"])
+def test_dusk_dawn_and_pms_pasted_into_the_real_forum(
+    live_forums, software, drafts_002: dict[str, str]
+) -> None:
+    from selectolax.lexbor import LexborHTMLParser as HTMLParser
+
+    (gm,) = live_forums.names("gm")
+    live_forums.forum(software).create_members(gm)
+    html = _rendered(live_forums, software, gm, "\n\n".join(drafts_002.values()))
+    assert _players_markup(html) == []
+    text = visible(HTMLParser(html).text())
+    for name in (CARD, DOC, GUS):
+        assert name in text, (name, text)
+    assert 'href="http://127.0.0.1:8021/index.php?msg=503"' in html  # the deciding vote
