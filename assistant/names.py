@@ -11,8 +11,9 @@ Players write names the way they type: "jd", "ætherwolf", "pickles", "Lady Gray
 4. initials ("SQB" for SilentQuietBob, "DP" for David Parker), or a short abbreviation
    whose letters run through the name in order from its first ("TK" for Thirdkoopa,
    "bbstar" for basketballstar24);
-5. a close spelling of a slot's shown name or a long alias ("Lady Gray" for "Lady Grey";
-   "Slayer99" read without its digits), scored with rapidfuzz.
+5. a close spelling of a slot's shown name or a long alias, or of a word of 5 letters or
+   more of a name written in words ("Lady Gray" for "Lady Grey"; "Slayer99" read without
+   its digits; "Misika" for Misaka Network), scored with rapidfuzz.
 
 A step that finds two slots is *ambiguous* and stops there, never attributed: a vote for
 "J" when "Jd-" and "Jerry" both start with J, or "Ann" with players "Annabel_Q" (a prefix)
@@ -120,6 +121,8 @@ _NAME_SHAPED = re.compile(r"[^\W\d_][\w .'&\-]*")
 #: The fewest letters of a whole word of a name that a bare bold word may be ("Rat" for
 #: "pappums rat"; not "B" or "I", which are words of nothing).
 BARE_WORD = 3
+#: The fewest letters of a word compared for a close spelling of one word of a name.
+CLOSE_WORD = 5
 #: The least similarity for a bare bold name's close spelling ("Lady Gray": 88%).
 BARE_CLOSE = 0.85
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
@@ -138,8 +141,19 @@ def name_words(name: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _initials(words: Sequence[str]) -> str:
-    return "".join(w[0] for w in words if not w.isdigit())
+def _initials(words: Sequence[str], *, digits: bool = False) -> str:
+    """ "mm" for MarioManiac4 (with `digits`: "mm4")."""
+    return "".join(w if w.isdigit() else w[0] for w in words if digits or not w.isdigit())
+
+
+def _one_of(text: str, how: dict[str, str]) -> Match | None:
+    """The one slot `how` found (with how it was found), ambiguous for two, None for none."""
+    if not how:
+        return None
+    if len(how) > 1:
+        return Match(text, None, "ambiguous", tuple(sorted(how)))
+    slot, why = next(iter(how.items()))
+    return Match(text, slot, why)
 
 
 def _subsequence(short: str, long: str) -> bool:
@@ -283,12 +297,14 @@ class NameMatcher:
     def _abbreviation(self, text: str, key: str) -> Match | None:
         """Initials, or a short abbreviation ("TK", "bbstar") whose letters run through a
         name in order from its first letter."""
-        if not (2 <= len(key) <= 6) or not key.isalpha():
+        if not (2 <= len(key) <= 6) or not key[0].isalpha():
             return None
         how: dict[str, str] = {}
         for n in self._names:
-            if len(n.words) > 1 and _initials(n.words) == key:
+            if len(n.words) > 1 and key in (_initials(n.words), _initials(n.words, digits=True)):
                 how.setdefault(n.slot, f"initials of {n.full}")
+        if not key.isalpha():
+            return _one_of(text, how)  # "MM4" for MarioManiac4: initials only
         if not how and _ABBREVIATION.fullmatch(text):
             for n in self._names:
                 # At most half the name: a longer one is a typo ("Slayr"), not a short form.
@@ -316,6 +332,12 @@ class NameMatcher:
             score = fuzz.ratio(key, n.folded)
             if not bare:
                 score = max(score, fuzz.ratio(bare_key, n.bare))
+                if len(key) >= CLOSE_WORD and " " in n.full.strip():
+                    # A misspelt word of a name written in words ("Misika" for Misaka
+                    # Network); a handle's parts ("xX_Slayer_Xx") are not names of their own.
+                    score = max(
+                        [score] + [fuzz.ratio(key, w) for w in n.words if len(w) >= CLOSE_WORD]
+                    )
             scores[n.slot] = max(scores.get(n.slot, 0.0), score / 100)
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
         near = tuple(s for s, score in ranked[:2] if score >= 0.6)

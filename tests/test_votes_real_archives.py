@@ -124,6 +124,19 @@ def test_abbreviations_and_words_of_names() -> None:
     assert m.match("Grey").slot == "Lady Grey"
 
 
+def test_a_misspelt_word_of_a_name_and_initials_with_digits() -> None:
+    # Game 1585, post 820: "VOTE: Misika" with Misaka Network playing.
+    t = tally_to("1585", 820)
+    vote = next(v for v in t.votes if v.post_id == 820)
+    assert vote.target == "Misaka Network" and vote.code == VoteCode.COUNTED
+    assert "'Misika' read as Misaka Network (close spelling (83%))" in vote.reason
+    # Game 1733, post 666: "VOTE: mm4" with MarioManiac4 playing.
+    t = tally_to("1733", 666)
+    vote = next(v for v in t.votes if v.post_id == 666)
+    assert vote.target == "MarioManiac4"
+    assert "(initials of MarioManiac4)" in vote.reason
+
+
 def test_a_name_fitting_two_players_is_ambiguous_and_alerted() -> None:
     # Game 1757, post 99: "VOTE: Cow" with RadiantCowbells (a word starts "Cow") and TheCow
     # (a whole word "Cow") both playing: never given to either.
