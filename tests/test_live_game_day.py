@@ -128,6 +128,9 @@ def test_a_game_day_on_the_real_forum_while_the_daemon_polls(
     wagons = {w["target"]: sorted(w["voters"]) for w in count["wagons"]}
     assert wagons == {bob: [alice, dave], dave: [carol], erin: [bob], alice: [erin]}
     assert count["not_voting"] == [] and frank not in count["alive"]
+    # The day's final count, asked after it ended, reads every post as it stood at the end.
+    final = game.json("count", "g")
+    assert {w["target"]: sorted(w["voters"]) for w in final["wagons"]} == wagons
     alerts = game.json("alerts", "g")["alerts"]
     by_post = {}
     for a in alerts:
