@@ -287,12 +287,7 @@ class NameMatcher:
                 how.setdefault(n.slot, f"the start of a word of {n.full}")
             elif prefix and len(key) >= 3 and key in n.folded:
                 how.setdefault(n.slot, "substring")
-        if not how:
-            return None
-        if len(how) > 1:
-            return Match(text, None, "ambiguous", tuple(sorted(how)))
-        slot, why = next(iter(how.items()))
-        return Match(text, slot, why)
+        return _one_of(text, how)
 
     def _abbreviation(self, text: str, key: str) -> Match | None:
         """Initials, or a short abbreviation ("TK", "bbstar") whose letters run through a
@@ -314,12 +309,7 @@ class NameMatcher:
                     and _subsequence(key[1:], n.bare[1:])
                 ):
                     how.setdefault(n.slot, f"abbreviation of {n.full}")
-        if not how:
-            return None
-        if len(how) > 1:
-            return Match(text, None, "ambiguous", tuple(sorted(how)))
-        slot, why = next(iter(how.items()))
-        return Match(text, slot, why)
+        return _one_of(text, how)
 
     def _close(self, text: str, key: str, *, bare: bool = False) -> Match:
         """A close spelling. For a bare bold name the whole text must be close to a name,
