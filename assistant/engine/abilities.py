@@ -6,7 +6,7 @@ an event. Kills are only collected here; `deaths.resolve_kills` lands them toget
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -50,6 +50,43 @@ def block(r: Resolution, a: Action, tier: str) -> None:
         r.event(
             tier, a.label(), "jails " + t if a.ability.params.get("jail") else f"roleblocks {t}"
         )
+
+
+def settle_block_chains(r: Resolution, acts: list[Action], tier: str) -> None:
+    """Blocks that `chain` (004's tricks) settle among themselves before the tier acts:
+    "If A tricks B and B tricks C, A is successful, B isn't, and C's actions go through as
+    normal"; "If A tricks B and B tricks A, all actions fail." A block lands unless its
+    actor is blocked by one that lands; the players of a cycle are all blocked."""
+    chain = [
+        a for a in acts
+        if a.kind == "block" and a.ability.params.get("chain") and r.state.players[a.actor].alive
+        and a.actor not in r.blocked
+    ]
+    undecided = list(chain)
+    landed: list[Action] = []
+    while undecided:
+        aimed = {t for b in undecided for t in b.targets}
+        free = [b for b in undecided if b.actor not in aimed]
+        if not free:
+            break
+        for b in free:
+            undecided.remove(b)
+            landed.append(b)
+        hit = {t for b in free for t in b.targets}
+        for b in list(undecided):
+            if b.actor in hit:
+                undecided.remove(b)  # its actor is blocked by a block that lands
+    for b in landed:  # blocked before the tier's actions are checked
+        for t in b.targets:
+            r.blocked.add(t)
+            r.block_kinds.setdefault(t, set()).add("plain")
+    cycle = {b.actor for b in undecided}
+    for name in sorted(cycle):
+        r.blocked.add(name)
+        r.block_kinds.setdefault(name, set()).add("plain")
+    if cycle:
+        r.event(tier, ", ".join(sorted(cycle)), "block one another",
+                "every action of theirs fails tonight")
 
 
 def redirect(r: Resolution, a: Action, tier: str) -> None:
@@ -226,12 +263,23 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
     else:
         result = visible(r, t, field)
         inversions = params.get("inversions", {})
-        if r.state.passive(a.actor, "inverted") and result in inversions:
+        # An inverted investigator (001) or a target slandered tonight (004): the answer
+        # is reversed; both at once cancel out.
+        if (bool(r.state.passive(a.actor, "inverted")) != (t in r.inverted)) and (
+            result in inversions
+        ):
             result = inversions[result]
         result = params.get("results", {}).get(result, result)
+        sober = params.get("random_unless")
+        if sober and sober not in r.state.players[a.actor].statuses:
+            # 004 Kogorou: "Interrogate (random result when drunk)".
+            result = r.rng.choice(sorted(params["random_results"]))
     if field == "alignment":
         result = _forged(r, a, t, tier) or result
     r.event(tier, a.label(), f"result: {result}")
+    if params.get("target_pm"):
+        # 004 Follow: "the accompanied will learn that someone accompanied/followed them".
+        r.pm_later(t, _fmt(params["target_pm"], target=t), needs_alive=True)
     r.pm_later(
         a.actor,
         _fmt(params.get("result_pm", "{target}: {result}"), target=t, result=result),
@@ -754,6 +802,9 @@ def hex_(r: Resolution, a: Action, tier: str) -> None:
         player.statuses.add(name)
     else:
         player.day_statuses.add(f"{name}:{a.actor}" if params.get("names_caster") else name)
+        if params.get("through_day"):
+            # 004 Frighten: "The Frightened player can't use his ability the next day."
+            player.day_statuses.add(DAY_BLOCK)
     if params.get("target_pm"):
         r.pm_later(t, _fmt(params["target_pm"], target=t), needs_alive=True)
     r.event(tier, a.label(), f"{t} is under the {noun_of(a)}")
@@ -868,6 +919,57 @@ def nothing(r: Resolution, a: Action, tier: str) -> None:
     r.event(tier, a.label(), "done")
 
 
+def take_item(r: Resolution, a: Action, tier: str) -> None:
+    """004 Steal: "Can steal one item from one person per night"; the item is gone from the
+    target's inventory and is "NOT added to the thief's inventory". Which item is drawn at
+    random from those the target holds that are `stealable` (a disguise's items too); two
+    thieves at one target "get the same item". Losing an item may set a status the role
+    names (`item_lost_status`: Kogorou "Becomes sober when his alcohol has been stolen")."""
+    t = a.targets[0]
+    if t in r.thefts:
+        item, thieves = r.thefts[t]
+        thieves.append(a.actor)
+        r.event(tier, a.label(), f"comes for {t}'s {item} too", f"{len(thieves)} thieves")
+        return
+    player = r.state.players[t]
+    known = r.rules.items
+    pool = sorted(i for i in player.items if i in known and known[i].passives.get("stealable"))
+    if not pool:
+        r.event(tier, a.label(), "nothing to steal", f"{t} holds no item that can be stolen")
+        r.pm_later(a.actor, r.say("steal_nothing", target=t), needs_alive=True)
+        return
+    item = r.rng.choice(pool)
+    player.items.remove(item)
+    r.thefts[t] = (item, [a.actor])
+    lost = r.state.passive(t, "item_lost_status") or {}
+    status = lost.get(item) if isinstance(lost, Mapping) else None
+    if status:
+        player.statuses.add(str(status))
+    r.event(tier, a.label(), f"steals {known[item].title} from {t}",
+            f"{t} is now {status}" if status else "")
+
+
+def tell_thefts(r: Resolution) -> None:
+    """The notices of the night's thefts: "all thieves and the one who was stolen from will
+    get a notification" of the item, and how many thieves came when more than one did."""
+    for t, (item, thieves) in r.thefts.items():
+        title = r.rules.items[item].title
+        many = len(thieves) > 1
+        for thief in thieves:
+            key = "stolen_by_you_many" if many else "stolen_by_you"
+            r.pm_later(thief, r.say(key, target=t, item=title, n=len(thieves)), needs_alive=True)
+        key = "item_stolen_many" if many else "item_stolen"
+        r.pm_later(t, r.say(key, item=title, n=len(thieves)), needs_alive=True)
+
+
+def invert(r: Resolution, a: Action, tier: str) -> None:
+    """004 Slander: "If the slandered target is interrogated that night, the interrogation
+    result will be inverted." Nobody is told (the slanderer nor the slandered)."""
+    for t in a.targets:
+        r.inverted.add(t)
+    r.event(tier, a.label(), f"interrogations of {' and '.join(a.targets)} are reversed tonight")
+
+
 HANDLERS: dict[str, Handler] = {
     "block": block,
     "redirect": redirect,
@@ -905,12 +1007,21 @@ HANDLERS: dict[str, Handler] = {
     "bond": bond,
     "trust": trust,
     "plant": plant,
+    "invert": invert,
+    "take_item": take_item,
 }
 
 
+#: Kinds handled first in their tier: they change what the tier's others see.
+_FIRST_IN_TIER = frozenset({"invert"})
+
+
 def within_tier_key(a: Action) -> tuple[int, str]:
-    """Order of handling inside a tier (effects are still simultaneous): finders first."""
-    return (0 if a.ability.params.get("field") == "is_role" else 1, a.actor)
+    """Order of handling inside a tier (effects are still simultaneous): what changes the
+    others' view (a slander) first, then finders."""
+    if a.kind in _FIRST_IN_TIER:
+        return (0, a.actor)
+    return (1 if a.ability.params.get("field") == "is_role" else 2, a.actor)
 
 
 def apply_boosts(r: Resolution) -> None:
@@ -971,6 +1082,7 @@ def finish(r: Resolution) -> None:
             r.state.players[a.actor].role = role
             r.event(tier, a.label(), f"steals {victims[0]}'s role ({r.state.role_title(a.actor)})")
             r.pm(a.actor, r.say("role_now", role=r.state.role_title(a.actor)))
+    tell_thefts(r)
     if r.phase != "night":
         return
     _gadgets(r, tier)

@@ -350,9 +350,18 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
         )
     if ability.params.get("until_lovers") and state.lovers:
         raise IllegalOrderError(f"{say!r}: there are already lovers; {ability.name} is spent")
-    if ability.targets and len(order.targets) != ability.targets:
+    most = int(ability.params.get("max_targets", ability.targets))
+    if ability.targets and not ability.targets <= len(order.targets) <= most:
+        many = f"{ability.targets} to {most}" if most > ability.targets else ability.targets
         raise IllegalOrderError(
-            f"{say!r}: {ability.name} names {ability.targets} player(s), not {len(order.targets)}"
+            f"{say!r}: {ability.name} names {many} player(s), not {len(order.targets)}"
+        )
+    sides = [state.players[t].side for t in order.targets]
+    if ability.params.get("one_per_side") and len(set(sides)) != len(sides):
+        # 004 Slander: "one Black Org, and one town. He may not slander two Black Org or
+        # two town."
+        raise IllegalOrderError(
+            f"{say!r}: {ability.name} names at most one player of each side"
         )
     for t in order.targets:
         target = state.players[t]

@@ -123,16 +123,25 @@ class Resolution:
         """(guard, attacker): 000's Vengeful Guard kills the attacker."""
         self.trusted: dict[str, set[str]] = {}
         """Visitors a kill-on-visit holder lets pass tonight (000's Sentry Guns)."""
+        self.thefts: dict[str, tuple[str, list[str]]] = {}
+        """Target -> (the item taken, every thief who came for it tonight) (004's Steal)."""
+        self.inverted: set[str] = set()
+        """Players whose interrogations answer the reverse tonight (004's Slander)."""
         self.disguises_seen: set[str] = set()
         self.disguises: dict[str, dict[str, str]] = {}
         """What investigations see of a player tonight (000's Holoform Modulator)."""
         self.tiers = self.rules.tiers if phase == "night" else self.rules.day_tiers
+        self._told_failed: set[str] = set()
+        self._statuses_after_deaths()
         self.alive_at_start = {n for n, p in self.state.players.items() if p.alive}
         if phase == "day":
             # A roleblock "for the night and the following day" (002, 000's Warden).
             self.blocked = {
                 n for n, p in self.state.players.items() if abilities.DAY_BLOCK in p.day_statuses
             }
+            # A block of the day before: an ability that passes it says `unblockable_by =
+            # ["day"]` (004: "Frighten is not capable of stopping an arrest").
+            self.block_kinds = {n: {"day"} for n in self.blocked}
         # 004: "Arrested: Player may not use any abilities ... Any and all actions on
         # arrested players will fail" -- in every phase after the arrest.
         for n, p in self.state.players.items():
@@ -259,12 +268,14 @@ class Resolution:
             acts = [a for a in self.actions if a.tier == tier and not a.done]
             ready = []
             shots: list[tuple[Action, str]] = []
+            abilities.settle_block_chains(self, acts, tier)
             for a in acts:
                 a.done = True
                 reason = self.cannot_act(a, tier)
                 if reason:
                     a.failed = reason
                     self.event(tier, a.label(), "fails", reason)
+                    self._tell_failed(a)
                     shots += abilities.visit_kills(self, [a])
                     fallback = a.ability.params.get("failed_result")
                     if fallback and self.state.players[a.actor].alive:
@@ -280,6 +291,14 @@ class Resolution:
             shots += abilities.visit_kills(self, ready)
             for a in sorted(ready, key=abilities.within_tier_key):
                 abilities.HANDLERS[a.kind](self, a, tier)
+                if a.ability.params.get("done_pm") and not a.failed:
+                    # 004: "Players, that used a Night action and weren't discombobulated,
+                    # will get a PM with "You slandered your target"".
+                    self.pm_later(
+                        a.actor,
+                        str(a.ability.params["done_pm"]).format(target=" and ".join(a.targets)),
+                        needs_alive=True,
+                    )
             if self.kills:
                 deaths.resolve_kills(self, tier)
             abilities.fire_visit_kills(self, shots, tier)
@@ -307,6 +326,36 @@ class Resolution:
             self.state,
             {k: tuple(v) for k, v in self.notices.items()},
         )
+
+    def _statuses_after_deaths(self) -> None:
+        """A role passive `status_after_death_of = { status, roles }`: the status from the
+        phase after a player of one of those roles died (004 Kogorou "becomes sober the phase
+        after Eri, Ran, Conan, or Shinichi dies"); a body erased does not count ("If Eri,
+        Ran, Conan, or Shinichi get erased, Kogorou will not get sober")."""
+        for name, p in self.state.players.items():
+            rule = self.state.passive(name, "status_after_death_of")
+            if not rule or not p.alive:
+                continue
+            roles = set(rule.get("roles", ()))  # type: ignore[attr-defined]
+            if any(
+                not q.alive and q.role in roles and "erased" not in q.statuses
+                for q in self.state.players.values()
+            ):
+                p.statuses.add(str(rule["status"]))  # type: ignore[index]
+
+    def _tell_failed(self, a: Action) -> None:
+        """The ruleset's `action_failed` PM to an actor a block stopped (004: "The people
+        discombobulated will get a PM from the GM that their night action failed"), once a
+        phase; not for the dead or the arrested, whose actions fail for another reason."""
+        if "action_failed" not in self.rules.messages or not a.stayed:
+            return
+        kinds = self.block_kinds.get(a.actor, set())
+        if not self.state.players[a.actor].alive or "arrest" in kinds:
+            return
+        if not self.is_blocked(a) or a.actor in self._told_failed:
+            return
+        self._told_failed.add(a.actor)
+        self.pm_later(a.actor, self.say("action_failed"), needs_alive=True)
 
     def _automatic_kills(self) -> None:
         """Abilities that act by themselves on the night the setup names (`automatic =

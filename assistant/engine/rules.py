@@ -55,6 +55,8 @@ KINDS = frozenset(
         "repair",
         "trust",
         "plant",
+        "invert",
+        "take_item",
     }
 )
 TARGET_STATES = frozenset({"alive", "dead", "any"})
@@ -406,6 +408,13 @@ def load_engine_rules(ruleset: Any) -> EngineRules:
             size=spec.get("size", ""),
             text=spec.get("text", ""),
         )
+    for key, role in roles.items():
+        unknown = [i for i in role.passives.get("carries", ()) if i not in items]
+        if unknown:
+            raise RulesetError(
+                f"{where} [roles.{key}] passives.carries names {unknown}, not in [items.*] "
+                f"({', '.join(sorted(items)) or 'none'})"
+            )
     reveal = _table(ruleset.section("reveal"), _REVEAL_KEYS, f"{where} [reveal]", closed=False)
     win = _win(ruleset.section("win"), f"{where} [win]", sides)
     return EngineRules(

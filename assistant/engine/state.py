@@ -66,6 +66,14 @@ class PlayerState:
     death: Death | None = None
 
 
+def _carried(rules: EngineRules, role: str | None) -> list[str]:
+    """The items a role's card says it carries (004: "Items: Gun, Car-keys"): the player
+    starts with them besides those the setup gives."""
+    if role is None or role not in rules.roles:
+        return []
+    return [str(i) for i in rules.roles[role].passives.get("carries", ())]
+
+
 @dataclass
 class GameState:
     """Every player, links between them, and what is still pending."""
@@ -83,7 +91,8 @@ class GameState:
     @classmethod
     def from_setup(cls, rules: EngineRules, setup: Setup) -> GameState:
         players = {
-            p.name: PlayerState(p.name, p.side, p.role, items=list(p.items)) for p in setup.players
+            p.name: PlayerState(p.name, p.side, p.role, items=[*p.items, *_carried(rules, p.role)])
+            for p in setup.players
         }
         return cls(rules=rules, players=players, seed=setup.seed, extra=dict(setup.extra))
 

@@ -1,0 +1,258 @@
+"""DCTP Live Mini Mafia (seed 004), the second half: tricks, frighten, slander, items and
+stealing, Kogorou, follow and the rest of the actions. Each test quotes the sentence of
+../shared/seeds/004_22384bb39b2a9dee.txt it checks; the seed's worked examples are tests.
+"""
+
+from __future__ import annotations
+
+from assistant.engine.vote_effects import modifiers_for_day
+from tests.test_engine_004 import RULES, dead, game, phase, pms, quote
+
+# ---- discombobulation (tricking) ---------------------------------------------------------
+
+
+def test_a_tricks_b_and_b_tricks_c_a_succeeds_b_does_not_c_acts():
+    quote("If A tricks B and B tricks C, A is successful, B isn't, and C's actions go through "
+          "as normal.")
+    s = game("A=eisuke", "B=asami", "C=conan", "G=gin", "Boss=anokata")
+    r = phase(s, "night", 1, "A: trick B", "B: trick C", "C: interrogate G")
+    assert pms(r, "C") == "Interrogation of G: BO"
+    assert pms(r, "B") == "Your action failed."
+    assert pms(r, "A") == "You used discombobulate on B."
+
+
+def test_two_players_who_trick_each_other_both_fail_with_all_their_actions():
+    quote("If two users trick each other, all actions fail. Neither are successful. For "
+          "example: If A tricks B and B tricks A, all actions fail.")
+    s = game("A=eisuke", "B=vodka", "C=conan", "G=gin", "Boss=anokata")
+    r = phase(s, "night", 1, "A: trick B", "B: trick A", "C: interrogate G")
+    assert pms(r, "A") == "Your action failed."
+    assert pms(r, "B") == "Your action failed."
+    assert pms(r, "C") == "Interrogation of G: BO"  # nobody tricked C
+
+
+def test_a_discombobulated_player_is_told_the_action_failed_the_trickster_what_he_did():
+    quote("The people discombobulated will get a PM from the GM that their night action failed.")
+    quote("The one who used Discombobulate will get a PM: \"You used discombobulate on your "
+          "target\", but he won't know if that target actually used a night action")
+    s = game("T=eisuke", "C=conan", "R=ran", "G=gin", "Boss=anokata")
+    r = phase(s, "night", 1, "T: discombobulate C", "C: interrogate G")
+    assert pms(r, "C") == "Your action failed."
+    assert pms(r, "T") == "You used discombobulate on C."
+    # A tricked player with no night action sent is not told.
+    quote("They will only get a notice in case they used a night action.")
+    r = phase(s, "night", 1, "T: discombobulate R")
+    assert pms(r, "R") == ""
+    assert pms(r, "T") == "You used discombobulate on R."
+
+
+# ---- frighten ---------------------------------------------------------------------------
+
+
+def test_a_frightened_player_cannot_vote_the_next_day_and_is_not_told():
+    quote("The Frightened player can't use his ability the next day. He also can't vote the "
+          "next day.")
+    quote("The Frightened player won't know that he got Frightened.")
+    s = game("Teq=tequila", "Hai=haibara", "Con=conan", "Boss=anokata")
+    r = phase(s, "night", 1, "Teq: frighten Hai")
+    assert pms(r, "Hai") == ""
+    mods = {m["player"]: m for m in modifiers_for_day(r.state, 1)}
+    assert mods["Hai"]["powerless"] is True
+    assert "Con" not in mods
+    # The next night the fright is over.
+    r2 = phase(r.state, "night", 2)
+    assert "Hai" not in {m["player"] for m in modifiers_for_day(r2.state, 2)}
+
+
+def test_a_frightened_players_day_action_fails_and_he_is_told():
+    quote("If he used a Day action, then the GM will PM him that his actions failed.")
+    s = game("Teq=tequila", "Hai=haibara", "G=gin", "Boss=anokata")
+    s = phase(s, "night", 1, "Teq: frighten Hai").state
+    r = phase(s, "day", 1, "Hai: follow G")
+    assert pms(r, "Hai") == "Your action failed."
+    assert "Someone accompanied" not in pms(r, "G")
+    # Unfrightened, the same day action works: the test can fail.
+    s2 = game("Teq=tequila", "Hai=haibara", "G=gin", "Boss=anokata")
+    r2 = phase(s2, "day", 1, "Hai: follow G")
+    assert pms(r2, "Hai") == "G: Has a scent."
+
+
+def test_frighten_does_not_stop_an_arrest_the_next_day():
+    quote("Frighten is not capable of stopping an arrest. For example: if Tequila uses frighten "
+          "on Satou on Night 2, Satou may still arrest on Day 2.")
+    s = game("Teq=tequila", "Sat=satou", "G=gin", "Boss=anokata", "R=ran")
+    s = phase(s, "night", 2, "Teq: frighten Sat").state
+    r = phase(s, "day", 2, "Sat: arrest G")
+    assert "arrested" in r.state.players["G"].statuses
+    assert "G has been arrested." in r.public
+
+
+def test_frighten_is_stopped_by_discombobulating_tequila():
+    quote("People that were discombobulated will fail with their night action on the same night.")
+    s = game("Teq=tequila", "Hai=haibara", "T=eisuke", "Boss=anokata")
+    r = phase(s, "night", 1, "Teq: frighten Hai", "T: trick Teq")
+    assert "Hai" not in {m["player"] for m in modifiers_for_day(r.state, 1)}
+    assert pms(r, "Teq") == "Your action failed."
+
+
+# ---- slander ----------------------------------------------------------------------------
+
+
+def test_slander_reverses_the_interrogation_of_that_night_both_ways():
+    quote("If the slandered target is interrogated that night, the interrogation result will be "
+          "inverted. A townie that would normally come up as \"Not Black Org\" on an "
+          "interrogation would instead become \"Black Org\" if slandered successfully. Likewise, "
+          "if a slandered Black Org member is interrogated, any interrogations on them that "
+          "night would return \"Not Black Org\" instead of the usual \"Black Org\".")
+    s = game("Gin=gin", "V=vodka", "R=ran", "Con=conan", "Hei=heiji", "Boss=anokata")
+    r = phase(s, "night", 1, "Gin: slander R and V", "Con: interrogate R", "Hei: interrogate V")
+    assert pms(r, "Con") == "Interrogation of R: BO"
+    assert pms(r, "Hei") == "Interrogation of V: Not BO"
+    # Only that night: the next night the answers are true again.
+    r2 = phase(r.state, "night", 2, "Con: interrogate R", "Hei: interrogate V")
+    assert pms(r2, "Con") == "Interrogation of R: Not BO"
+    assert pms(r2, "Hei") == "Interrogation of V: BO"
+
+
+def test_slander_names_at_most_one_black_org_and_one_town():
+    quote("Gin may slander up to two targets: one Black Org, and one town. He may not slander "
+          "two Black Org or two town.")
+    s = game("Gin=gin", "V=vodka", "R=ran", "Con=conan", "Boss=anokata")
+    r = phase(s, "night", 1, "Gin: slander R and Con")
+    assert any("at most one player of each side" in line for line in r.log_lines())
+    assert pms(r, "Gin") == ""
+    r = phase(s, "night", 1, "Gin: slander R")
+    assert pms(r, "Gin") == "You slandered R."
+
+
+def test_slander_is_not_noticed_and_a_tricked_slander_does_nothing():
+    quote("The slandered player does not receive a notification that they were slandered that "
+          "night.")
+    s = game("Gin=gin", "R=ran", "Con=conan", "T=eisuke", "Boss=anokata")
+    r = phase(s, "night", 1, "Gin: slander R", "Con: interrogate R", "T: trick Gin")
+    assert pms(r, "R") == ""
+    assert pms(r, "Con") == "Interrogation of R: Not BO"
+    assert pms(r, "Gin") == "Your action failed."
+
+
+# ---- items and stealing -----------------------------------------------------------------
+
+
+def test_every_card_carries_the_items_it_lists():
+    quote("Gin, Mafia Slanderer Night action: Slander, Investigate 3 Interrogation: BO Scent: "
+          "Yes Disguise: No Items: Gun, Car-keys, Headgear, Alcohol")
+    s = game("Gin=gin", "Ara=araide", "Kog=kogorou", "Boss=anokata")
+    assert s.players["Gin"].items == ["gun", "car-keys", "headgear", "alcohol"]
+    assert s.players["Ara"].items == ["car-keys", "glasses"]
+    assert s.players["Kog"].items == ["alcohol"]
+    # The list of stealable items and the cards disagree on three: the cards are read (the
+    # ruleset says so): Kujou's card lists Panties, Haibara's and Ayumi's do not.
+    quote("Panties: All females: Vermouth, Chianti, Akemi, Sherry, Satou, Yumi, Jodie, Kir, "
+          "Haibara, Kazuha, Ran, Kobayashi, Eri, Sonoko, Asami, Ayumi, Yukiko")
+    quote("Kujou, Prosecutor Night action: Cross-examine Day action: Voice of Accusation "
+          "Interrogation: Not BO Scent: No Disguise: Yes Items: Car-keys, Panties")
+    females = {"vermouth", "chianti", "akemi", "sherry", "satou", "yumi", "jodie", "kir",
+               "haibara", "kazuha", "ran", "kobayashi", "eri", "sonoko", "asami", "ayumi",
+               "yukiko"}
+    have = {k for k, role in RULES.roles.items() if "panties" in role.passives["carries"]}
+    assert have == (females - {"haibara", "ayumi"}) | {"kujou"}
+
+
+def test_a_stolen_item_is_gone_not_added_to_the_thief_and_the_victim_is_told():
+    quote("An already stolen item will be gone from a player’s inventory and can't be stolen "
+          "again.")
+    quote("Items stolen will NOT be added to the thief’s inventory.")
+    quote("The player who was stolen from will get a notification on the item that he lost. But "
+          "he won't know who the thief was")
+    s = game("Kid=kid", "Ara=araide", "G=gin", "Boss=anokata")
+    r = phase(s, "night", 1, "Kid: steal Ara")
+    left = r.state.players["Ara"].items
+    assert len(left) == 1 and set(left) < {"car-keys", "glasses"}
+    taken = ({"car-keys", "glasses"} - set(left)).pop()
+    title = RULES.items[taken].title
+    assert pms(r, "Ara") == f"An item was stolen from you: {title}."
+    assert pms(r, "Kid") == f"You stole from Ara: {title}."
+    assert r.state.players["Kid"].items == ["gun", "school-book", "glasses", "headgear"]
+    # "Can steal from that person again on the next night": the other item goes.
+    quote("Can steal one item from one person per night. Can steal from that person again on "
+          "the next night.")
+    r2 = phase(r.state, "night", 2, "Kid: steal Ara")
+    assert r2.state.players["Ara"].items == []
+    r3 = phase(r2.state, "night", 3, "Kid: steal Ara")
+    assert pms(r3, "Kid") == "Ara had nothing you could steal."
+
+
+def test_two_thieves_at_one_target_get_the_same_item_and_everyone_hears_of_both():
+    quote("If a player gets stolen from by 2 or more different thieves, all thieves will \"get "
+          "the same item.\" It doesn't mean that the item is there 2x+.")
+    quote("The target is also presented with a notice stating just how many thieves targeted "
+          "them that night.")
+    s = game("Kid=kid", "Ake=akemi", "Con=conan", "Boss=anokata")
+    r = phase(s, "night", 1, "Kid: steal Con", "Ake: steal Con")
+    assert len(r.state.players["Con"].items) == 1  # one item gone, not two
+    gone = ({"school-book", "glasses"} - set(r.state.players["Con"].items)).pop()
+    title = RULES.items[gone].title
+    for thief in ("Kid", "Ake"):
+        assert pms(r, thief) == (
+            f"You went to steal from Con: the {title} was stolen, and 2 thieves wanted it tonight."
+        )
+    assert pms(r, "Con") == f"An item was stolen from you: {title}. 2 thieves wanted it tonight."
+
+
+def test_a_tricked_thief_steals_nothing():
+    quote("Steal - Roles with action: Kid, Akemi - Night action, Crime, can be covered")
+    s = game("Ake=akemi", "Con=conan", "T=eisuke", "Boss=anokata")
+    r = phase(s, "night", 1, "Ake: steal Con", "T: trick Ake")
+    assert r.state.players["Con"].items == ["school-book", "glasses"]
+    assert pms(r, "Con") == ""
+
+
+# ---- Kogorou ----------------------------------------------------------------------------
+
+
+def _kogorou_answers(s, nights: range) -> set[str]:
+    out = set()
+    for n in nights:
+        out.add(pms(phase(s, "night", n, "Kog: interrogate G"), "Kog"))
+    return out
+
+
+def test_drunk_kogorou_gets_random_results_sober_ones_are_true():
+    quote("If Kogorou is drunk, he'll get a random result.")
+    quote("Always begins the game drunk.")
+    s = game("Kog=kogorou", "G=gin", "Ake=akemi", "Ran=ran", "Boss=anokata")
+    drunk = _kogorou_answers(s, range(1, 13))
+    assert drunk == {"Interrogation of G: BO", "Interrogation of G: Not BO"}
+    quote("Becomes sober when his alcohol has been stolen.")
+    s = phase(s, "night", 1, "Ake: steal Kog").state
+    assert "sober" in s.players["Kog"].statuses
+    assert _kogorou_answers(s, range(2, 14)) == {"Interrogation of G: BO"}
+
+
+def test_kogorou_is_sober_the_phase_after_ran_dies():
+    quote("The player becomes sober the phase after Eri, Ran, Conan, or Shinichi dies. Those "
+          "disguised do not count.")
+    s = game("Kog=kogorou", "G=gin", "Ran=ran", "Con=camel", "Boss=anokata")
+    r = phase(s, "night", 1, "Black Org: kill Ran by G")
+    assert dead(r) == ["Ran"]
+    assert "sober" not in r.state.players["Kog"].statuses
+    assert _kogorou_answers(r.state, range(2, 14)) == {"Interrogation of G: BO"}
+    # Another death does not sober him.
+    s = game("Kog=kogorou", "G=gin", "Ran=ran", "Cam=camel", "Boss=anokata")
+    s = phase(s, "night", 1, "Black Org: kill Cam by G").state
+    assert len(_kogorou_answers(s, range(2, 14))) == 2
+
+
+# ---- follow -----------------------------------------------------------------------------
+
+
+def test_haibara_follows_by_day_learns_the_scent_and_the_followed_is_told():
+    quote("She may accompany anyone during the day and the accompanied will learn that someone "
+          "accompanied/followed them.")
+    quote("As a result she will get either: \"Has a scent\" or \"Has no scent\"")
+    s = game("Hai=haibara", "G=gin", "Ake=akemi", "Boss=anokata")
+    r = phase(s, "day", 1, "Hai: follow G")
+    assert pms(r, "Hai") == "G: Has a scent."
+    assert pms(r, "G") == "Someone accompanied/followed you today."
+    r = phase(s, "day", 1, "Hai: follow Ake")
+    assert pms(r, "Hai") == "Ake: Has no scent."
