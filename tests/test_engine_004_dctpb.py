@@ -256,3 +256,128 @@ def test_haibara_follows_by_day_learns_the_scent_and_the_followed_is_told():
     assert pms(r, "G") == "Someone accompanied/followed you today."
     r = phase(s, "day", 1, "Hai: follow Ake")
     assert pms(r, "Hai") == "Ake: Has no scent."
+
+
+def test_night_1_comes_before_day_1():
+    quote("Frighten is not capable of stopping an arrest. For example: if Tequila uses frighten "
+          "on Satou on Night 2, Satou may still arrest on Day 2.")
+    from assistant.engine.rules import phase_index
+    from assistant.engine.vote_effects import preceding_night
+
+    assert RULES.first_phase == "night"
+    assert preceding_night(RULES, 2) == 2  # a fright of Night 2 is felt on Day 2
+    assert [phase_index(RULES, p, n) for p, n in (("night", 1), ("day", 1), ("night", 2))] == [
+        1, 2, 3]
+
+
+# ---- abduct -----------------------------------------------------------------------------
+
+
+def test_abduct_waits_three_phases_the_seeds_example():
+    quote("After 3 phases, he can use it again. (Example: Irish abducts Eisuke on Night 1. He "
+          "waits Day 1, Night 2 and Day 2. On Night 3, he can use abducting again)")
+    quote("Irish will Abduct one character that is not played in the game by any player. The GM "
+          "will send him the name of one random town-sided character not in the game.")
+    s = game("Ir=irish", "Con=conan", "R=ran", "Boss=anokata")
+    r = phase(s, "night", 1, "Ir: abduct")
+    title = pms(r, "Ir").removeprefix("You abducted ").removesuffix(".")
+    drawn = next(k for k, role in RULES.roles.items() if role.title == title)
+    assert RULES.role(drawn).sides == ("town",) and drawn not in {"conan", "ran"}
+    s = r.state
+    for kind, n in (("night", 2),):
+        r = phase(s, kind, n, "Ir: abduct")
+        assert pms(r, "Ir") == ""
+        assert any("may use it again on night 3" in line for line in r.log_lines()), r.log_lines()
+    r = phase(s, "night", 3, "Ir: abduct")
+    again = pms(r, "Ir")
+    assert again.startswith("You abducted ") and title not in again  # never drawn twice
+
+
+def test_the_abducted_characters_are_discovered_when_irish_is_killed():
+    quote("When Irish is killed his abducted character(s) will be discovered and the name "
+          "becomes known to the town.")
+    s = game("Ir=irish", "Con=conan", "R=ran", "Boss=anokata", "Ak=akemi")
+    r = phase(s, "night", 1, "Ir: abduct")
+    title = pms(r, "Ir").removeprefix("You abducted ").removesuffix(".")
+    r2 = phase(r.state, "night", 2, "Black Org: kill Ir by Ak")
+    assert dead(r2) == ["Ir"]
+    assert f"Ir had abducted: {title}." in r2.public
+
+
+# ---- lawsuit ----------------------------------------------------------------------------
+
+
+def test_a_lawsuit_frees_an_arrested_player_once_per_game():
+    quote("Usable once per game. Can bring back anyone who has been arrested with a lawsuit. "
+          "There will be a message that the imprisoned player is out of prison. The identity of "
+          "the one who was in prison won't get revealed to anyone.")
+    quote("Any and all actions on arrested players will fail with the exception of Lawsuit to "
+          "free them.")
+    s = game("Eri=eri", "Sat=satou", "G=gin", "Boss=anokata", "R=ran")
+    s = phase(s, "night", 1, "Sat: arrest R").state
+    r = phase(s, "night", 2, "Eri: lawsuit R")
+    assert "arrested" not in r.state.players["R"].statuses
+    assert r.public == ("An imprisoned player is out of prison.",)
+    assert pms(r, "R") == "A lawsuit has freed you: you are out of prison."
+    s = phase(r.state, "night", 3, "Sat: arrest R").state
+    r = phase(s, "night", 4, "Eri: lawsuit R")
+    assert "arrested" in r.state.players["R"].statuses
+    assert any("no use of lawsuit left" in line for line in r.log_lines())
+
+
+# ---- injuries ---------------------------------------------------------------------------
+
+
+def test_first_aid_saves_but_injures_and_the_targets_action_fails():
+    quote("The player who received First Aid will not die if attacked, but will instead become "
+          "injured.")
+    quote("Any action performed by someone who was successfully healed via first aid will fail, "
+          "because that player became injured as the action was being carried out.")
+    s = game("Kob=kobayashi", "Con=conan", "G=gin", "Boss=anokata")
+    r = phase(s, "night", 1, "Black Org: kill Con by G", "Kob: first aid Con",
+              "Con: interrogate G")
+    assert dead(r) == []
+    assert "injured" in r.state.players["Con"].statuses
+    assert "Interrogation of G" not in pms(r, "Con")
+    # Injured for good: no interrogation the next night either.
+    quote("All injuries incurred by players are permanent except for those sustained by police "
+          "officers in the course of an arrest")
+    r2 = phase(r.state, "night", 2, "Con: interrogate G")
+    assert pms(r2, "Con") == ""
+    assert any("Con is injured" in line for line in r2.log_lines())
+
+
+def test_ran_is_injured_by_a_successful_protection_and_kogorou_sobers():
+    quote("If Ran successfully protects, she will become injured.")
+    quote("If Ran is injured due to successfully protecting someone at night, Kogorou becomes "
+          "sober.")
+    s = game("Ran=ran", "Cam=camel", "G=gin", "Boss=anokata", "Kog=kogorou")
+    r = phase(s, "night", 1, "Black Org: kill Cam by G", "Ran: protect Cam")
+    assert dead(r) == [] and "injured" in r.state.players["Ran"].statuses
+    assert _kogorou_answers(r.state, range(2, 14)) == {"Interrogation of G: BO"}
+    quote("Ran: If Ran successfully protects someone, she'll get Injured and can't protect "
+          "anybody anymore.")
+    r2 = phase(r.state, "night", 2, "Black Org: kill Cam by G", "Ran: protect Cam")
+    assert dead(r2) == ["Cam"]
+    # A protection that saved nobody does not injure her.
+    s = game("Ran=ran", "Cam=camel", "G=gin", "Boss=anokata", "Kog=kogorou")
+    r = phase(s, "night", 1, "Ran: protect Cam")
+    assert "injured" not in r.state.players["Ran"].statuses
+
+
+def test_akais_vengeance_injures_his_killer_who_still_kills_but_loses_his_role():
+    quote("If killed successfully, he will injure his attacker before he dies. If healed or if "
+          "the kill get's prevented in any way, he won't injure the attacker.")
+    quote("An injured BO will lose all of his abilities, and abilities to kill (like sniping). "
+          "However, he can still regularly kill at night")
+    s = game("Akai=akai", "G=gin", "Boss=anokata", "Con=conan", "Cam=camel", "Doc=araide")
+    r = phase(s, "night", 1, "Black Org: kill Akai by G")
+    assert dead(r) == ["Akai"]
+    assert "injured" in r.state.players["G"].statuses
+    r2 = phase(r.state, "night", 2, "G: investigate Con", "Black Org: kill Cam by G")
+    assert dead(r2) == ["Cam"]
+    assert "Investigation of Con" not in pms(r2, "G")
+    # Healed: no vengeance.
+    s = game("Akai=akai", "G=gin", "Boss=anokata", "Con=conan", "Cam=camel", "Doc=araide")
+    r = phase(s, "night", 1, "Black Org: kill Akai by G", "Doc: heal Akai")
+    assert dead(r) == [] and "injured" not in r.state.players["G"].statuses

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.engine import deaths
+from assistant.engine.rules import phase_index
 
 if TYPE_CHECKING:
     from assistant.engine.orders import Order
@@ -970,6 +971,44 @@ def invert(r: Resolution, a: Action, tier: str) -> None:
     r.event(tier, a.label(), f"interrogations of {' and '.join(a.targets)} are reversed tonight")
 
 
+def draw_role(r: Resolution, a: Action, tier: str) -> None:
+    """004 Abduct: "Irish will Abduct one character that is not played in the game by any
+    player. The GM will send him the name of one random town-sided character not in the
+    game." The draw is kept so it is never drawn twice, and told to all on the abductor's
+    death ("his abducted character(s) will be discovered")."""
+    side = str(a.ability.params.get("side", ""))
+    taken = {p.role for p in r.state.players.values()}
+    drawn = {s.split(":", 1)[1] for p in r.state.players.values() for s in p.statuses
+             if s.startswith("drew:")}
+    pool = sorted(k for k, role in r.rules.roles.items()
+                  if k not in taken | drawn and (not side or role.sides == (side,)))
+    mine = r.state.players[a.actor]
+    mine.used[f"{a.ability.name}@phase"] = phase_index(r.rules, r.phase, r.number)
+    if not pool:
+        r.event(tier, a.label(), "nothing to draw", "every such character is in the game")
+        return
+    role = r.rng.choice(pool)
+    mine.statuses.add(f"drew:{role}")
+    title = r.rules.role(role).title
+    r.event(tier, a.label(), f"draws {title}")
+    r.pm_later(a.actor, _fmt(a.ability.params["result_pm"], role=title), needs_alive=True)
+
+
+def release(r: Resolution, a: Action, tier: str) -> None:
+    """004 Lawsuit: "Can bring back anyone who has been arrested with a lawsuit. There will
+    be a message that the imprisoned player is out of prison." Reaches the arrested
+    (`reaches_jailed`); of anyone else it has no effect."""
+    t = a.targets[0]
+    player = r.state.players[t]
+    if ARRESTED not in player.statuses:
+        r.event(tier, a.label(), "no effect", f"{t} is not arrested")
+        return
+    player.statuses -= {ARRESTED, "out"}
+    r.public.append(r.say("released"))
+    r.pm_later(t, r.say("released_you"), needs_alive=True)
+    r.event(tier, a.label(), f"{t} is out of prison")
+
+
 HANDLERS: dict[str, Handler] = {
     "block": block,
     "redirect": redirect,
@@ -1009,6 +1048,8 @@ HANDLERS: dict[str, Handler] = {
     "plant": plant,
     "invert": invert,
     "take_item": take_item,
+    "draw_role": draw_role,
+    "release": release,
 }
 
 

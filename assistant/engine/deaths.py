@@ -34,6 +34,13 @@ def die(
 
 def _chain(r: Resolution, name: str, how: str, tier: str) -> None:
     returned_captives(r, name, tier)
+    drawn = sorted(s.split(":", 1)[1] for s in r.state.players[name].statuses
+                   if s.startswith("drew:"))
+    if drawn:
+        # 004: "When Irish is killed his abducted character(s) will be discovered and the
+        # name becomes known to the town."
+        titles = ", ".join(r.rules.role(k).title for k in drawn)
+        r.public.append(r.say("drawn_discovered", player=name, roles=titles))
     for other, p in r.state.players.items():
         if f"converted-by:{name}" in p.statuses and p.alive:
             # 000 Hivemind: "If the Hivemind dies, all converted players die with them."
@@ -184,6 +191,30 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
         )
     if params.get("saved_pm"):
         r.pm(protection.actor, str(params["saved_pm"]).format(target=t))
+    if params.get("injures_target"):
+        # 004 First Aid: "The player who received First Aid will not die if attacked, but
+        # will instead become injured."
+        injure(r, t, tier, f"first-aided by {protection.actor}")
+    if params.get("injures_self"):
+        # 004 Ran: "If Ran successfully protects, she will become injured."
+        injure(r, protection.actor, tier, f"protected {t}", mark=str(params["injures_self"]))
+
+
+#: The status of a player who lost their role's abilities for good (004's injuries).
+INJURED = "injured"
+
+
+def injure(r: Resolution, name: str, tier: str, why: str, mark: str = "") -> None:
+    """The player is injured from now on: their role's actions fail (the resolver reads the
+    [night] `disabling_statuses`); `mark` says how, for what it sets off (Kogorou)."""
+    player = r.state.players[name]
+    if not player.alive:
+        return
+    player.statuses.add(INJURED)
+    if mark:
+        player.statuses.add(mark)
+    r.disguises.pop(name, None)
+    r.event(tier, name, "is injured", why)
 
 
 def _turns(r: Resolution, k: Action, t: str, tier: str) -> bool:
@@ -304,6 +335,10 @@ def resolve_kills(r: Resolution, tier: str) -> None:
                 r.state.players[k.actor].visible["alignment"] = str(visible)
             if r.state.passive(t, "on_killed") == "explode" and not k.strengthened:
                 _explode(r, t, k, tier)
+            if r.state.passive(t, "on_killed") == "injure_attacker" and k.actor != t:
+                # 004 Akai's Vengeance: "If killed successfully, he will injure his attacker
+                # before he dies."
+                injure(r, k.actor, tier, f"{t}'s vengeance")
 
 
 def _explode(r: Resolution, bomb: str, k: Action, tier: str) -> None:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from assistant.engine.rules import AbilityDef
+from assistant.engine.rules import AbilityDef, phase_index
 from assistant.engine.state import GameState
 from assistant.errors import AmbiguousOrderError, IllegalOrderError, MalformedOrderError
 from assistant.names import NameMatcher, Slot
@@ -282,6 +282,13 @@ def _held_item(text: str, held: list[str], state: GameState) -> tuple[str, str] 
     return best
 
 
+def _phase_name(state: GameState, index: int) -> str:
+    """"on night 3" for a phase index (rules.phase_index)."""
+    first = state.rules.first_phase
+    other = "day" if first == "night" else "night"
+    return f"on {first} {(index + 1) // 2}" if index % 2 else f"on {other} {index // 2}"
+
+
 def default_performer(state: GameState, side: str) -> str | None:
     """Who carries out a side's action when the GM names nobody: its leader, else the first."""
     members = [m for m in state.side_members(side) if not state.passive(m, "lone")]
@@ -343,6 +350,16 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
     left = state.uses_left(order.actor, ability)
     if left is not None and left <= 0:
         raise IllegalOrderError(f"{say!r}: {order.actor} has no use of {ability.name} left")
+    wait = ability.params.get("cooldown_phases")
+    last = who.used.get(f"{ability.name}@phase")
+    if wait is not None and last is not None:
+        now = phase_index(state.rules, order.phase, order.number)
+        if now - last <= int(wait):
+            # 004 Abduct: "After 3 phases, he can use it again."
+            raise IllegalOrderError(
+                f"{say!r}: {ability.name} waits {wait} phases after each use; "
+                f"{order.actor} may use it again {_phase_name(state, last + int(wait) + 1)}"
+            )
     if f"rests:{order.phase}{order.number}" in who.statuses:
         raise IllegalOrderError(
             f"{say!r}: {order.actor} may not use their power this {order.phase} "

@@ -337,8 +337,12 @@ class Resolution:
             if not rule or not p.alive:
                 continue
             roles = set(rule.get("roles", ()))  # type: ignore[attr-defined]
+            # `or_status`: the same from a status of one of them (004: "If Ran is injured
+            # due to successfully protecting someone at night, Kogorou becomes sober").
+            also = rule.get("or_status")  # type: ignore[attr-defined]
             if any(
-                not q.alive and q.role in roles and "erased" not in q.statuses
+                q.role in roles
+                and ((not q.alive and "erased" not in q.statuses) or (also in q.statuses))
                 for q in self.state.players.values()
             ):
                 p.statuses.add(str(rule["status"]))  # type: ignore[index]
@@ -430,6 +434,9 @@ class Resolution:
         if a.ability.params.get("spend_on") != "success":
             self.state.spend(a.actor, a.ability)
         self.state.players[a.actor].last_targets[a.ability.name] = (self.number, tuple(a.targets))
+        disabled = self._disabled_by_status(a)
+        if disabled:
+            return disabled
         power = a.ability.params.get("power")
         if power == "tech" and "shorted" in self.state.players[a.actor].statuses:
             return f"{a.actor}'s tech is shorted out until repaired (\"{a.actor}: repair\")"
@@ -458,6 +465,20 @@ class Resolution:
                     return f"{a.actor} is roleblocked by {b.actor}, which stops this before it acts"
         return None
 
+    def _disabled_by_status(self, a: Action) -> str | None:
+        """A status of `[night] disabling_statuses` takes the role's own actions (004
+        Injured: "Player unable to use any abilities"); a side's action ("they may still
+        carry out a kill at night") and an item's ("may still use items such as the
+        bow-tie") remain."""
+        statuses = self.state.players[a.actor].statuses
+        hit = [s for s in self.rules.night.get("disabling_statuses", ()) if s in statuses]
+        if not hit or a.order.side:
+            return None
+        role = self.state.role_of(a.actor)
+        if role is None or role.abilities.get(a.ability.name) is not a.ability:
+            return None
+        return f"{a.actor} is {hit[0]}"
+
     def is_blocked(self, a: Action) -> bool:
         """Whether a block tonight stops `a`: any block, except the kinds the ability passes
         (`unblockable_by`: 000's inventions pass a Psychic Warden, an Assassin bot works
@@ -482,7 +503,9 @@ class Resolution:
         """Why the action fails where it arrives (a jail, a Hamedo, a shield): it still was
         a visit."""
         for t in a.targets:
-            if t in self.jailed and not a.ability.params.get("jail"):
+            if t in self.jailed and not (
+                a.ability.params.get("jail") or a.ability.params.get("reaches_jailed")
+            ):
                 if "abduction" in self.block_kinds.get(t, ()):
                     return f"{t} is abducted: out of play tonight"
                 if "arrest" in self.block_kinds.get(t, ()):

@@ -57,6 +57,8 @@ KINDS = frozenset(
         "plant",
         "invert",
         "take_item",
+        "draw_role",
+        "release",
     }
 )
 TARGET_STATES = frozenset({"alive", "dead", "any"})
@@ -187,6 +189,13 @@ class EngineRules:
         )
 
 
+def phase_index(rules: EngineRules, phase: str, number: int) -> int:
+    """Where a phase stands in the game, counting from 1 (004, night first: Night 1 = 1,
+    Day 1 = 2, Night 2 = 3), for waits counted in phases."""
+    first = 1 if phase == rules.first_phase else 0
+    return 2 * number - first
+
+
 #: The engine's sections: a ruleset with any of them is read as a whole by
 #: `rulesets.load_ruleset` (one without them is a counting-only ruleset).
 ENGINE_SECTIONS = ("night", "roles", "reveal", "win", "items")
@@ -203,6 +212,7 @@ _NIGHT_KEYS: dict[str, Any] = {
     "lynches_per_death_of": str,
     "unique_roles": bool,
     "mutual_kills": str,
+    "disabling_statuses": tuple[str, ...],
 }
 _SIDE_KEYS: dict[str, Any] = {
     "title": str,
