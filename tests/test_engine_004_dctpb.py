@@ -381,3 +381,112 @@ def test_akais_vengeance_injures_his_killer_who_still_kills_but_loses_his_role()
     s = game("Akai=akai", "G=gin", "Boss=anokata", "Con=conan", "Cam=camel", "Doc=araide")
     r = phase(s, "night", 1, "Black Org: kill Akai by G", "Doc: heal Akai")
     assert dead(r) == [] and "injured" not in r.state.players["G"].statuses
+
+
+# ---- disguises and face pinch -----------------------------------------------------------
+
+
+def disguised(*players: str):
+    """`game()` where "Name=role/disguise" wears a Prep disguise."""
+    from assistant.engine.setup import PlayerSetup, Setup
+    from assistant.engine.state import GameState
+
+    slots = []
+    for spec in players:
+        name, _, rest = spec.partition("=")
+        role, _, worn = rest.partition("/")
+        slots.append(PlayerSetup(name, RULES.role(role).sides[0], role, (), worn or None))
+    return GameState.from_setup(RULES, Setup(tuple(slots), 5, {}))
+
+
+def test_a_disguised_player_answers_the_interrogation_of_the_disguise_but_keeps_the_scent():
+    quote("If Vermouth or Irish are disguised, they assume the default interrogation result of "
+          "the disguise they are wearing. For example, if Vermouth is disguised as Satou and is "
+          "interrogated without slander coming into play, the result will be \"Not Black Org\". "
+          "They still retain their scent no matter the disguise.")
+    s = disguised("Ver=vermouth/satou", "Kid=kid/kir", "Con=conan", "Hai=haibara",
+                  "Boss=anokata")
+    r = phase(s, "night", 1, "Con: interrogate Ver")
+    assert pms(r, "Con") == "Interrogation of Ver: Not BO"
+    r = phase(s, "night", 1, "Con: interrogate Kid")
+    assert pms(r, "Con") == "Interrogation of Kid: BO"  # Kir's card: "Interrogation: BO"
+    r = phase(s, "day", 1, "Hai: follow Ver")
+    assert pms(r, "Hai") == "Ver: Has a scent."
+
+
+def test_a_disguise_gives_its_abilities_and_items_besides_ones_own():
+    quote("When disguised as a role, the disguised player retains any abilities from their "
+          "actual role and gains all those of their disguise.")
+    quote("The disguiser will have items from their original role in addition to those from "
+          "their disguised role. This could result in two guns if Kid or Vermouth were to "
+          "disguise as a police officer.")
+    s = disguised("Kid=kid/ran", "Ver=vermouth/satou", "G=gin", "Boss=anokata", "Cam=camel")
+    r = phase(s, "night", 1, "Black Org: kill Cam by G", "Kid: protect Cam")
+    assert dead(r) == []
+    assert s.players["Ver"].items.count("gun") == 2
+    quote("If the disguised player has 2x gun for example, he can steal a gun 2x.")
+    r = phase(s, "night", 1, "Kid: steal Ver")
+    assert len(r.state.players["Ver"].items) == len(s.players["Ver"].items) - 1
+
+
+def test_a_disguise_may_not_be_a_black_org_role_and_only_disguisers_wear_one():
+    import pytest
+
+    from assistant.engine.setup import parse_setup
+    from assistant.errors import ConfigError
+
+    quote("Disguisers may not disguise as Black Org members, children, or Prep phase roles.")
+    text = 'players = [{ name = "V", role = "vermouth", disguise = "%s" }]'
+    with pytest.raises(ConfigError, match="may not disguise as Gin"):
+        parse_setup(text % "gin", RULES, where="setup.toml", default_seed=1)
+    ok = parse_setup(text % "satou", RULES, where="setup.toml", default_seed=1)
+    assert ok.players[0].disguise == "satou"
+    with pytest.raises(ConfigError, match="does not disguise"):
+        parse_setup('players = [{ name = "C", role = "conan", disguise = "ran" }]', RULES,
+                    where="setup.toml", default_seed=1)
+
+
+def test_face_pinch_arrests_a_disguised_player_whose_action_fails():
+    quote("If they are, they will be automatically arrested, then stripped of their disguise and "
+          "their action for that phase will fail")
+    quote("Nakamori will learn that the player was in disguise and also which disguise it was.")
+    quote("The target will be notified that they were pinched.")
+    s = disguised("Nak=nakamori", "Ver=vermouth/ran", "G=gin", "Boss=anokata", "Cam=camel")
+    r = phase(s, "night", 1, "Nak: pinch face Ver", "Ver: protect Cam",
+              "Black Org: kill Cam by G")
+    assert dead(r) == ["Cam"]  # her protection failed
+    v = r.state.players["Ver"]
+    assert "arrested" in v.statuses and not any(x.startswith("disguise:") for x in v.statuses)
+    assert pms(r, "Nak") == "Face pinch of Ver: True, in disguise as Ran, Protector."
+    assert "Someone pinched your face." in pms(r, "Ver")
+    assert "Ver has been arrested." in r.public
+
+
+def test_face_pinch_on_an_undisguised_player_is_false_and_once_per_night_and_day():
+    quote("If the player is not in disguise, the action will return a false")
+    quote("Once within every two phases Nakamori can check a player for a disguise (Night 1 or "
+          "Day 1, then Night 2 or Day 2... So, he can do it Night 1, then Night 2. Or he can do "
+          "it Day 1, then Night 2.)")
+    s = disguised("Nak=nakamori", "Ver=vermouth", "G=gin", "Boss=anokata", "Cam=camel")
+    r = phase(s, "night", 1, "Nak: pinch Ver")
+    assert pms(r, "Nak") == "Face pinch of Ver: False."
+    assert "arrested" not in r.state.players["Ver"].statuses
+    r2 = phase(r.state, "day", 1, "Nak: pinch G")
+    assert pms(r2, "Nak") == ""
+    assert any("once each night and day" in line for line in r2.log_lines())
+    r3 = phase(r2.state, "night", 2, "Nak: pinch G")
+    assert pms(r3, "Nak") == "Face pinch of G: False."
+    # Day 1 then Night 2 is allowed too.
+    r4 = phase(phase(s, "day", 1, "Nak: pinch G").state, "night", 2, "Nak: pinch Ver")
+    assert pms(r4, "Nak") == "Face pinch of Ver: False."
+
+
+def test_an_injured_disguiser_loses_the_disguise():
+    quote("If a player is injured and in disguise, they lose their disguise.")
+    s = disguised("Kid=kid/kir", "Kob=kobayashi", "G=gin", "Boss=anokata", "Con=conan")
+    r = phase(s, "night", 1, "Black Org: kill Kid by G", "Kob: first aid Kid")
+    assert dead(r) == [] and "injured" in r.state.players["Kid"].statuses
+    r2 = phase(r.state, "night", 2, "Con: interrogate Kid")
+    assert pms(r2, "Con") == "Interrogation of Kid: Not BO"
+    assert "headgear" in r.state.players["Kid"].items  # his own items stay
+    assert r.state.players["Kid"].items.count("gun") == 1

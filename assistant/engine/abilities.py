@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from assistant.engine import deaths
 from assistant.engine.rules import phase_index
+from assistant.engine.state import disguise_of, drop_disguise
 
 if TYPE_CHECKING:
     from assistant.engine.orders import Order
@@ -225,6 +226,15 @@ def visible(r: Resolution, target: str, field: str) -> str:
         return shown[field]
     if field in p.visible:
         return p.visible[field]
+    worn = disguise_of(p)
+    if worn is not None and field in ("alignment", "role") and worn in st.rules.roles:
+        # 004: "If Vermouth or Irish are disguised, they assume the default interrogation
+        # result of the disguise they are wearing" (the scent stays their own).
+        dress = st.rules.roles[worn]
+        if field == "role":
+            return dress.title
+        shown = dress.passives.get("visible_alignment")
+        return str(shown) if shown else st.rules.side(dress.sides[0]).investigate_as
     disguise = st.passive(target, f"visible_{field}")
     if field == "alignment":
         return str(disguise) if disguise else st.rules.side(p.side).investigate_as
@@ -1009,6 +1019,33 @@ def release(r: Resolution, a: Action, tier: str) -> None:
     r.event(tier, a.label(), f"{t} is out of prison")
 
 
+def unmask(r: Resolution, a: Action, tier: str) -> None:
+    """004 Pinch Face: "If the player is not in disguise, the action will return a false";
+    if they are, "they will be automatically arrested, then stripped of their disguise and
+    their action for that phase will fail. Nakamori will learn that the player was in
+    disguise and also which disguise it was." "The target will be notified that they were
+    pinched"."""
+    t = a.targets[0]
+    player = r.state.players[t]
+    r.state.players[a.actor].used[f"{a.ability.name}#"] = r.number
+    r.pm_later(t, r.say("pinched"), needs_alive=True)
+    worn = drop_disguise(r.rules, player)
+    if worn is None:
+        r.event(tier, a.label(), f"{t} is not in disguise")
+        r.pm_later(a.actor, r.say("pinch_false", target=t), needs_alive=True)
+        return
+    title = r.rules.role(worn).title
+    r.disguises.pop(t, None)
+    r.blocked.add(t)
+    r.block_kinds.setdefault(t, set()).add("arrest")
+    r.jailed.add(t)
+    player.statuses.update({ARRESTED, "out"})
+    r.public.append(r.say("arrested", player=t))
+    r.pm_later(a.actor, r.say("pinch_true", target=t, role=title), needs_alive=True)
+    r.event(tier, a.label(), f"{t} was disguised as {title}: arrested",
+            "auto-arrest: their actions this phase fail")
+
+
 HANDLERS: dict[str, Handler] = {
     "block": block,
     "redirect": redirect,
@@ -1050,6 +1087,7 @@ HANDLERS: dict[str, Handler] = {
     "take_item": take_item,
     "draw_role": draw_role,
     "release": release,
+    "unmask": unmask,
 }
 
 

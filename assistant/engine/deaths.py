@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.engine.state import Death
+from assistant.engine.state import Death, drop_disguise
 
 if TYPE_CHECKING:
     from assistant.engine.resolver import Action, Resolution
@@ -214,6 +214,8 @@ def injure(r: Resolution, name: str, tier: str, why: str, mark: str = "") -> Non
     if mark:
         player.statuses.add(mark)
     r.disguises.pop(name, None)
+    # "If a player is injured and in disguise, they lose their disguise."
+    drop_disguise(r.rules, player)
     r.event(tier, name, "is injured", why)
 
 

@@ -360,6 +360,13 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
                 f"{say!r}: {ability.name} waits {wait} phases after each use; "
                 f"{order.actor} may use it again {_phase_name(state, last + int(wait) + 1)}"
             )
+    if ability.params.get("once_per_number") and who.used.get(f"{ability.name}#") == order.number:
+        # 004 Pinch Face: "Once within every two phases ... (Night 1 or Day 1, then Night 2
+        # or Day 2...)".
+        raise IllegalOrderError(
+            f"{say!r}: {order.actor} used {ability.name} on night or day {order.number} "
+            "already; once each night and day of the same number"
+        )
     if f"rests:{order.phase}{order.number}" in who.statuses:
         raise IllegalOrderError(
             f"{say!r}: {order.actor} may not use their power this {order.phase} "

@@ -59,6 +59,7 @@ KINDS = frozenset(
         "take_item",
         "draw_role",
         "release",
+        "unmask",
     }
 )
 TARGET_STATES = frozenset({"alive", "dead", "any"})

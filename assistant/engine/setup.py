@@ -19,7 +19,9 @@ from assistant.settings import show, typed
 
 SETUP_VERSION = 1
 #: What each key of a `[[players]]` table holds.
-_PLAYER_KEYS: dict[str, Any] = {"name": str, "side": str, "role": str, "items": tuple[str, ...]}
+_PLAYER_KEYS: dict[str, Any] = {
+    "name": str, "side": str, "role": str, "items": tuple[str, ...], "disguise": str,
+}
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,8 @@ class PlayerSetup:
     role: str | None = None
     """A key of [roles]; None for a vanilla player."""
     items: tuple[str, ...] = ()
+    disguise: str | None = None
+    """004: the role a disguiser (Vermouth, Kid) wears from the Prep phase on."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,7 @@ class Setup:
             "seed": self.seed,
             "players": [
                 {"name": p.name, "side": p.side, "role": p.role, "items": list(p.items)}
+                | ({"disguise": p.disguise} if p.disguise else {})
                 for p in self.players
             ],
             "extra": dict(self.extra),
@@ -64,7 +69,8 @@ class Setup:
             )
         return cls(
             players=tuple(
-                PlayerSetup(p["name"], p["side"], p.get("role"), tuple(p.get("items", ())))
+                PlayerSetup(p["name"], p["side"], p.get("role"), tuple(p.get("items", ())),
+                            p.get("disguise"))
                 for p in d["players"]
             ),
             seed=int(d["seed"]),
@@ -128,12 +134,35 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
                 f"{where}: {name}'s item {unknown[0]!r} is not an item of {rules.ruleset} "
                 f"({', '.join(sorted(rules.items))})"
             )
-        players.append(PlayerSetup(name, side, role, p.get("items", ())))
+        disguise = p.get("disguise") or None
+        if disguise is not None:
+            _check_disguise(rules, name, role, disguise, where)
+        players.append(PlayerSetup(name, side, role, p.get("items", ()), disguise))
     seed = raw.get("seed", default_seed)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"{where}: seed = {show(seed)}: expected a whole number")
     extra = {k: v for k, v in raw.items() if k not in {"players", "seed"}}
     return Setup(tuple(players), seed, extra)
+
+
+def _check_disguise(
+    rules: EngineRules, name: str, role: str | None, disguise: str, where: str
+) -> None:
+    """A disguise is worn only by a role that disguises (`passives.disguises = [sides]`) and
+    only as a role of those sides (004: "Disguisers may not disguise as Black Org members")."""
+    sides = rules.roles[role].passives.get("disguises") if role in rules.roles else None
+    if not sides:
+        raise ConfigError(f"{where}: {name} has a disguise, but their role does not disguise")
+    if disguise not in rules.roles:
+        raise ConfigError(
+            f"{where}: {name}'s disguise {disguise!r} is not a role of {rules.ruleset} "
+            f"({', '.join(sorted(rules.roles))})"
+        )
+    if not set(rules.role(disguise).sides) <= set(sides):
+        raise ConfigError(
+            f"{where}: {name} may not disguise as {rules.role(disguise).title} "
+            f"(only as a role of {', '.join(sides)})"
+        )
 
 
 def setup_warnings(setup: Setup, rules: EngineRules) -> list[str]:

@@ -74,6 +74,34 @@ def _carried(rules: EngineRules, role: str | None) -> list[str]:
     return [str(i) for i in rules.roles[role].passives.get("carries", ())]
 
 
+#: The status a disguised player carries, followed by the role key worn.
+DISGUISE = "disguise:"
+
+
+def wear_disguise(rules: EngineRules, player: PlayerState, role: str) -> None:
+    """004 Disguise: "the disguised player retains any abilities from their actual role and
+    gains all those of their disguise"; "The disguiser will have items from their original
+    role in addition to those from their disguised role"."""
+    player.statuses.add(DISGUISE + role)
+    player.items += _carried(rules, role)
+
+
+def drop_disguise(rules: EngineRules, player: PlayerState) -> str | None:
+    """Take the disguise off (pinched, injured, ...): its items go with it; the role worn."""
+    worn = disguise_of(player)
+    if worn is None:
+        return None
+    player.statuses.discard(DISGUISE + worn)
+    for item in _carried(rules, worn):
+        if item in player.items:
+            player.items.remove(item)
+    return worn
+
+
+def disguise_of(player: PlayerState) -> str | None:
+    return next((s[len(DISGUISE):] for s in player.statuses if s.startswith(DISGUISE)), None)
+
+
 @dataclass
 class GameState:
     """Every player, links between them, and what is still pending."""
@@ -94,6 +122,9 @@ class GameState:
             p.name: PlayerState(p.name, p.side, p.role, items=[*p.items, *_carried(rules, p.role)])
             for p in setup.players
         }
+        for p in setup.players:
+            if p.disguise:
+                wear_disguise(rules, players[p.name], p.disguise)
         return cls(rules=rules, players=players, seed=setup.seed, extra=dict(setup.extra))
 
     def copy(self) -> GameState:
@@ -155,6 +186,10 @@ class GameState:
         (the mafia kill) are separate."""
         role = self.role_of(name)
         out = {} if role is None else dict(role.abilities)
+        worn = disguise_of(self.players[name])
+        if worn is not None and worn in self.rules.roles:
+            for key, ab in self.rules.roles[worn].abilities.items():
+                out.setdefault(key, ab)
         for item in self.items_of(name):
             for key, ab in item.abilities.items():
                 out.setdefault(key, ab)
