@@ -86,11 +86,23 @@ SCENE = ("Akonyl=shiratori", "Abs=gin", "Kleene=agasa", "PhoenixTears=eisuke",
          "Jd-=araide", "Parkur=camel", "Pofa=satou", "Miaka=pisco")
 
 
+def after_night_1() -> GameState:
+    """ "On Night 1, Abs (Gin) killed Kleene (Agasa)." (the background of Scenario 1 and 2)"""
+    quote("BACKGROUND: On Night 1, Abs (Gin) killed Kleene (Agasa).")
+    s = phase(game(*SCENE), "night", 1, "Black Org: kill Kleene by Abs").state
+    assert not s.players["Kleene"].alive
+    return s
+
+
+ARREST = "Akonyl: arrest Abs for killing Kleene on Night 1"
+
+
 def test_scenario_1_arrest_takes_precedent_over_killing():
+    quote("Akonyl (Shiratori) sends in: Arrest Abs for killing Kleene on Night 1.")
     quote("Akonyl successfully arrests Abs. Akonyl is not killed. Because the order of actions "
           "dictates that arrest takes precedent over killing, Abs's kill fails completely.")
-    s = game(*SCENE)
-    r = phase(s, "night", 3, "Akonyl: arrest Abs", "Black Org: kill Akonyl by Abs")
+    s = after_night_1()
+    r = phase(s, "night", 3, ARREST, "Black Org: kill Akonyl by Abs")
     assert dead(r) == []
     assert "arrested" in r.state.players["Abs"].statuses
     assert "Abs has been arrested." in r.public
@@ -99,11 +111,11 @@ def test_scenario_1_arrest_takes_precedent_over_killing():
 def test_scenario_1_the_kill_fails_even_on_someone_else():
     quote("Even if Abs had targeted someone else instead of Akonyl, the kill still would have "
           "failed because it is prevented by arrest.")
-    s = game(*SCENE)
-    r = phase(s, "night", 3, "Akonyl: arrest Abs", "Black Org: kill Parkur by Abs")
+    s = after_night_1()
+    r = phase(s, "night", 3, ARREST, "Black Org: kill Parkur by Abs")
     assert dead(r) == []
     # Without the arrest the same kill lands: the test can fail.
-    s2 = game(*SCENE)
+    s2 = after_night_1()
     assert dead(phase(s2, "night", 3, "Black Org: kill Parkur by Abs")) == ["Parkur"]
 
 
@@ -112,23 +124,26 @@ def test_scenario_2_discombobulation_stops_the_investigation_not_the_arrest_or_h
           "investigation has failed. This is due to the discombobulation by PhoenixTears.")
     quote("Because arrest takes precedent over all other actions, the discombobulate does not "
           "affect it.")
-    s = game(*SCENE)
+    quote("Akonyl (Shiratori) sends in: Arrest Abs for killing Kleene on Night 1. Investigate "
+          "Jd- heals Parkur.")
+    s = after_night_1()
     r = phase(
         s, "night", 3,
-        "Akonyl: arrest Abs", "Akonyl: investigate Jd-", "Black Org: kill Akonyl by Abs",
+        ARREST, "Akonyl: investigate Jd- heals Parkur", "Black Org: kill Akonyl by Abs",
         "PhoenixTears: discombobulate Akonyl", "Jd-: heal Parkur",
     )
     assert dead(r) == []
     assert "arrested" in r.state.players["Abs"].statuses
-    assert "Investigation of Jd-" not in pms(r, "Akonyl"), pms(r, "Akonyl")
+    # "The people discombobulated will get a PM from the GM that their night action failed."
+    assert pms(r, "Akonyl") == "You arrested Abs. | Your action failed.", pms(r, "Akonyl")
     assert any("Akonyl is roleblocked" in line for line in r.log_lines()), r.log_lines()
     # Undisturbed, the investigation sees the heal ("as long as the player did the order
     # and wasn't discombobulated or killed, it will come out as "True"").
     quote("Even if a protection or heal wasn't necessary, as long as the player did the order "
           "and wasn't discombobulated or killed, it will come out as \"True\"")
     s2 = game(*SCENE)
-    r2 = phase(s2, "night", 3, "Akonyl: investigate Jd-", "Jd-: heal Parkur")
-    assert "heal Parkur" in pms(r2, "Akonyl")
+    r2 = phase(s2, "night", 3, "Akonyl: investigate Jd- heals Parkur", "Jd-: heal Parkur")
+    assert pms(r2, "Akonyl") == '"Jd- heals Parkur" - True'
 
 
 def test_interrogation_answers_bo_or_not_bo_as_the_cards_say():
@@ -216,7 +231,7 @@ def test_the_leader_has_the_final_say_on_the_kill():
 def test_an_investigate_or_interrogate_card_does_one_of_them():
     quote("Night action: Investigate 3 OR Interrogate")
     s = game("Con=conan", "G=gin", "Boss=anokata", "R=ran")
-    r = phase(s, "night", 1, "Con: investigate G", "Con: interrogate G")
+    r = phase(s, "night", 1, "Con: investigate G kills R", "Con: interrogate G")
     assert pms(r, "Con") == "Interrogation of G: BO"
 
 

@@ -374,9 +374,10 @@ def test_akais_vengeance_injures_his_killer_who_still_kills_but_loses_his_role()
     r = phase(s, "night", 1, "Black Org: kill Akai by G")
     assert dead(r) == ["Akai"]
     assert "injured" in r.state.players["G"].statuses
-    r2 = phase(r.state, "night", 2, "G: investigate Con", "Black Org: kill Cam by G")
+    r2 = phase(r.state, "night", 2, "G: investigate Con interrogates Cam",
+               "Black Org: kill Cam by G")
     assert dead(r2) == ["Cam"]
-    assert "Investigation of Con" not in pms(r2, "G")
+    assert '"Con interrogates Cam"' not in pms(r2, "G")
     # Healed: no vengeance.
     s = game("Akai=akai", "G=gin", "Boss=anokata", "Con=conan", "Cam=camel", "Doc=araide")
     r = phase(s, "night", 1, "Black Org: kill Akai by G", "Doc: heal Akai")

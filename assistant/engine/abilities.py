@@ -10,14 +10,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.engine import deaths
+from assistant.engine import claims, deaths
+from assistant.engine.claims import Claim, parse_claim
+from assistant.engine.orders import split_targets
 from assistant.engine.rules import phase_index
 from assistant.engine.state import disguise_of, drop_disguise
 
 if TYPE_CHECKING:
     from assistant.engine.orders import Order
     from assistant.engine.resolver import Action, Resolution
-    from assistant.engine.state import GameState
+    from assistant.engine.state import GameState, PlayerState
 
 Handler = Callable[["Resolution", "Action", str], None]
 
@@ -267,6 +269,8 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
     elif field == "action":
         done = [b for b in r.actions if b.actor == t and not b.failed and b is not a]
         result = "; ".join(b.label() for b in done) or str(params.get("nothing", "no action"))
+    elif field in CLAIM_FIELDS:
+        result = CLAIM_FIELDS[field](r, a, t)
     elif field == "goal":
         result = goal_tonight(r, t)
     elif field == "scan":
@@ -293,7 +297,12 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
         r.pm_later(t, _fmt(params["target_pm"], target=t), needs_alive=True)
     r.pm_later(
         a.actor,
-        _fmt(params.get("result_pm", "{target}: {result}"), target=t, result=result),
+        _fmt(
+            params.get("result_pm", "{target}: {result}"),
+            target=t,
+            result=result,
+            claim=claim_words(r, a, t),
+        ),
         needs_alive=bool(params.get("needs_alive")),
     )
     for name, player in r.state.players.items():
@@ -394,8 +403,42 @@ def visits(b: Action) -> bool:
     return not b.stayed and bool(b.ability.params.get("visits", True))
 
 
+def _done_to(r: Resolution, a: Action, t: str) -> str:
+    """004 Stake-out: "learns of all actions performed to a player that night", not how
+    often nor by whom: "Kleene was slandered, interrogated, investigated and healed/First
+    Aided" (the ruleset's `[night] done_words`, else the keyword with "ed")."""
+    words = dict(r.rules.night.get("done_words", {}))
+    done = []
+    for act in r.acts_now():
+        if t in act.targets and act.actor != a.actor and act.happened:
+            base = act.keyword
+            word = str(words.get(base, base + ("d" if base.endswith("e") else "ed")))
+            if word not in done:
+                done.append(word)
+    if not done:
+        return str(a.ability.params.get("nothing", "nothing was done"))
+    listed = done[0] if len(done) == 1 else ", ".join(done[:-1]) + " and " + done[-1]
+    return f"{t} was {listed}"
+
+
 def watch(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
+    if a.ability.params.get("report") == "actions":
+        if not r.state.players[t].alive:
+            r.event(tier, a.label(), "no result", f"{t} was killed tonight")
+            r.notes.append(
+                f"{a.actor} staked out {t}, who was killed: tell {a.actor} the gender of the "
+                "killer (as disguised), as the stake-out rule says"
+            )
+            return
+        result = _done_to(r, a, t)
+        r.event(tier, a.label(), f"learns: {result}")
+        r.pm_later(
+            a.actor,
+            _fmt(a.ability.params.get("result_pm", "{result}."), target=t, result=result),
+            needs_alive=True,
+        )
+        return
     seen = sorted(
         {b.actor for b in r.actions if t in b.targets and b.actor != a.actor and visits(b)}
     )
@@ -510,18 +553,177 @@ def abduct(r: Resolution, a: Action, tier: str) -> None:
 
 #: The status an arrest leaves (004): the player acts no more and every action on them fails.
 ARRESTED = "arrested"
+#: Statuses "NAME-until:K": off duty up to phase K (`claims.phase_index`), and the block kind.
+OFF_DUTY = {"suspended": "suspension", "injured": "injury"}
+
+
+def off_duty(player: PlayerState, index: int) -> list[str]:
+    """The block kinds keeping `player` from acting in phase `index` (004: "Police that
+    attempt to arrest someone and are unsuccessful will be suspended for two phases")."""
+    out = []
+    for s in player.statuses:
+        name, _, until = s.partition("-until:")
+        if name in OFF_DUTY and until.isdigit() and index <= int(until):
+            out.append(OFF_DUTY[name])
+    return out
+
+
+def take_off_duty(r: Resolution, who: str, status: str, phases: int) -> None:
+    """`who` is off duty (suspended, temporarily injured) for the next `phases` phases and
+    acts no more and gets no results in this one."""
+    r.state.players[who].statuses.add(f"{status}-until:{r.index + phases}")
+    r.blocked.add(who)
+    r.block_kinds.setdefault(who, set()).add(OFF_DUTY[status])
+    r.silenced.add(who)
+
+
+def _claim(r: Resolution, a: Action) -> Claim:
+    names = list(r.state.players)
+    return parse_claim(
+        str(a.order.choice or ""), r.rules,
+        lambda txt: split_targets(txt, names, order=a.order.text), order=a.order.text,
+    )
+
+
+def claim_words(r: Resolution, a: Action, t: str) -> str:
+    """The claim as the result PM quotes it ("Jd- heals Parkur"), else the target."""
+    if a.order.after == " " and a.order.choice:
+        return _claim(r, a).text(t)
+    if a.order.choice in r.rules.roles:
+        name = r.rules.role(str(a.order.choice)).title.split(",")[0]
+        return f"{t} is {name}" if a.order.after else name
+    return a.order.choice or t
+
+
+def _claimed_now(r: Resolution, a: Action, t: str) -> str:
+    """004 Investigate #: "He can only Investigate the actions that are happening in the
+    same night"; true when the action was carried out (an attack a heal stopped counts; a
+    discombobulated one, or one by a player who was killed, does not)."""
+    claim, params = _claim(r, a), a.ability.params
+    if claim.phase is not None and (claim.phase, claim.number) != (r.phase, r.number):
+        return str(params["no"])
+    found = [x for x in claims.matching(r.acts_now(), t, claim) if x.happened]
+    return str(params["yes"] if found else params["no"])
+
+
+def _claimed_before(r: Resolution, a: Action, t: str) -> str:
+    """004 Special Investigate: "The investigated action should have happened in the past";
+    Follow-Up (`claim = "watched"`): only about a player the actor staked out the phase
+    before ("SI actions that happened to someone they staked out the previous night")."""
+    claim, params = _claim(r, a), a.ability.params
+    when = None if claim.phase is None else claims.claim_index(r.rules, claim.phase,
+                                                               claim.number or 0)
+    if when is None or when >= r.index:
+        return str(params["no"])
+    if params.get("claim") == "watched":
+        watched = {
+            x
+            for act in r.state.acts
+            if act.actor == a.actor
+            and act.keyword == params.get("watch_keyword", "observe")
+            and act.happened
+            and claims.claim_index(r.rules, act.phase, act.number) == r.index - 1
+            for x in act.targets
+        }
+        if when != r.index - 1 or not watched & set(claim.objects):
+            return str(params["no"])
+    found = [x for x in claims.matching(r.state.acts, t, claim) if x.happened]
+    return str(params["yes"] if found else params["no"])
+
+
+def _crimes(r: Resolution, a: Action, t: str) -> str:
+    """004 Cross-examine: "whether they have committed any crimes so far (includes prep
+    phase)"; "Crimes committed during the same phase don't count"."""
+    done = any(x.actor == t and x.crime and x.succeeded for x in r.state.acts)
+    return str(a.ability.params["yes" if done else "no"])
+
+
+def _in_game(r: Resolution, a: Action, t: str) -> str:
+    """004 Detect: whether a character is in the game (a disguiser is found by their own
+    name, not by the disguise's)."""
+    held = any(p.role == a.order.choice for p in r.state.players.values())
+    return str(a.ability.params["yes" if held else "no"])
+
+
+def _role_guess(r: Resolution, a: Action, t: str) -> str:
+    """004 Identify: whether the player is that character ("If the person is disguised, they
+    can't Identify the disguise but have to Identify if the player is Kid or Vermouth")."""
+    right = r.state.players[t].role == a.order.choice
+    return str(a.ability.params["yes" if right else "no"])
+
+
+def _claim_field(r: Resolution, a: Action, t: str) -> str:
+    if a.ability.params.get("claim", "now") == "now":
+        return _claimed_now(r, a, t)
+    return _claimed_before(r, a, t)
+
+
+CLAIM_FIELDS: dict[str, Callable[[Resolution, Action, str], str]] = {
+    "claim": _claim_field,
+    "crimes": _crimes,
+    "in_game": _in_game,
+    "role_guess": _role_guess,
+}
+
+
+def arrest_refused(r: Resolution, a: Action, t: str) -> str | None:
+    """Why an arrest for the crime named fails, or None: 004 "Needs to accuse a player for
+    a specific crime during a specific past phase"; "it CANNOT be in the same phase";
+    "You can't arrest someone for the same crime twice"."""
+    claim = _claim(r, a)
+    if claim.phase is None:
+        return "no phase named for the crime"
+    if claims.claim_index(r.rules, claim.phase, claim.number or 0) >= r.index:
+        return "the crime named is not from a past phase"
+    said = claim.text(t)
+    found = [x for x in claims.matching(r.state.acts, t, claim) if x.crime and x.succeeded]
+    if not found:
+        return f"{said}: no such crime was committed"
+    done = r.state.extra.setdefault("arrested_for", [])
+    key = f"{t}|{found[0].keyword}|{','.join(found[0].targets)}|{found[0].phase}{found[0].number}"
+    if key in done:  # type: ignore[operator]
+        return f"{said}: already arrested for this crime once"
+    done.append(key)  # type: ignore[union-attr]
+    return None
 
 
 def arrest(r: Resolution, a: Action, tier: str) -> None:
     """004 Arrest: resolved before everything else, so the arrested player's own actions
     of the phase fail; they stay in the game (they talk) but are "out" for the win, and
-    their role is not revealed ("The role of the arrested player will not be revealed")."""
+    their role is not revealed ("The role of the arrested player will not be revealed").
+    With `claim = true` the crime named is checked against what was done: a false
+    accusation suspends the officer (`suspension` phases); a target with the passive
+    `resists_arrest` (004's snipers, when not injured) is arrested, named with their
+    character, and the officer is injured for `resist_injury` phases."""
     t = a.targets[0]
+    params = a.ability.params
+    if params.get("claim") and a.order.choice:
+        why = arrest_refused(r, a, t)
+        if why:
+            take_off_duty(r, a.actor, "suspended", int(params.get("suspension", 2)))
+            r.event(tier, a.label(), "fails", f"{why}: {a.actor} is suspended")
+            r.public.append(r.say("arrest_failed"))
+            return
+    elif params.get("claim"):
+        r.notes.append(
+            f"{a.label()}: no crime named, so the arrest is not checked; enter it as "
+            f'"{a.actor}: {a.ability.name} {t} for killing NAME on Night N" to check it'
+        )
+    resists = r.state.passive(t, "resists_arrest") and "injured" not in r.state.players[t].statuses
     r.blocked.add(t)
     r.block_kinds.setdefault(t, set()).add("arrest")
     r.jailed.add(t)
     r.state.players[t].statuses.update({ARRESTED, "out"})
     r.event(tier, a.label(), f"arrests {t}", "out of the game: their actions and any on them fail")
+    if resists:
+        # 004: "the police officer becomes injured for two phases but, due to their
+        # resisting arrest, the player arrested is announced with their identity".
+        take_off_duty(r, a.actor, "injured", int(params.get("resist_injury", 2)))
+        r.event(tier, a.label(), f"{t} resists arrest", f"{a.actor} is injured")
+        r.public.append(
+            r.say("arrest_resisted", player=t, role=r.state.role_title(t).split(",")[0])
+        )
+        return
     r.public.append(r.say("arrested", player=t))
     r.pm_later(a.actor, r.say("arrest_done", target=t), needs_alive=False)
 

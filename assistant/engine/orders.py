@@ -12,7 +12,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from assistant.engine.rules import AbilityDef, phase_index
+from assistant.engine.claims import find_verb, parse_claim, split_claim
+from assistant.engine.rules import AbilityDef, EngineRules, phase_index
 from assistant.engine.state import GameState
 from assistant.errors import AmbiguousOrderError, IllegalOrderError, MalformedOrderError
 from assistant.names import NameMatcher, Slot
@@ -47,15 +48,15 @@ class Order:
     """A word the ability asks for besides players (the Forger's "Town" / "Mafia")."""
     self_only: bool = False
     """The ability names nobody (targets = 0): the actor stands in as its place."""
+    after: str = ""
+    """How the choice follows the targets ("" when it comes first): " " for a claim
+    ("investigate Jd- heals Parkur"), " as " for a guessed role ("APTX Pofa as satou")."""
 
     def label(self) -> str:
         """"Actor: ability targets" ("Ex: give stun-orb Op"); a self action with no target
         named ("Vet: hold fire") is echoed as typed, not as a target of oneself."""
         who = f"{self.actor} ({self.side})" if self.side else self.actor
-        shown = () if self.targets == (self.actor,) and self.self_only else self.targets
-        tail = f" {' and '.join(shown)}" if shown else ""
-        pick = f" {self.choice}" if self.choice else ""
-        return f"{who}: {self.ability}{pick}{tail}"
+        return f"{who}: {self.ability}{choice_and_targets(self, self.targets)}"
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -68,6 +69,7 @@ class Order:
             "text": self.text,
             "choice": self.choice,
             "self_only": self.self_only,
+            "after": self.after,
         }
 
     @classmethod
@@ -82,7 +84,18 @@ class Order:
             str(d.get("text", "")),  # type: ignore[arg-type]
             d.get("choice"),  # type: ignore[arg-type]
             bool(d.get("self_only", False)),
+            str(d.get("after", "")),
         )
+
+
+def choice_and_targets(order: Order, targets: Sequence[str]) -> str:
+    """" stun-orb Op", " Jd- heals Parkur", " Pofa as satou": what follows the ability word."""
+    shown = () if tuple(targets) == (order.actor,) and order.self_only else tuple(targets)
+    tail = f" {' and '.join(shown)}" if shown else ""
+    if order.choice and order.after:
+        return f"{tail}{order.after}{order.choice}"
+    pick = f" {order.choice}" if order.choice else ""
+    return f"{pick}{tail}"
 
 
 def match_player(
@@ -242,6 +255,34 @@ def parse_order(
                 f"{text!r}: {actor} holds no such item; they hold: {', '.join(held) or 'none'}"
             )
         choice, target_text = found_item
+    elif choices == "claim" and ability.params.get("claim_optional") and not find_verb(
+        target_text, rules
+    ):
+        pass  # 004 Arrest with no crime named: entered as the GM says, not checked
+    elif choices == "claim":
+        # 004: "Investigate Jd- heals Parkur", "Arrest Abs for killing Kleene on Night 1":
+        # the first player is the target, the rest what they are said to have done.
+        subject_text, claim_text = split_claim(target_text, rules, order=text)
+        subject = match_player(subject_text, names, order=text, aliases=aliases)
+        claim = parse_claim(
+            claim_text, rules,
+            lambda t: split_targets(t, names, order=text, aliases=aliases), order=text,
+        )
+        choice, target_text = claim.rest(), ""
+        targets_found: tuple[str, ...] | None = (subject,)
+    elif choices in ("role", "role_guess"):
+        # 004 Detect ("Detect Shinichi"); APTX and Identify ("APTX Pofa as Satou").
+        role_text = target_text
+        if choices == "role_guess":
+            parts = re.split(r"\s+(?:as|is|=)\s+", target_text, maxsplit=1, flags=re.IGNORECASE)
+            if len(parts) != 2:
+                raise MalformedOrderError(
+                    f'{text!r}: {ability.name} names a player and a role, e.g. "Pofa as Satou"'
+                )
+            target_text, role_text = parts
+        choice = role_key(role_text, rules, order=text)
+        if choices == "role":
+            target_text = ""
     elif choices:
         word, _, target_text = target_text.partition(" ")
         choice = next((c for c in choices if c.lower() == word.lower()), None)
@@ -249,7 +290,10 @@ def parse_order(
             raise MalformedOrderError(
                 f"{text!r}: {ability.name} needs one of {', '.join(choices)} first"
             )
-    targets = split_targets(target_text, names, order=text, aliases=aliases)
+    if choices == "claim" and choice is not None:
+        targets = targets_found or ()
+    else:
+        targets = split_targets(target_text, names, order=text, aliases=aliases)
     if ability.targets == 0 and not targets:
         targets = (actor,)  # a self action (the Monk's Hamedo): its place can still be redirected
     return Order(
@@ -262,7 +306,18 @@ def parse_order(
         text.strip(),
         choice,
         self_only=ability.targets == 0,
+        after={"claim": " ", "role_guess": " as "}.get(str(choices), "") if choice else "",
     )
+
+
+def role_key(text: str, rules: EngineRules, *, order: str) -> str:
+    """The role `text` names: its key, its title, or the title's name before the comma
+    ("Satou" for "Satou, Assistant Police Inspector")."""
+    want = " ".join(text.split()).lower()
+    for key, role in rules.roles.items():
+        if want in {key.lower(), role.title.lower(), role.title.split(",")[0].strip().lower()}:
+            return key
+    raise MalformedOrderError(f"{order!r}: no role called {text.strip()!r} in {rules.ruleset}")
 
 
 def _held_item(text: str, held: list[str], state: GameState) -> tuple[str, str] | None:

@@ -12,8 +12,9 @@ import random
 from dataclasses import dataclass, field
 
 from assistant.engine import abilities, deaths
-from assistant.engine.orders import Order, check_order
-from assistant.engine.rules import AbilityDef
+from assistant.engine.claims import Act, keyword_of
+from assistant.engine.orders import Order, check_order, choice_and_targets
+from assistant.engine.rules import AbilityDef, phase_index
 from assistant.engine.state import Death, Event, GameState
 from assistant.errors import OrderError
 
@@ -44,10 +45,8 @@ class Action:
 
     def label(self) -> str:
         who = f"{self.actor} ({self.order.side})" if self.order.side else self.actor
-        pick = f" {self.order.choice}" if self.order.choice else ""
         shown = [] if self.ability.targets == 0 and self.targets == [self.actor] else self.targets
-        tail = f" {' and '.join(shown)}" if shown else ""
-        return f"{who}: {self.ability.name}{pick}{tail}"
+        return f"{who}: {self.ability.name}{choice_and_targets(self.order, shown)}"
 
 
 @dataclass(frozen=True)
@@ -149,6 +148,17 @@ class Resolution:
                 self.blocked.add(n)
                 self.jailed.add(n)
                 self.block_kinds.setdefault(n, set()).add("arrest")
+        self.index = phase_index(self.rules, phase, number)
+        """This phase counted from the first (004 suspensions last two phases)."""
+        for n, p in self.state.players.items():
+            for why in abilities.off_duty(p, self.index):
+                self.blocked.add(n)
+                self.block_kinds.setdefault(n, set()).add(why)
+        self.silenced: set[str] = set()
+        """Players who get no results this phase (004: "Injured/suspended people do not
+        recieve results on the phase they're injured/suspended")."""
+        self.extra_acts: list[Act] = []
+        """Acts that investigations see besides the orders (a blamed action, 004)."""
 
     # ---- output helpers --------------------------------------------------------------
 
@@ -173,7 +183,7 @@ class Resolution:
 
     def collect(self) -> None:
         """Keep the last valid order of each actor's slot (the leader's, for a side action)."""
-        slots: dict[tuple[str, ...], Action] = {}
+        slots: dict[tuple[str, ...], list[Action]] = {}
         for order in self.orders:
             if order.choice and abilities._is_gift(self.state, order):
                 # 000 trade: applied at once, so the receiver's orders tonight are legal.
@@ -190,7 +200,13 @@ class Resolution:
                 continue
             slot_name = ability.params.get("slot", "role")
             key = ("side", order.side) if order.side else (order.actor, slot_name)
-            previous = slots.get(key)
+            kept = slots.get(key, [])
+            previous = kept[-1] if kept else None
+            per_phase = int(ability.params.get("per_phase", 1))
+            if previous is not None and previous.ability is ability and len(kept) < per_phase:
+                # 004 "Investigate 3": up to three investigations a night.
+                kept.append(Action(order, ability, list(order.targets), ability.tier))
+                continue
             if (
                 previous is not None
                 and order.side
@@ -204,12 +220,21 @@ class Resolution:
                     f"{previous.actor} has the final say on the {order.side}'s action",
                 )
                 continue
-            if previous is not None:
+            if previous is not None and previous.ability is ability and per_phase > 1:
                 self.event(
-                    "orders", previous.label(), "replaced", f"by the later order {order.label()}"
+                    "orders", kept[0].label(), "replaced",
+                    f"{ability.name} is used {per_phase} times a {order.phase} at most: "
+                    f"the later order {order.label()} stands",
                 )
-            slots[key] = Action(order, ability, list(order.targets), ability.tier)
-        self.actions = list(slots.values())
+                kept = kept[1:]
+            elif previous is not None:
+                for old in kept:
+                    self.event(
+                        "orders", old.label(), "replaced", f"by the later order {order.label()}"
+                    )
+                kept = []
+            slots[key] = [*kept, Action(order, ability, list(order.targets), ability.tier)]
+        self.actions = [a for kept in slots.values() for a in kept]
         self._exclusive_when_alone()
         self._instead_of_side_action()
 
@@ -303,7 +328,10 @@ class Resolution:
                 deaths.resolve_kills(self, tier)
             abilities.fire_visit_kills(self, shots, tier)
         abilities.finish(self)
+        self.state.acts.extend(self._acts())
         for p in self.pending_pms:
+            if p.player in self.silenced:
+                continue
             player = self.state.players[p.player]
             if p.needs_alive and not player.alive:
                 continue
@@ -354,12 +382,32 @@ class Resolution:
         if "action_failed" not in self.rules.messages or not a.stayed:
             return
         kinds = self.block_kinds.get(a.actor, set())
-        if not self.state.players[a.actor].alive or "arrest" in kinds:
+        known = {"arrest", *abilities.OFF_DUTY.values()}  # they know why: arrested, suspended
+        if not self.state.players[a.actor].alive or kinds & known:
             return
         if not self.is_blocked(a) or a.actor in self._told_failed:
             return
         self._told_failed.add(a.actor)
         self.pm_later(a.actor, self.say("action_failed"), needs_alive=True)
+
+    def acts_now(self) -> list[Act]:
+        """This phase's actions as investigations see them (orders and `extra_acts`)."""
+        return self._acts()
+
+    def _acts(self) -> list[Act]:
+        out = []
+        for a in self.actions:
+            if not a.done and not a.failed:
+                continue
+            alive = self.state.players[a.actor].alive
+            out.append(
+                Act(
+                    self.phase, self.number, a.actor, keyword_of(self.rules, a.ability),
+                    tuple(a.targets), not a.stayed and alive, a.failed is None and a.done,
+                    bool(a.ability.params.get("crime")),
+                )
+            )
+        return out + self.extra_acts
 
     def _automatic_kills(self) -> None:
         """Abilities that act by themselves on the night the setup names (`automatic =
@@ -454,6 +502,10 @@ class Resolution:
                 return f"{a.actor} is abducted"
             if "arrest" in self.block_kinds.get(a.actor, ()):
                 return f"{a.actor} is arrested"
+            if "suspension" in self.block_kinds.get(a.actor, ()):
+                return f"{a.actor} is suspended"
+            if "injury" in self.block_kinds.get(a.actor, ()):
+                return f"{a.actor} is injured"
             return f"{a.actor} is roleblocked"
         elif a.kind in self.rules.night.get("blocks_preempt", ()):
             for b in self.actions:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from assistant.engine.claims import Act
 from assistant.engine.rules import AbilityDef, EngineRules, ItemDef, RoleDef
 from assistant.engine.setup import Setup
 
@@ -115,6 +116,9 @@ class GameState:
     nights_resolved: int = 0
     days_resolved: int = 0
     extra: dict[str, object] = field(default_factory=dict)
+    acts: list[Act] = field(default_factory=list)
+    """Every action of the resolved phases (004: special investigations and arrests look
+    back at them)."""
 
     @classmethod
     def from_setup(cls, rules: EngineRules, setup: Setup) -> GameState:
