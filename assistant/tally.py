@@ -20,13 +20,14 @@ and, for the outcome, the Tiebreaker and players who cannot be lynched.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from assistant.errors import PhaseError
 from assistant.game import Game, Phase
+from assistant.gm_counts import Taught, taught_names
 from assistant.models import Post, to_iso
 from assistant.names import Match, NameMatcher, Slot, fold
 from assistant.outcome import (
@@ -281,6 +282,7 @@ def count(
     selected = _select(posts, game, phase, at_post, at)
     state = _State(players=game.players)
     matcher = game.matcher(vrules.close_spelling)
+    taught = taught_names(selected, game, vrules, matcher) if vrules.gm_counts else {}
     sheriff = game.sheriff(number)
     # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
     election_until = sheriff.at_post if sheriff is not None and sheriff.day == number else None
@@ -299,10 +301,13 @@ def count(
             post: Post = item
             for mark in extract_votes(post, vrules, gms=game.gms):
                 _apply_mark(
-                    state, game, vrules, trules, phase, post, mark, matcher, election(post)
+                    state, game, vrules, trules, phase, post, mark, matcher, election(post),
+                    taught=taught,
                 )
         elif kind == "edit":
-            _apply_edit(state, game, vrules, trules, phase, item, matcher, election(item.after))
+            _apply_edit(
+                state, game, vrules, trules, phase, item, matcher, election(item.after), taught
+            )
         else:
             _apply_pm(state, game, vrules, trules, phase, item, matcher)
 
@@ -511,6 +516,8 @@ def _apply_mark(
     matcher: Any,
     election: str | None = None,
     note: str = "",
+    *,
+    taught: Mapping[str, Taught] | None = None,
 ) -> None:
     if mark.action == "mention":
         return
@@ -556,10 +563,14 @@ def _apply_mark(
         why = f"not counted for the lynch: {election}"
         _record(state, base, voter, VoteCode.SHERIFF_ELECTION, why)
         return
-    if target_match is None and mark.action == "vote":
-        target_match = (
-            None if _special(target_text, vrules) else matcher.match_vote(target_text or "")
-        )
+    if target_match is None and mark.action == "vote" and not _special(target_text, vrules):
+        target_match = matcher.match_vote(target_text or "")
+        learned = taught.get(fold(target_text or "")) if taught and not target_match.ok else None
+        if learned is not None and learned.target == NO_LYNCH:
+            read = f"{target_text!r} read as {NO_LYNCH}, {learned.how}"
+            target_text, target_match, note = NO_LYNCH, None, f"{note} ({read})"
+        elif learned is not None:
+            target_match = Match(target_text or "", learned.target, learned.how)
     _apply(
         state,
         game,
@@ -596,6 +607,7 @@ def _apply_edit(
     edit: Edit,
     matcher: Any,
     election: str | None,
+    taught: Mapping[str, Taught] | None = None,
 ) -> None:
     """An edit that changed the votes of a post, at the edit's time (timeline.py).
 
@@ -677,7 +689,9 @@ def _apply_edit(
     post = dataclasses.replace(edit.after, posted_at=edit.at)
     note = f" (edited in {when})"
     for mark in new:
-        _apply_mark(state, game, vrules, trules, phase, post, mark, matcher, election, note)
+        _apply_mark(
+            state, game, vrules, trules, phase, post, mark, matcher, election, note, taught=taught
+        )
     if withdrawn and not new:
         assert cur is not None
         why = f"counted: the edit {when} removed the vote on {cur.target} from post {post_id}"

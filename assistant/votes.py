@@ -147,6 +147,10 @@ class VoteRules:
     """Votes posted after the day's deadline count (they never do in the bundled rulesets)."""
     close_spelling: float = field(default=0.8, metadata={"min": 0, "max": 1})
     """Minimum similarity (0-1) for a misspelt full name to count; 0 turns it off."""
+    gm_counts: bool = True
+    """Read the GM's own vote counts in the thread for names no rule resolves: a voter the
+    GM's count lists under a player, whose last vote named no player ("VOTE: Jordan") or
+    two, meant that player (gm_counts.py). False: only the players file's names count."""
     edits: str = "count_from_edit"
     """What an edit that changes a post's votes does: "count_from_edit" (the edited vote
     counts from the edit's time) or "first_posted" (the vote stands as first posted and the

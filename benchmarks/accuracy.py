@@ -6,7 +6,9 @@ A day is checked as that folder's README says: the posts from the day's `start_p
 as GMs, doublevoters weighing 2. The day is right when the count reaches a majority for one
 of `expected_choice` (No Lynch when it is "NO LYNCH"), and no majority when it is [].
 "One less for No Lynch" days (`less_one_for_mislynch`) set the game's No Lynch majority to
-one less, as `replay --no-lynch-majority one_less` does.
+one less, as `replay --no-lynch-majority one_less` does. The GM's run of posts that closes a
+day (its final count, the lynch) is left out: the count learns names from the GM's vote
+counts (gm_counts.py), and the closing count would hand it the day's answer.
 
 Prints days right / days and the misses by cause; no day may crash (a crash is a miss of
 its own cause, with the error). `--misses` lists every missed day with its closing count;
@@ -78,10 +80,26 @@ def _game(game_doc: dict[str, Any], day: dict[str, Any]) -> Game:
     )
 
 
+#: Whether the GM's posts that close the day (its final count, the lynch) are replayed.
+#: They are left out by default: the count may learn names from the GM's vote counts
+#: (gm_counts.py), and the closing count would hand it the day's answer.
+CLOSING_POSTS = False
+
+
+def day_posts(game_doc: dict[str, Any], day: dict[str, Any], posts: list[Any]) -> list[Any]:
+    """The posts of one day; without the GM's run of posts that ends it (`CLOSING_POSTS`)."""
+    chosen = [p for p in posts if day["start_post"] <= p.post_id <= day["end_post"]]
+    if not CLOSING_POSTS:
+        gms = {g.casefold() for g in game_doc.get("moderators") or ()}
+        while chosen and chosen[-1].author.casefold() in gms:
+            chosen.pop()
+    return chosen
+
+
 def replay_day(game_doc: dict[str, Any], day: dict[str, Any], posts: list[Any]) -> Tally:
     """The count of one archived day, as `replay --from-post --to-post` makes it."""
     g = _game(game_doc, day)
-    chosen = [p for p in posts if day["start_post"] <= p.post_id <= day["end_post"]]
+    chosen = day_posts(game_doc, day, posts)
     return count(chosen, g, _ruleset(bool(day.get("less_one_for_mislynch"))))
 
 

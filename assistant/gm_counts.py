@@ -1,0 +1,177 @@
+"""The GM's own vote counts in the thread, read back to learn what players' names mean.
+
+Players vote by nicknames the players file cannot know ("VOTE: Jordan" for XnadrojX, "VOTE:
+zipcode" for tn5421, "VOTE: pass" for No Lynch). The GM reads them and posts a count that
+lists each voter under the player they meant. This module finds those counts
+(`read_counts`: lines such as "Hiraki (L-2): RobCapone, bvoigt", "(2) Kalofer- hiplop,
+LordChronos", "NJAC [5]: Eggman / Titus") and pairs each voter with the last vote they cast
+before it (`taught_names`): where that vote named no player, or could be two, and the GM
+counted it for one, the written name means that player in this thread from then on.
+
+Only a GM's post is read, only lines whose head and voters are the game's players, and a
+written name the GM's counts give to two different players teaches nothing. A count as of
+a post knows only the GM counts made up to it, as a live GM would.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from selectolax.lexbor import LexborHTMLParser
+
+from assistant.game import Game
+from assistant.models import Post
+from assistant.names import NameMatcher, fold
+from assistant.outcome import NO_LYNCH
+from assistant.votes import VoteRules, extract_votes, visible
+
+
+@dataclass(frozen=True)
+class GmCount:
+    """One vote count the GM posted: who votes whom, as the GM wrote it."""
+
+    post_id: int
+    votes: tuple[tuple[str, str], ...]
+    """(voter's slot, target's slot or "No Lynch"), in the order the GM listed them."""
+
+
+@dataclass(frozen=True)
+class Taught:
+    """A written name the GM's count gave to one player."""
+
+    target: str
+    """The player's slot, or "No Lynch"."""
+    post_id: int
+    """The GM's count that said so."""
+
+    @property
+    def how(self) -> str:
+        return f"as the GM's vote count in post {self.post_id} reads it"
+
+
+#: Bracketed asides in a count line: "(L-2)", "[5]", "(7/7)", "(LYNCH)".
+_ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|<-+\s*\w*|\bL-\d+\b")
+#: Where a count line's head (the player voted) ends and its voters begin.
+_SEP = re.compile(r"(?:\s*(?::|—|–|-+)\s*)+")
+_ITEM_SPLIT = re.compile(r"\s*[,/;]\s*|\s+&\s+|\s+and\s+")
+_LEAD = re.compile(r"^[\s\d.#*>~:]+")
+_COUNT_WORDS = re.compile(r"vote\s*count|\bVC\b|votecount", re.I)
+#: The least share of a line's listed voters that must be players for it to be a count line.
+VOTERS_KNOWN = 2 / 3
+
+
+def _text_lines(post: Post) -> list[str]:
+    """The post's own text (quotes, spoilers and code left out), a line at a time: lines
+    end at line breaks and paragraphs, not at the inline blocks forums wrap bold text in."""
+    tree = LexborHTMLParser(post.body_html)
+    for node in tree.css("blockquote, code, pre, .spoiler, details, .quotecontent"):
+        node.decompose()
+    for node in tree.css("br, p, li, tr"):
+        node.insert_before("\n")
+    root = tree.body
+    text = root.text(separator="") if root is not None else ""
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _player(text: str, matcher: NameMatcher, rules: VoteRules) -> str | None:
+    """A name as a GM writes it in a count: exact, any case, or a close spelling
+    ("XnarojX", "Boonskies"); No Lynch in the ruleset's words."""
+    text = text.strip(" \t*.!:")
+    if not text:
+        return None
+    if rules.is_no_lynch(text) or fold(text) == fold(NO_LYNCH):
+        return NO_LYNCH
+    found = matcher.match(text, bare=True)
+    if found.ok and (found.how in ("exact", "ignoring case and accents")
+                     or found.how.startswith("close spelling")):
+        return found.slot
+    return None
+
+
+def _count_line(line: str, matcher: NameMatcher, rules: VoteRules) -> list[tuple[str, str]]:
+    """The (voter, target) pairs of one line of a count, or [] when it is no count line."""
+    cleaned = _ASIDE.sub(" : ", line)  # "Toffee (L-6) All Alone": the aside separates
+    for sep in _SEP.finditer(cleaned):
+        head = _LEAD.sub("", cleaned[: sep.start()]).strip()
+        target = _player(head, matcher, rules) if head else None
+        if target is None:
+            continue
+        items = [i for i in _ITEM_SPLIT.split(cleaned[sep.end():]) if i.strip(" .!*:")]
+        if not items:
+            return []
+        voters = [v for v in (_player(i, matcher, rules) for i in items) if v and v != NO_LYNCH]
+        if len(voters) < VOTERS_KNOWN * len(items):
+            return []
+        return [(v, target) for v in voters]
+    return []
+
+
+def read_counts(posts: Iterable[Post], game: Game, rules: VoteRules) -> list[GmCount]:
+    """Every vote count a GM posted among `posts`: a post with two count lines or more, or
+    one under the words "vote count" / "VC"."""
+    matcher = game.matcher(rules.close_spelling)
+    found = []
+    for post in posts:
+        if not game.is_gm(post.author):
+            continue
+        lines = _text_lines(post)
+        pairs: list[tuple[str, str]] = []
+        entries = 0
+        for line in lines:
+            got = _count_line(line, matcher, rules)
+            if got:
+                entries += 1
+                pairs.extend(got)
+        if pairs and (entries >= 2 or any(_COUNT_WORDS.search(x) for x in lines)):
+            # A voter the GM listed under two players is the GM's slip: it teaches nothing.
+            seen = Counter(voter for voter, _ in dict.fromkeys(pairs))
+            kept = tuple(p for p in dict.fromkeys(pairs) if seen[p[0]] == 1)
+            found.append(GmCount(post.post_id, kept))
+    return found
+
+
+def taught_names(
+    posts: Sequence[Post], game: Game, rules: VoteRules, matcher: NameMatcher
+) -> dict[str, Taught]:
+    """Written names (folded) that only the GM's counts resolve: each voter's last vote
+    before a count, where it named no player or two and the count lists the voter under one
+    player (of the two), means that player. A name taught two players is dropped."""
+    last: dict[str, str | None] = {}
+    learned: dict[str, Taught] = {}
+    refused: set[str] = set()
+    counts = {c.post_id: c for c in read_counts(posts, game, rules)}
+    for post in posts:
+        count = counts.get(post.post_id)
+        if count is not None:
+            for voter, target in count.votes:
+                written = last.get(voter)
+                if not written:
+                    continue
+                key = fold(written)
+                if not key or key in refused:
+                    continue
+                found = matcher.match_vote(written)
+                if found.ok or rules.is_no_lynch(written) or rules.is_abstain(written):
+                    continue
+                if found.how == "ambiguous" and target not in found.candidates:
+                    continue
+                had = learned.get(key)
+                if had is not None and had.target != target:
+                    refused.add(key)
+                    del learned[key]
+                elif had is None:
+                    learned[key] = Taught(target, count.post_id)
+            continue
+        if game.is_gm(post.author):
+            continue
+        voter = game.slot_of_author(post.author)
+        if voter is None:
+            continue
+        for mark in extract_votes(post, rules, gms=game.gms):
+            if not mark.usable or mark.action not in ("vote", "unvote"):
+                continue
+            last[voter] = visible(mark.target_text) if mark.action == "vote" else None
+    return learned

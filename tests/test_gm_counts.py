@@ -1,0 +1,101 @@
+"""Names only the thread explains, learned from the GM's own vote counts (gm_counts.py), on
+real archived mafiascum games (../shared/mafiascum-dev): "VOTE: Jordan" for XnadrojX,
+"VOTE: pass" for No Lynch, "FF" for Formerfish where Flavor Leaf fits too. A count as of a
+post knows only the GM counts made by then; a ruleset can turn the reading off."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from test_votes_real_archives import archive, day_game, day_of, tally_to
+
+from assistant.gm_counts import read_counts, taught_names
+from assistant.rulesets import find_ruleset
+from assistant.tally import count
+from assistant.vote_codes import VoteCode
+
+
+def _vote(game_id: str, at: int, post: int, voter: str):  # noqa: ANN202
+    t = tally_to(game_id, at)
+    return next(v for v in t.votes if v.post_id == post and v.voter == voter)
+
+
+def test_a_nickname_is_read_as_the_gms_count_reads_it_from_that_count_on() -> None:
+    # Game 1883, post 721: massive writes [vote]Jordan[/vote] (XnadrojX spelt backwards);
+    # the GM's vote count in post 950 lists massive under XnadrojX.
+    before = _vote("1883", 949, 721, "massive")
+    assert (before.target, before.code) == (None, VoteCode.UNKNOWN_TARGET)
+    after = _vote("1883", 950, 721, "massive")
+    assert (after.target, after.code) == ("XnadrojX", VoteCode.COUNTED)
+    assert after.reason == (
+        "counted: tag vote ('Jordan' read as XnadrojX (as the GM's vote count in post 950 "
+        "reads it))"
+    )
+    # Later votes written the same way are read so too (Formerfish, post 975).
+    assert _vote("1883", 1000, 975, "Formerfish").target == "XnadrojX"
+
+
+def test_the_gms_count_lines_are_read_in_the_shapes_gms_write_them() -> None:
+    doc, posts = archive("1883")
+    day = day_of("1883", 1497)
+    game = day_game("1883", day)
+    rules = find_ruleset("mafiascum").votes
+    final = next(c for c in read_counts(posts, game, rules) if c.post_id == 1497)
+    # "XnarojX (7/7) - massive, FormerFish, ..." (the GM's own misspelling of XnadrojX)
+    assert ("massive", "XnadrojX") in final.votes and ("Formerfish", "XnadrojX") in final.votes
+    # "Boonskiies (1/7)  - XnadrojX"
+    assert ("XnadrojX", "Boonskiies") in final.votes
+    # Game 1170, post 598: "(2) Kalofer- hiplop, LordChronos" (count first, dash after).
+    doc, posts = archive("1170")
+    game = day_game("1170", day_of("1170", 598))
+    [c] = [c for c in read_counts(posts, game, rules) if c.post_id == 598]
+    assert ("hiplop", "Kalofer") in c.votes and ("LordChronos", "Kalofer") in c.votes
+    # Game 1805, post 1829: "NJAC [5]: Eggman / Titus / Infinity 324 / Shiro / ..."
+    doc, posts = archive("1805")
+    game = day_game("1805", day_of("1805", 1829))
+    [c] = [c for c in read_counts(posts, game, rules) if c.post_id == 1829]
+    assert ("Eggman", "NJAC") in c.votes and ("Infinity 324", "NJAC") in c.votes
+
+
+def test_a_vote_for_two_players_is_given_to_the_one_the_gm_counted() -> None:
+    # Game 1933, post 2716: "VOTE: FF" fits Flavor Leaf and Formerfish; the GM's count in
+    # post 2755 lists iDanyboy under Formerfish.
+    assert _vote("1933", 2754, 2716, "iDanyboy").code == VoteCode.AMBIGUOUS_TARGET
+    assert _vote("1933", 2755, 2716, "iDanyboy").target == "Formerfish"
+
+
+def test_no_lynch_in_the_threads_own_word() -> None:
+    # Game 1701, post 1663: "VOTE: pass"; the GM's count in post 1672 lists Doctor Who
+    # under No Lynch.
+    vote = _vote("1701", 1672, 1663, "Doctor Who")
+    assert (vote.target, vote.code) == ("No Lynch", VoteCode.COUNTED)
+    assert "'pass' read as No Lynch, as the GM's vote count in post 1672 reads it" in vote.reason
+
+
+def test_a_voter_the_gm_listed_twice_teaches_nothing() -> None:
+    # Game 1720: lalaladucks votes "bubbleteeeeeeeeeeea" (post 692) for BlueBloodedToffee;
+    # the GM's count in post 700 says so. The count in post 802 lists lalaladucks under
+    # Wanderer-nl and again under "BlueBloodedToffee (L-6) All Alone, lalaladucks": a slip
+    # of the GM's, which must not teach that the name means Wanderer-nl.
+    doc, posts = archive("1720")
+    day = day_of("1720", 802)
+    game = day_game("1720", day)
+    rules = find_ruleset("mafiascum").votes
+    [c802] = [c for c in read_counts(posts, game, rules) if c.post_id == 802]
+    assert ("All Alone", "BlueBloodedToffee") in c802.votes
+    assert not [v for v in c802.votes if v[0] == "lalaladucks"]
+    chosen = [p for p in posts if day["start_post"] <= p.post_id <= 802]
+    taught = taught_names(chosen, game, rules, game.matcher(rules.close_spelling))
+    assert taught["bubbleteeeeeeeeeeea"].target == "BlueBloodedToffee"
+    assert taught["bubbleteeeeeeeeeeea"].post_id == 700
+
+
+def test_a_ruleset_can_read_only_the_players_files_names() -> None:
+    doc, posts = archive("1883")
+    day = day_of("1883", 950)
+    rules = find_ruleset("mafiascum")
+    off = dataclasses.replace(rules, votes=dataclasses.replace(rules.votes, gm_counts=False))
+    chosen = [p for p in posts if day["start_post"] <= p.post_id <= day["end_post"]]
+    t = count(chosen, day_game("1883", day), off, at_post=950)
+    vote = next(v for v in t.votes if v.post_id == 721)
+    assert vote.code == VoteCode.UNKNOWN_TARGET
