@@ -26,6 +26,7 @@ from assistant.game import Game
 from assistant.models import Post
 from assistant.names import NameMatcher, fold
 from assistant.outcome import NO_LYNCH
+from assistant.timeline import Edit
 from assistant.votes import VoteRules, extract_votes, visible
 
 
@@ -134,12 +135,20 @@ def read_counts(posts: Iterable[Post], game: Game, rules: VoteRules) -> list[GmC
 
 
 def taught_names(
-    posts: Sequence[Post], game: Game, rules: VoteRules, matcher: NameMatcher
+    posts: Sequence[Post],
+    game: Game,
+    rules: VoteRules,
+    matcher: NameMatcher,
+    *,
+    edits: Sequence[Edit] = (),
 ) -> dict[str, Taught]:
-    """Written names (folded) that only the GM's counts resolve: each voter's last vote
-    before a count, where it named no player or two and the count lists the voter under one
-    player (of the two), means that player. A name taught two players is dropped."""
-    last: dict[str, str | None] = {}
+    """Written names (folded) that only the GM's counts resolve. `posts` are the posts in
+    the order they were made, an edited post's new version again where its edit was made.
+    Each voter's last vote before a count, where it named no player or two and the count
+    lists the voter under one player (of the two), means that player. A name taught two
+    players is dropped, and a vote whose post was edited at a moment unknown around the
+    count (`edits`) teaches nothing: which version the GM read cannot be known."""
+    last: dict[str, tuple[str | None, int]] = {}
     learned: dict[str, Taught] = {}
     refused: set[str] = set()
     counts = {c.post_id: c for c in read_counts(posts, game, rules)}
@@ -147,8 +156,10 @@ def taught_names(
         count = counts.get(post.post_id)
         if count is not None:
             for voter, target in count.votes:
-                written = last.get(voter)
-                if not written:
+                written, where = last.get(voter, (None, 0))
+                if not written or any(
+                    e.post_id == where and e.straddles(post.posted_at) for e in edits
+                ):
                     continue
                 key = fold(written)
                 if not key or key in refused:
@@ -173,5 +184,6 @@ def taught_names(
         for mark in extract_votes(post, rules, gms=game.gms):
             if not mark.usable or mark.action not in ("vote", "unvote"):
                 continue
-            last[voter] = visible(mark.target_text) if mark.action == "vote" else None
+            text = visible(mark.target_text) if mark.action == "vote" else None
+            last[voter] = (text, post.post_id)
     return learned

@@ -282,11 +282,25 @@ def count(
     selected = _select(posts, game, phase, at_post, at)
     state = _State(players=game.players)
     matcher = game.matcher(vrules.close_spelling)
-    taught = taught_names(selected, game, vrules, matcher) if vrules.gm_counts else {}
     sheriff = game.sheriff(number)
     # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
     election_until = sheriff.at_post if sheriff is not None and sheriff.day == number else None
     events = _events(selected, game, phase, at_post, at, edits)
+    # Names the GM's counts made during the day explain (a count at or after the day's end
+    # is the GM's verdict, not a reading of it); each post as it stood when they were posted.
+    day_ends = phase.ends_at if phase is not None else None
+    taught = (
+        taught_names(
+            [
+                item if kind == "post" else item.after
+                for kind, item in events
+                if kind != "pm" and (day_ends is None or _when(kind, item) < day_ends)
+            ],
+            game, vrules, matcher, edits=edits,
+        )  # fmt: skip
+        if vrules.gm_counts
+        else {}
+    )
 
     def election(post: Post) -> str | None:
         if sheriff is None or election_until is None or post.post_id > election_until:
@@ -451,6 +465,11 @@ def _select(
         by_id.pop(p.post_id, None)
         by_id[p.post_id] = p
     return sorted(by_id.values(), key=lambda p: p.post_id)
+
+
+def _when(kind: str, item: Any) -> datetime:
+    """When an event of `_events` happened: a post when made, an edit when edited."""
+    return item.posted_at if kind == "post" else item.at
 
 
 def _events(
