@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -64,17 +65,19 @@ _COUNT_WORDS = re.compile(r"vote\s*count|\bVC\b|votecount", re.I)
 VOTERS_KNOWN = 2 / 3
 
 
-def _text_lines(post: Post) -> list[str]:
-    """The post's own text (quotes, spoilers and code left out), a line at a time: lines
-    end at line breaks and paragraphs, not at the inline blocks forums wrap bold text in."""
-    tree = LexborHTMLParser(post.body_html)
+@lru_cache(maxsize=4096)
+def _text_lines(body_html: str) -> tuple[str, ...]:
+    """A post's own text (quotes, spoilers and code left out), a line at a time: lines
+    end at line breaks and paragraphs, not at the inline blocks forums wrap bold text in.
+    Kept: every count of the day reads the GM's posts again."""
+    tree = LexborHTMLParser(body_html)
     for node in tree.css("blockquote, code, pre, .spoiler, details, .quotecontent"):
         node.decompose()
     for node in tree.css("br, p, li, tr"):
         node.insert_before("\n")
     root = tree.body
     text = root.text(separator="") if root is not None else ""
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
 def _player(text: str, matcher: NameMatcher, rules: VoteRules) -> str | None:
@@ -118,7 +121,7 @@ def read_counts(posts: Iterable[Post], game: Game, rules: VoteRules) -> list[GmC
     for post in posts:
         if not game.is_gm(post.author):
             continue
-        lines = _text_lines(post)
+        lines = _text_lines(post.body_html)
         pairs: list[tuple[str, str]] = []
         entries = 0
         for line in lines:
