@@ -119,22 +119,32 @@ def read_counts(posts: Iterable[Post], game: Game, rules: VoteRules) -> list[GmC
     matcher = game.matcher(rules.close_spelling)
     found = []
     for post in posts:
-        if not game.is_gm(post.author):
-            continue
-        lines = _text_lines(post.body_html)
-        pairs: list[tuple[str, str]] = []
-        entries = 0
-        for line in lines:
-            got = _count_line(line, matcher, rules)
-            if got:
-                entries += 1
-                pairs.extend(got)
-        if pairs and (entries >= 2 or any(_COUNT_WORDS.search(x) for x in lines)):
-            # A voter the GM listed under two players is the GM's slip: it teaches nothing.
-            seen = Counter(voter for voter, _ in dict.fromkeys(pairs))
-            kept = tuple(p for p in dict.fromkeys(pairs) if seen[p[0]] == 1)
-            found.append(GmCount(post.post_id, kept))
+        if game.is_gm(post.author):
+            pairs = _count_of(post.body_html, matcher, rules)
+            if pairs is not None:
+                found.append(GmCount(post.post_id, pairs))
     return found
+
+
+@lru_cache(maxsize=4096)
+def _count_of(
+    body_html: str, matcher: NameMatcher, rules: VoteRules
+) -> tuple[tuple[str, str], ...] | None:
+    """The (voter, target) pairs of a GM post that is a vote count, else None."""
+    lines = _text_lines(body_html)
+    pairs: list[tuple[str, str]] = []
+    entries = 0
+    for line in lines:
+        got = _count_line(line, matcher, rules)
+        if got:
+            entries += 1
+            pairs.extend(got)
+    if not pairs or (entries < 2 and not any(_COUNT_WORDS.search(x) for x in lines)):
+        return None
+    # A voter the GM listed under two players is the GM's slip: it teaches nothing.
+    listed = dict.fromkeys(pairs)
+    seen = Counter(voter for voter, _ in listed)
+    return tuple(p for p in listed if seen[p[0]] == 1)
 
 
 def taught_names(
@@ -156,7 +166,9 @@ def taught_names(
     refused: set[str] = set()
     counts = {c.post_id: c for c in read_counts(posts, game, rules)}
     for post in posts:
-        count = counts.get(post.post_id)
+        if not counts:
+            break  # no count after this post: nothing more to learn
+        count = counts.pop(post.post_id, None)
         if count is not None:
             for voter, target in count.votes:
                 written, where = last.get(voter, (None, 0))

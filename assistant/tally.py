@@ -280,27 +280,11 @@ def count(
     number = phase.number if phase else None
     game = game.counting(phase)  # the day's own lynch is its result, not a death in it
     selected = _select(posts, game, phase, at_post, at)
-    state = _State(players=game.players)
     matcher = game.matcher(vrules.close_spelling)
     sheriff = game.sheriff(number)
     # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
     election_until = sheriff.at_post if sheriff is not None and sheriff.day == number else None
     events = _events(selected, game, phase, at_post, at, edits)
-    # Names the GM's counts made during the day explain (a count at or after the day's end
-    # is the GM's verdict, not a reading of it); each post as it stood when they were posted.
-    day_ends = phase.ends_at if phase is not None else None
-    taught = (
-        taught_names(
-            [
-                item if kind == "post" else item.after
-                for kind, item in events
-                if kind != "pm" and (day_ends is None or _when(kind, item) < day_ends)
-            ],
-            game, vrules, matcher, edits=edits,
-        )  # fmt: skip
-        if vrules.gm_counts
-        else {}
-    )
 
     def election(post: Post) -> str | None:
         if sheriff is None or election_until is None or post.post_id > election_until:
@@ -310,20 +294,40 @@ def count(
             f"in post {election_until})"
         )
 
-    for kind, item in events:
-        if kind == "post":
-            post: Post = item
-            for mark in extract_votes(post, vrules, gms=game.gms):
-                _apply_mark(
-                    state, game, vrules, trules, phase, post, mark, matcher, election(post),
-                    taught=taught,
+    def run(taught: Mapping[str, Taught]) -> _State:
+        state = _State(players=game.players)
+        for kind, item in events:
+            if kind == "post":
+                post: Post = item
+                for mark in extract_votes(post, vrules, gms=game.gms):
+                    _apply_mark(
+                        state, game, vrules, trules, phase, post, mark, matcher, election(post),
+                        taught=taught,
+                    )
+            elif kind == "edit":
+                _apply_edit(
+                    state, game, vrules, trules, phase, item, matcher, election(item.after),
+                    taught,
                 )
-        elif kind == "edit":
-            _apply_edit(
-                state, game, vrules, trules, phase, item, matcher, election(item.after), taught
-            )
-        else:
-            _apply_pm(state, game, vrules, trules, phase, item, matcher)
+            else:
+                _apply_pm(state, game, vrules, trules, phase, item, matcher)
+        return state
+
+    state = run({})
+    if vrules.gm_counts and any(v["code"] in _UNRESOLVED for v in state.votes):
+        # Names the GM's counts made during the day explain (a count at or after the day's
+        # end is the GM's verdict, not a reading of it); each post as it stood then.
+        day_ends = phase.ends_at if phase is not None else None
+        taught = taught_names(
+            [
+                item if kind == "post" else item.after
+                for kind, item in events
+                if kind != "pm" and (day_ends is None or _when(kind, item) < day_ends)
+            ],
+            game, vrules, matcher, edits=edits,
+        )  # fmt: skip
+        if taught:
+            state = run(taught)
 
     # The last post of the day: one made after its deadline is read (its votes are refused)
     # but is not where the day stood, whenever the count is run.
@@ -465,6 +469,10 @@ def _select(
         by_id.pop(p.post_id, None)
         by_id[p.post_id] = p
     return sorted(by_id.values(), key=lambda p: p.post_id)
+
+
+#: A vote whose name no rule resolved: the GM's counts may explain it (gm_counts.py).
+_UNRESOLVED = frozenset({VoteCode.UNKNOWN_TARGET, VoteCode.AMBIGUOUS_TARGET})
 
 
 def _when(kind: str, item: Any) -> datetime:
