@@ -491,3 +491,83 @@ def test_an_injured_disguiser_loses_the_disguise():
     assert pms(r2, "Con") == "Interrogation of Kid: Not BO"
     assert "headgear" in r.state.players["Kid"].items  # his own items stay
     assert r.state.players["Kid"].items.count("gun") == 1
+
+
+# ---- travel -----------------------------------------------------------------------------
+
+
+def _vote(state, day: int, who: str) -> dict:
+    return {m["player"]: m for m in modifiers_for_day(state, day)}.get(who, {})
+
+
+def test_travel_the_seeds_example_hakuba_flies_to_japan_on_night_1():
+    quote("Hakuba decides to travel to Japan on Night 1. Then he's in the plane on Day 1 (can't "
+          "Vote and can't be killed either (by lynching or APTX)) Will arrive in Japan at Night 2 "
+          "and can use his Night actions.")
+    s = game("Hak=hakuba", "G=gin", "Boss=anokata", "Con=conan")
+    # Abroad from the start: no interrogation, no vote.
+    quote("Note: Begins game outside Japan.")
+    r0 = phase(s, "night", 1, "Hak: interrogate G")
+    assert pms(r0, "Hak") == "" and any("Hak is abroad" in x for x in r0.log_lines())
+    r1 = phase(s, "night", 1, "Hak: travel")
+    assert pms(r1, "Hak") == "You board the plane to Japan."
+    day1 = _vote(r1.state, 1, "Hak")
+    assert day1["powerless"] and day1["lynch_immune"] and day1["source"] == "on the plane"
+    r_day = phase(r1.state, "day", 1)
+    r2 = phase(r_day.state, "night", 2, "Hak: interrogate G")
+    assert pms(r2, "Hak") == "Interrogation of G: BO"
+    assert "Hak" not in {m["player"] for m in modifiers_for_day(r2.state, 2)}
+
+
+def test_travel_the_seeds_example_makoto_leaves_japan_on_night_2():
+    quote("Makoto decides to leave Japan on Night 2. Vodka uses APTX on him on the following "
+          "Day, Day 2. The APTX will be not take effect, and will not be used up.")
+    s = game("Mak=makoto", "G=gin", "Boss=anokata", "Hai=haibara")
+    s = phase(s, "night", 1, "Mak: travel").state
+    s = phase(s, "day", 1).state
+    r = phase(s, "night", 2, "Mak: travel")
+    assert pms(r, "Mak") == "You board the plane out of Japan."
+    assert _vote(r.state, 2, "Mak")["source"] == "on the plane"
+    # Nothing reaches him on the plane on Day 2.
+    d2 = phase(r.state, "day", 2, "Hai: follow Mak")
+    assert pms(d2, "Hai") == "" and any("on the plane" in x for x in d2.log_lines())
+    # Night 3: abroad.
+    r3 = phase(d2.state, "night", 3, "Black Org: kill Mak by G")
+    assert dead(r3) == [] and any("out of Japan" in x for x in r3.log_lines())
+    assert _vote(r3.state, 3, "Mak")["source"] == "abroad"
+
+
+def test_a_traveller_killed_the_phase_he_leaves_survives():
+    quote("If the traveler is killed or lynched in the same phase they use Travel, the traveler "
+          "will survive and travel as intended. Only if they are discombobulated or frightened "
+          "will the traveler still be killed in such a situation.")
+    s = game("Hak=hakuba", "G=gin", "Boss=anokata", "T=eisuke")
+    s = phase(phase(s, "night", 1, "Hak: travel").state, "day", 1).state  # in Japan on Night 2
+    r = phase(s, "night", 2, "Hak: travel", "Black Org: kill Hak by G")
+    assert dead(r) == []
+    r = phase(s, "night", 2, "Hak: travel", "Black Org: kill Hak by G", "T: trick Hak")
+    assert dead(r) == ["Hak"]
+
+
+def test_abroad_every_action_on_the_traveller_fails_but_discombobulation_stops_his_travel():
+    quote("If a traveler is targeted with an action while abroad, that action will fail.")
+    quote("Discombobulate & Frighten DO still work while a player is out of the country if the "
+          "player attempts to use Travel in a phase where it would be affected.")
+    s = game("Hak=hakuba", "G=gin", "Boss=anokata", "T=eisuke", "Con=conan")
+    r = phase(s, "night", 1, "Black Org: kill Hak by G", "Con: interrogate Hak")
+    assert dead(r) == [] and pms(r, "Con") == ""
+    r = phase(s, "night", 1, "Hak: travel", "T: trick Hak")
+    assert pms(r, "Hak") == "Your action failed."
+    assert _vote(r.state, 1, "Hak")["source"] == "abroad"  # still abroad on Day 1
+
+
+def test_makoto_flies_out_after_a_successful_protection():
+    quote("Makoto: If Makoto successfully protects someone, he'll automatically fly out of Japan "
+          "the next phase")
+    s = game("Mak=makoto", "G=gin", "Boss=anokata", "Cam=camel")
+    s = phase(phase(s, "night", 1, "Mak: travel").state, "day", 1).state
+    r = phase(s, "night", 2, "Black Org: kill Cam by G", "Mak: protect Cam")
+    assert dead(r) == []
+    assert _vote(r.state, 2, "Mak")["source"] == "on the plane"
+    r3 = phase(phase(r.state, "day", 2).state, "night", 3, "Mak: protect Cam")
+    assert any("Mak is abroad" in x for x in r3.log_lines())

@@ -14,7 +14,7 @@ from assistant.engine import claims, deaths
 from assistant.engine.claims import Claim, parse_claim
 from assistant.engine.orders import split_targets
 from assistant.engine.rules import phase_index
-from assistant.engine.state import disguise_of, drop_disguise
+from assistant.engine.state import ABROAD, FLIGHT, disguise_of, drop_disguise, whereabouts
 
 if TYPE_CHECKING:
     from assistant.engine.orders import Order
@@ -1248,6 +1248,22 @@ def unmask(r: Resolution, a: Action, tier: str) -> None:
             "auto-arrest: their actions this phase fail")
 
 
+def travel(r: Resolution, a: Action, tier: str) -> None:
+    """004 Travel: the next phase on the plane, then in Japan (or out of it). Leaving, the
+    traveller is already beyond reach this phase: "If the traveler is killed or lynched in
+    the same phase they use Travel, the traveler will survive and travel as intended"."""
+    index = phase_index(r.rules, r.phase, r.number)
+    where = whereabouts(r.state.players[a.actor], index)
+    dest = "home" if where == ABROAD else ABROAD
+    r.state.players[a.actor].statuses.add(f"{FLIGHT}{index + 1}:{dest}")
+    r.jailed.add(a.actor)
+    r.block_kinds.setdefault(a.actor, set()).add("travelling")
+    key = "travel_home" if dest == "home" else "travel_abroad"
+    r.pm_later(a.actor, r.say(key), needs_alive=True)
+    r.event(tier, a.label(), f"boards the plane {'to Japan' if dest == 'home' else 'abroad'}",
+            "on the plane next phase, landed the phase after")
+
+
 HANDLERS: dict[str, Handler] = {
     "block": block,
     "redirect": redirect,
@@ -1290,6 +1306,7 @@ HANDLERS: dict[str, Handler] = {
     "draw_role": draw_role,
     "release": release,
     "unmask": unmask,
+    "travel": travel,
 }
 
 

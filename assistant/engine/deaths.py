@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.engine.state import Death, drop_disguise
+from assistant.engine.rules import phase_index
+from assistant.engine.state import ABROAD, FLIGHT, Death, drop_disguise
 
 if TYPE_CHECKING:
     from assistant.engine.resolver import Action, Resolution
@@ -195,6 +196,12 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
         # 004 First Aid: "The player who received First Aid will not die if attacked, but
         # will instead become injured."
         injure(r, t, tier, f"first-aided by {protection.actor}")
+    if params.get("flies_out"):
+        # 004 Makoto: "If Makoto successfully protects someone, he'll automatically fly out
+        # of Japan the next phase".
+        index = phase_index(r.rules, r.phase, r.number)
+        r.state.players[protection.actor].statuses.add(f"{FLIGHT}{index + 1}:{ABROAD}")
+        r.event(tier, protection.label(), f"{protection.actor} flies out of Japan next phase")
     if params.get("injures_self"):
         # 004 Ran: "If Ran successfully protects, she will become injured."
         injure(r, protection.actor, tier, f"protected {t}", mark=str(params["injures_self"]))

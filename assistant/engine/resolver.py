@@ -15,7 +15,7 @@ from assistant.engine import abilities, deaths
 from assistant.engine.claims import Act, keyword_of
 from assistant.engine.orders import Order, check_order, choice_and_targets
 from assistant.engine.rules import AbilityDef, phase_index
-from assistant.engine.state import Death, Event, GameState
+from assistant.engine.state import Death, Event, GameState, settle_flights, whereabouts
 from assistant.errors import OrderError
 
 
@@ -131,7 +131,6 @@ class Resolution:
         """What investigations see of a player tonight (000's Holoform Modulator)."""
         self.tiers = self.rules.tiers if phase == "night" else self.rules.day_tiers
         self._told_failed: set[str] = set()
-        self._statuses_after_deaths()
         self.alive_at_start = {n for n, p in self.state.players.items() if p.alive}
         if phase == "day":
             # A roleblock "for the night and the following day" (002, 000's Warden).
@@ -159,6 +158,8 @@ class Resolution:
         recieve results on the phase they're injured/suspended")."""
         self.extra_acts: list[Act] = []
         """Acts that investigations see besides the orders (a blamed action, 004)."""
+        self._statuses_after_deaths()
+        self._travellers()
 
     # ---- output helpers --------------------------------------------------------------
 
@@ -355,6 +356,19 @@ class Resolution:
             {k: tuple(v) for k, v in self.notices.items()},
         )
 
+    def _travellers(self) -> None:
+        """004 travel: a player abroad "is handled as if he were arrested" (acts only with
+        what passes `unblockable_by = ["abroad"]`, is reached only by `reaches_abroad`); one
+        on the plane can do nothing and nothing reaches him."""
+        index = phase_index(self.rules, self.phase, self.number)
+        for n, p in self.state.players.items():
+            settle_flights(p, index)
+            where = whereabouts(p, index)
+            if where != "home":
+                self.blocked.add(n)
+                self.jailed.add(n)
+                self.block_kinds.setdefault(n, set()).add(where)
+
     def _statuses_after_deaths(self) -> None:
         """A role passive `status_after_death_of = { status, roles }`: the status from the
         phase after a player of one of those roles died (004 Kogorou "becomes sober the phase
@@ -381,9 +395,11 @@ class Resolution:
         phase; not for the dead or the arrested, whose actions fail for another reason."""
         if "action_failed" not in self.rules.messages or not a.stayed:
             return
-        kinds = self.block_kinds.get(a.actor, set())
-        known = {"arrest", *abilities.OFF_DUTY.values()}  # they know why: arrested, suspended
-        if not self.state.players[a.actor].alive or kinds & known:
+        passes = set(a.ability.params.get("unblockable_by", ()))
+        kinds = self.block_kinds.get(a.actor, set()) - passes
+        # They know why (arrested, suspended, abroad): told only of a block besides.
+        known = {"arrest", "abroad", "in-flight", *abilities.OFF_DUTY.values()}
+        if not self.state.players[a.actor].alive or (kinds and kinds <= known):
             return
         if not self.is_blocked(a) or a.actor in self._told_failed:
             return
@@ -506,6 +522,10 @@ class Resolution:
                 return f"{a.actor} is suspended"
             if "injury" in self.block_kinds.get(a.actor, ()):
                 return f"{a.actor} is injured"
+            kinds = self.block_kinds.get(a.actor, set())
+            for where in ("in-flight", "abroad"):
+                if where in kinds and where not in a.ability.params.get("unblockable_by", ()):
+                    return f"{a.actor} is {'on the plane' if where == 'in-flight' else where}"
             return f"{a.actor} is roleblocked"
         elif a.kind in self.rules.night.get("blocks_preempt", ()):
             for b in self.actions:
@@ -555,6 +575,15 @@ class Resolution:
         """Why the action fails where it arrives (a jail, a Hamedo, a shield): it still was
         a visit."""
         for t in a.targets:
+            kinds = self.block_kinds.get(t, set())
+            if t == a.actor and {"abroad", "in-flight", "travelling"} & kinds:
+                continue  # a traveller's own Travel
+            if t != a.actor and "in-flight" in kinds:
+                return f"{t} is on the plane: nothing reaches them"
+            if t != a.actor and {"abroad", "travelling"} & kinds:
+                if not a.ability.params.get("reaches_abroad") or "travelling" in kinds:
+                    return f"{t} is out of Japan: the action fails"
+                continue
             if t in self.jailed and not (
                 a.ability.params.get("jail") or a.ability.params.get("reaches_jailed")
             ):

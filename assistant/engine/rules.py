@@ -60,6 +60,7 @@ KINDS = frozenset(
         "draw_role",
         "release",
         "unmask",
+        "travel",
     }
 )
 TARGET_STATES = frozenset({"alive", "dead", "any"})

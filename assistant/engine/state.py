@@ -75,6 +75,47 @@ def _carried(rules: EngineRules, role: str | None) -> list[str]:
     return [str(i) for i in rules.roles[role].passives.get("carries", ())]
 
 
+#: Travel (004): "abroad" is where a traveller was when last settled; each flight is
+#: "flight:INDEX:DEST", the phase (rules.phase_index) spent on the plane and where it lands.
+ABROAD = "abroad"
+FLIGHT = "flight:"
+
+
+def whereabouts(player: PlayerState, index: int) -> str:
+    """"home", "abroad" or "in-flight" during the phase `index`: a flight's phase is spent
+    on the plane, and it has landed by the next ("Hakuba decides to travel to Japan on
+    Night 1. Then he's in the plane on Day 1 ... Will arrive in Japan at Night 2")."""
+    where = ABROAD if ABROAD in player.statuses else "home"
+    for i, dest in sorted(flights(player)):
+        if index == i:
+            return "in-flight"
+        if index > i:
+            where = dest
+    return where
+
+
+def flights(player: PlayerState) -> list[tuple[int, str]]:
+    out = []
+    for s in player.statuses:
+        if s.startswith(FLIGHT):
+            i, dest = s[len(FLIGHT):].split(":", 1)
+            out.append((int(i), dest))
+    return out
+
+
+def settle_flights(player: PlayerState, index: int) -> None:
+    """Flights that landed before phase `index` become where the player is."""
+    where = whereabouts(player, index)
+    for i, dest in flights(player):
+        if i < index:
+            player.statuses.discard(f"{FLIGHT}{i}:{dest}")
+    if where != "in-flight":
+        if where == ABROAD:
+            player.statuses.add(ABROAD)
+        else:
+            player.statuses.discard(ABROAD)
+
+
 #: The status a disguised player carries, followed by the role key worn.
 DISGUISE = "disguise:"
 
@@ -129,6 +170,9 @@ class GameState:
         for p in setup.players:
             if p.disguise:
                 wear_disguise(rules, players[p.name], p.disguise)
+            if p.role in rules.roles:
+                # 004 travellers: "At the onset of the game, the player is not in Japan."
+                players[p.name].statuses.update(rules.roles[p.role].passives.get("starts", ()))
         return cls(rules=rules, players=players, seed=setup.seed, extra=dict(setup.extra))
 
     def copy(self) -> GameState:

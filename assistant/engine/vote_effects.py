@@ -23,8 +23,8 @@ from typing import Any
 
 from assistant.engine.abilities import DAY_BLOCK
 from assistant.engine.history import ROLES, Replay, replay
-from assistant.engine.rules import EngineRules, load_engine_rules
-from assistant.engine.state import GameState
+from assistant.engine.rules import EngineRules, load_engine_rules, phase_index
+from assistant.engine.state import GameState, whereabouts
 
 _DEFAULT_STATUSES = {"powerless": "powerless", "charmed": "charmed-by"}
 
@@ -99,6 +99,12 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
             sources.append("abducted")
         if tiebreaker or immune:
             sources.append(state.role_title(name))
+        where = whereabouts(p, phase_index(state.rules, "day", day))
+        if where != "home":
+            # 004 travel: abroad "they are not capable of voting"; on the plane "the player
+            # may not use their abilities, vote, or be killed or lynched".
+            powerless = immune = True
+            sources.append("on the plane" if where == "in-flight" else "abroad")
         if not sources:
             continue
         out.append(
