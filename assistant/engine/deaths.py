@@ -135,11 +135,25 @@ def _strength(r: Resolution, k: Action) -> str:
     )
 
 
+def kill_tag(r: Resolution, k: Action) -> str:
+    """What kind of kill `k` is, for the protections that stop it: the ability's `tag`, or
+    for a side's kill the performer's own `kill_tag` passive (004: "Snipe replaces kill for
+    the specified roles"), unless a `[night] disabling_statuses` status took it ("The sniper
+    can't use snipe anymore, but can still kill normally")."""
+    tag = str(k.ability.params.get("tag", k.ability.name))
+    if k.order.side:
+        own = r.state.passive(k.actor, "kill_tag")
+        off = set(r.rules.night.get("disabling_statuses", ()))
+        if own and not off & r.state.players[k.actor].statuses:
+            return str(own)
+    return tag
+
+
 def _saved_by(r: Resolution, k: Action, t: str, tier: str) -> str | None:
     strength = _strength(r, k)
     if strength == "unstoppable":
         return None
-    tag = k.ability.params.get("tag", k.ability.name)
+    tag = kill_tag(r, k)
     morning = bool(k.ability.params.get("morning"))
     if strength != "pierce":
         prots = [
@@ -176,9 +190,19 @@ def _saved_by(r: Resolution, k: Action, t: str, tier: str) -> str | None:
 
 def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> None:
     params = protection.ability.params
+    tag = kill_tag(r, k)
     r.stops[id(protection)] = r.stops.get(id(protection), 0) + 1
-    if params.get("sacrifice") and protection not in r.sacrifices:
+    # 004 Snipe: "In case the target is protected, the target doesn't die but the protector
+    # will be killed instead" (`sacrificed_by`: the kills a protector dies stopping).
+    sacrificed = params.get("sacrifice") or tag in params.get("sacrificed_by", ())
+    if sacrificed and protection not in r.sacrifices:
         r.sacrifices.append(protection)
+    if tag in params.get("injures_attacker_of", ()):
+        # 004 Bone Breaking: "The sniper will fail his killing and will get injured as a
+        # result"; "there will be a message that someone was injured (not how...)".
+        injure(r, k.actor, tier, f"{protection.ability.name} by {protection.actor}")
+        if "injured_public" in r.rules.messages:
+            r.public.append(r.say("injured_public"))
     if params.get("kills_attacker"):
         r.avenged.append((protection, k.actor))
     if params.get("tells_target"):
@@ -278,7 +302,7 @@ def resolve_kills(r: Resolution, tier: str) -> None:
         if k.failed:
             continue
         t = k.targets[0]
-        tag = k.ability.params.get("tag", k.ability.name)
+        tag = kill_tag(r, k)
         r.attacks.setdefault(t, []).append(k)
         wasted = k.ability.params.get("wasted_if_attacked_by", ())
         if any(

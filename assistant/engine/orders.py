@@ -405,6 +405,10 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
     left = state.uses_left(order.actor, ability)
     if left is not None and left <= 0:
         raise IllegalOrderError(f"{say!r}: {order.actor} has no use of {ability.name} left")
+    if state.stock_left(order.actor, ability) == 0:
+        raise IllegalOrderError(
+            f"{say!r}: the {state.players[order.actor].side} have no {ability.name} left"
+        )
     wait = ability.params.get("cooldown_phases")
     last = who.used.get(f"{ability.name}@phase")
     if wait is not None and last is not None:

@@ -200,7 +200,10 @@ class Resolution:
                 self.event("orders", order.label(), "ignored", str(e))
                 continue
             slot_name = ability.params.get("slot", "role")
-            key = ("side", order.side) if order.side else (order.actor, slot_name)
+            # A side's action is one a phase, the leader's; `each_member` (004's APTX: "Each
+            # BO can only start one poison attempt each day") one per member.
+            shared = order.side and not ability.params.get("each_member")
+            key = ("side", str(order.side)) if shared else (order.actor, slot_name)
             kept = slots.get(key, [])
             previous = kept[-1] if kept else None
             per_phase = int(ability.params.get("per_phase", 1))
@@ -302,6 +305,7 @@ class Resolution:
                     a.failed = reason
                     self.event(tier, a.label(), "fails", reason)
                     self._tell_failed(a)
+                    abilities.when_stopped(self, a, tier)
                     shots += abilities.visit_kills(self, [a])
                     fallback = a.ability.params.get("failed_result")
                     if fallback and self.state.players[a.actor].alive:
@@ -495,7 +499,7 @@ class Resolution:
         actor = self.state.players[a.actor]
         if not actor.alive and not (a.kind == "shoot" or a.ability.params.get("after_death")):
             return "the actor died before acting"
-        if a.ability.params.get("spend_on") != "success":
+        if a.ability.params.get("spend_on") not in ("success", "failure"):
             self.state.spend(a.actor, a.ability)
         self.state.players[a.actor].last_targets[a.ability.name] = (self.number, tuple(a.targets))
         disabled = self._disabled_by_status(a)

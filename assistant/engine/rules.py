@@ -55,6 +55,8 @@ KINDS = frozenset(
         "repair",
         "trust",
         "plant",
+        "poison",
+        "ward",
         "invert",
         "take_item",
         "draw_role",

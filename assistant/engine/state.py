@@ -254,6 +254,28 @@ class GameState:
                 return a
         return None
 
+    def stock_key(self, name: str, ability: AbilityDef) -> str:
+        return f"stock:{self.players[name].side}:{ability.params['stock']}"
+
+    def stock_left(self, name: str, ability: AbilityDef) -> int | None:
+        """What is left of a side's shared stock an ability draws on (004: "1 APTX per BO
+        with a max of 3"): `stock`, `stock_per_member`, `stock_max`; None without one."""
+        if not ability.params.get("stock"):
+            return None
+        key = self.stock_key(name, ability)
+        if key not in self.extra:
+            members = len(self.side_members(self.players[name].side, alive=False))
+            per = int(ability.params.get("stock_per_member", 1))
+            most = ability.params.get("stock_max")
+            self.extra[key] = members * per if most is None else min(members * per, int(most))
+        return int(self.extra[key])  # type: ignore[call-overload]
+
+    def use_stock(self, name: str, ability: AbilityDef) -> int:
+        """Take one from the stock (a failed APTX "will be used up"); what is left."""
+        left = max(0, (self.stock_left(name, ability) or 0) - 1)
+        self.extra[self.stock_key(name, ability)] = left
+        return left
+
     def uses_left(self, name: str, ability: AbilityDef) -> int | None:
         """Uses left of a limited ability (and its pool); None when unlimited."""
         p = self.players[name]
