@@ -225,12 +225,16 @@ class Fetcher:
     def get(self, url: str) -> Response:
         return self.request("GET", url)
 
-    def post(self, url: str, data: Mapping[str, str]) -> Response:
-        return self.request("POST", url, data=dict(data))
+    def post(self, url: str, data: Mapping[str, str], *, error_pages: bool = False) -> Response:
+        """POST a form. `error_pages`: a 4xx answer is returned with its page (a login
+        form's refusal is an HTTP 403 page saying why) instead of raising FetchError."""
+        return self.request("POST", url, error_pages=error_pages, data=dict(data))
 
-    def request(self, method: str, url: str, **kwargs: Any) -> Response:
+    def request(self, method: str, url: str, *, error_pages: bool = False,
+                **kwargs: Any) -> Response:
         """One request, retried on transient failures, each attempt ended by the overall
-        deadline or a cancel; FetchError says what went wrong."""
+        deadline or a cancel; FetchError says what went wrong (for a 4xx only without
+        `error_pages`)."""
         s = self.settings
         attempt = 0
         while True:
@@ -240,7 +244,7 @@ class Fetcher:
             self.requests += 1
             try:
                 with _guarded(guard):
-                    r, content = self._send(method, url, guard, **kwargs)
+                    r, content = self._send(method, url, guard, error_pages, **kwargs)
             except httpx.HTTPError as e:
                 self._check(url, guard)
                 if attempt >= s.retries or not _transient(e):
@@ -261,20 +265,21 @@ class Fetcher:
                 self.sleep(wait)
                 attempt += 1
                 continue
-            if r.status_code >= 400:
+            if r.status_code >= 400 and not (error_pages and r.status_code < 500):
                 raise FetchError(_status_message(url, r.status_code, r.reason_phrase), url,
                                  r.status_code)
             return Response(strip_session_ids(str(r.url)), r.status_code, content,
                             r.charset_encoding)
 
-    def _send(self, method: str, url: str, guard: _Guard,
+    def _send(self, method: str, url: str, guard: _Guard, error_pages: bool,
               **kwargs: Any) -> tuple[httpx.Response, bytes]:
         """The answer and its decoded body, read as a stream: refused past the size cap,
         given up past the deadline (checked between chunks, for any transport)."""
         cap = self.settings.max_page_bytes
         with self.client.stream(method, url, follow_redirects=True, **kwargs) as r:
-            if r.status_code >= 400 or r.status_code in RETRY_STATUSES:
-                return r, b""  # an error page's body is never used
+            wanted = error_pages and 400 <= r.status_code < 500
+            if (r.status_code >= 400 and not wanted) or r.status_code in RETRY_STATUSES:
+                return r, b""  # an error page's body is not used
             declared = r.headers.get("Content-Length", "")
             if declared.isdigit() and int(declared) > cap and "Content-Encoding" not in r.headers:
                 raise FetchError(_too_big(url, cap), url)

@@ -3,6 +3,12 @@
 The form is read, not assumed: both forums add hidden fields that change per visit
 (SMF's session token, phpBB's sid / creation_time / form_token), and a login that
 posts without them is refused. The session cookie then lives in the fetcher's client.
+
+Two limits of the real forums are kept: phpBB refuses a form sent within the second it
+was shown (`check_form_key`), so the form is sent at least a second after it arrived;
+SMF allows one login per address every 2 s and answers a quicker one with HTTP 403 "You
+will have to wait about N seconds to login again", so that wait is kept, once, and the
+login tried again (two `fetch`es in a row, a daemon restarted at once).
 """
 
 from __future__ import annotations
@@ -53,14 +59,42 @@ FORMS = {
         logged_in=re.compile(r"mode=logout|id=\"username_logged_in\""),
     ),
 }
-_ERROR_SELECTORS = ".errorbox, #error_message, div.error, p.error, .alert-danger, .error"
+_ERROR_SELECTORS = (
+    ".errorbox, #error_message, div.error, p.error, .alert-danger, .error, #fatal_error .windowbg"
+)
+FORM_MIN_AGE = 1.0
+"""Seconds between receiving the login form and sending it (phpBB counts whole seconds)."""
+_WAIT = re.compile(r"\bwait\b\D{0,40}?(\d{1,3})\s*(?:seconds?|secs?|s)\b", re.I)
+MAX_FLOOD_WAIT = 30
+"""The longest "wait N seconds" of the forum's that is waited out before trying again."""
+
+
+class _TooSoon(Exception):
+    def __init__(self, seconds: int) -> None:
+        self.seconds = seconds
 
 
 def login(fetcher: Fetcher, ref: ThreadRef, user: str, password: str) -> None:
     """Log in to the forum of `ref`; LoginError says why it failed and what to do."""
+    try:
+        _login(fetcher, ref, user, password)
+    except _TooSoon as e:  # the forum's own pace between logins: keep it, then once more
+        fetcher.sleep(e.seconds + 1)
+        try:
+            _login(fetcher, ref, user, password)
+        except _TooSoon as again:
+            raise LoginError(
+                f"login to {ref.base} as {user!r}: the forum still asks to wait "
+                f"{again.seconds} s between logins; try again in a minute",
+                ref.base,
+            ) from None
+
+
+def _login(fetcher: Fetcher, ref: ThreadRef, user: str, password: str) -> None:
     spec = FORMS[ref.software]
     page_url = ref.base + spec.page
     page = fetcher.get(page_url)
+    shown = fetcher.monotonic()
     html = decode_html(page.content, page.charset)
     if spec.logged_in.search(html):
         return  # the client's cookies already carry a session
@@ -76,7 +110,10 @@ def login(fetcher: Fetcher, ref: ThreadRef, user: str, password: str) -> None:
     fields[spec.user_field] = user
     fields[spec.password_field] = password
     action = absolute(page.url, form.attributes.get("action") or page.url)
-    _check(fetcher.post(action, fields), spec, user)
+    wait = FORM_MIN_AGE - (fetcher.monotonic() - shown)
+    if wait > 0:
+        fetcher.sleep(wait)
+    _check(fetcher.post(action, fields, error_pages=True), spec, user)
 
 
 def _check(answer: Response, spec: LoginForm, user: str) -> None:
@@ -87,6 +124,9 @@ def _check(answer: Response, spec: LoginForm, user: str) -> None:
     message = next(
         (clean_text(n.text()) for n in tree.css(_ERROR_SELECTORS) if clean_text(n.text())), None
     )
+    too_soon = _WAIT.search(message or "")
+    if too_soon and int(too_soon.group(1)) <= MAX_FLOOD_WAIT:
+        raise _TooSoon(int(too_soon.group(1)))
     if message:
         raise LoginError(
             f"login to {answer.url} as {user!r} failed: the forum says {message!r}; check the "
@@ -97,6 +137,12 @@ def _check(answer: Response, spec: LoginForm, user: str) -> None:
         raise LoginError(
             f"login to {answer.url} as {user!r} failed: the forum showed the login form again; "
             "check the user name and password, and that the account is activated",
+            answer.url,
+        )
+    if answer.status >= 400:
+        raise LoginError(
+            f"login to {answer.url} as {user!r} failed: the forum answered HTTP "
+            f"{answer.status} without saying why; try logging in with a browser",
             answer.url,
         )
     raise LoginError(
