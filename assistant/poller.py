@@ -264,10 +264,13 @@ class Poller:
     ) -> None:
         """Read from page `start` to the thread's last page, writing every few pages.
 
-        When the last page read is full, the next page is asked for once as well: a page
-        may be served from a cache that predates the new page, and a full page is exactly
-        when the next post starts a page its links cannot show yet. SMF answers that page,
-        until someone posts, with an empty topic page (HTTP 200, no posts): nothing new."""
+        When a poll's last page read is full, the next page is asked for once as well: a
+        page may be served from a cache that predates the new page, and a full page is
+        exactly when the next post starts a page its links cannot show yet. SMF answers
+        that page, until someone posts, with an empty topic page (HTTP 200, no posts):
+        nothing new. A backfill does not ask: it has just read the last page, phpBB would
+        answer with that same page again, and the next poll asks anyway, so the first read
+        of a thread asks for each page once and for nothing else."""
         per_page: int | None = state.get("per_page")
         page_count: int | None = None
         page_no = start
@@ -279,7 +282,8 @@ class Poller:
         try:
             while True:
                 if page_count is not None and page_no > page_count:
-                    if probed or not per_page or last is None or len(last.posts) < per_page:
+                    if (backfill or probed or not per_page or last is None
+                            or len(last.posts) < per_page):
                         break
                     probing = probed = True
                 try:
