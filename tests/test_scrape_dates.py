@@ -49,8 +49,9 @@ def read(path: str) -> str:
 def test_an_smf_page_in_italian_reads_post_times_and_quote_authors() -> None:
     html = read("smf21/smf21_topic_p1.html").replace(
         'smalltext">Nov 21, 2026, 09:15 AM<', 'smalltext">sabato 21 novembre 2026, 09:15<')
+    # A Rome board, as the GM says (`--forum-tz`): the page's header still shows UTC's time.
     post = smf.parse_page(html, "http://127.0.0.1:8021/index.php?topic=2.0",
-                          tz=ROME, now=NOW).posts[1]
+                          tz=ROME, now=NOW, forum_tz=ROME).posts[1]
     assert post.posted_at == datetime(2026, 11, 21, 8, 15, tzinfo=UTC)
 
     html = read("smf21/smf21_b_topic_p1.html")

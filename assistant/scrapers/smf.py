@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from itertools import chain
 from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
@@ -29,7 +29,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.errors import LayoutError, NotAThreadError
 from assistant.models import EditNote, Post, Quote, TopicPage
-from assistant.scrapers import common, dates
+from assistant.scrapers import common, dates, page_zone
 from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
 
 __all__ = ["looks_like_smf", "parse_page", "parse_forum_time"]
@@ -62,7 +62,7 @@ def looks_like_smf(html: str) -> bool:
 # Forum times
 
 
-def parse_forum_time(text: str, tz: ZoneInfo, now: datetime) -> datetime:
+def parse_forum_time(text: str, tz: tzinfo, now: datetime) -> datetime:
     """An SMF date that is the whole of `text` ("Nov 21, 2026, 12:01 PM", "Today at 12:27
     AM", "2018. április 25, 10:11:12"), read in the forum's zone `tz`, as aware UTC.
 
@@ -164,7 +164,7 @@ def _inside(node: LexborNode, stop: LexborNode, excluded: set[int]) -> bool:
 @dataclass(frozen=True)
 class _PageContext:
     url: str
-    tz: ZoneInfo
+    tz: tzinfo
     now: datetime
     permalink_base: str
 
@@ -491,10 +491,29 @@ def _empty_topic_page(tree: LexborHTMLParser, html: str, url: str,
     )
 
 
+def _shown_zone(tree: LexborHTMLParser, tz: tzinfo, now: datetime) -> tzinfo:
+    """The zone SMF 2.1 writes this page's times in: its header prints the server's "now"
+    as `<time datetime="...Z">` around the same moment as text in the board's (or the
+    member's) zone, so their difference is the zone's offset now. The game's zone `tz`
+    when it has that offset now (it also knows the other half of the year), else the
+    offset itself; `tz` when the page does not show it (SMF 2.0, other formats)."""
+    def read(text: str, zone: tzinfo) -> datetime | None:
+        try:
+            return parse_forum_time(text, zone, now)
+        except ValueError:
+            return None
+
+    shown = page_zone.offset_from_times(tree, read)
+    if shown is None:
+        return tz
+    clock = _page_clock(tree, now)
+    return tz if tz.utcoffset(clock) == shown.utcoffset(clock) else shown
+
+
 def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
                forum_tz: ZoneInfo | None = None) -> TopicPage:
     """Parse one SMF topic page read from `url`; times are read in the forum's zone: the
-    GM's `forum_tz` when given, else `tz`.
+    GM's `forum_tz` when given, else the zone the page shows (`_shown_zone`), else `tz`.
 
     Raises NotAThreadError for an SMF page without posts (a board, the index, a login
     page), except the topic's own empty page past its end (a `TopicPage` with no posts),
@@ -502,9 +521,9 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
     """
     if now.tzinfo is None:
         raise ValueError("parse_page needs an aware `now` (UTC)")
-    tz = forum_tz or tz
     clean_url = strip_session_ids(url)
     tree = LexborHTMLParser(html)
+    zone = forum_tz or _shown_zone(tree, tz, now)
     markers = _collect_markers(tree)
     if not any(_marker_kinds(m) >= 2 for m in markers):
         empty = _empty_topic_page(tree, html, url, clean_url)
@@ -522,7 +541,7 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
             "page links); keep this page and report it.", url=clean_url, what="the topic id")
     pages = _pagination(tree, html, url, topic_id)
     script, page_url = _url_builders(url, topic_id)
-    ctx = _PageContext(clean_url, tz, _page_clock(tree, now), script)
+    ctx = _PageContext(clean_url, zone, _page_clock(tree, now), script)
     containers = _containers(markers)
     posts = tuple(
         _parse_post(marks, containers[marks.post_id], pages.start + i, pages.page, ctx)
