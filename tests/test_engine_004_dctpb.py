@@ -571,3 +571,101 @@ def test_makoto_flies_out_after_a_successful_protection():
     assert _vote(r.state, 2, "Mak")["source"] == "on the plane"
     r3 = phase(phase(r.state, "day", 2).state, "night", 3, "Mak: protect Cam")
     assert any("Mak is abroad" in x for x in r3.log_lines())
+
+
+# ---- blame and house search -------------------------------------------------------------
+
+
+def test_blamed_actions_appear_as_legitimate_ones_the_seeds_example():
+    quote("Xpon is blamed for killing CTU. \"Akonyl interrogates xpon\" - True \"Xpon kills "
+          "CTU\" - True")
+    quote("Any investigations for the blamed action will come back as \"true\", and the townie "
+          "may be arrested for the blamed action as well.")
+    s = game("Akonyl=anokata", "Xpon=haibara", "CTU=camel", "Sat=satou", "Con=conan")
+    r = phase(s, "night", 1, "Black Org: kill CTU by Akonyl",
+              "Akonyl: blame Xpon for killing CTU", "Sat: investigate Xpon kills CTU",
+              "Con: investigate Akonyl kills CTU")
+    assert dead(r) == ["CTU"]
+    assert pms(r, "Sat") == '"Xpon kills CTU" - True'
+    assert pms(r, "Con") == '"Akonyl kills CTU" - True'
+    # Arrested for it the next day, though Xpon did not do it.
+    quote("Players can be arrested for blamed actions, even tho the player didn't do it.")
+    d = phase(r.state, "day", 1, "Sat: arrest Xpon for killing CTU on Night 1")
+    assert "arrested" in d.state.players["Xpon"].statuses
+
+
+def test_blame_itself_cannot_be_investigated_and_can_be_tricked():
+    quote("\"Blame\" itself may not be investigated and will come back as a false.")
+    s = game("Akonyl=anokata", "Kleene=haibara", "PT=camel", "Sat=satou", "T=eisuke")
+    r = phase(s, "night", 1, "Akonyl: blame Kleene for killing PT",
+              "Sat: investigate Akonyl blames Kleene")
+    assert pms(r, "Sat") == '"Akonyl blames Kleene" - False'
+    quote("Blame can be discombobulated too.")
+    r = phase(s, "night", 1, "Akonyl: blame Kleene for killing PT", "T: trick Akonyl",
+              "Sat: investigate Kleene kills PT")
+    assert pms(r, "Sat") == '"Kleene kills PT" - False'
+
+
+def test_a_house_search_finding_a_crime_arrests_the_target():
+    quote("If the target DID commit a crime, even if it was a blamed action, the target is "
+          "Auto-Arrested on the same phase.")
+    s = game("Meg=megure", "G=gin", "Boss=anokata", "Cam=camel", "R=ran")
+    s = phase(s, "night", 1, "Black Org: kill Cam by G").state
+    r = phase(s, "night", 2, "Meg: house search G", "G: investigate R protects Meg")
+    assert "arrested" in r.state.players["G"].statuses
+    assert pms(r, "Meg") == (
+        "House search of G: crimes found (kill Cam on Night 1). G is arrested.")
+    assert "G has been arrested." in r.public
+    # G's action later that night fails: he is arrested.
+    assert "R protects Meg" not in pms(r, "G")
+
+
+def test_a_house_search_without_a_crime_suspends_the_officer_and_is_lost_for_good():
+    quote("If the target did not commit a crime (blamed actions count as a crime), then the "
+          "player will be suspended for 2 phases and can't use any actions during that time")
+    quote("After the suspension is over, the police officer can use all abilities he had "
+          "before, besides house search. He won't be able to use House search for the rest of "
+          "the game.")
+    s = game("Meg=megure", "G=gin", "Boss=anokata", "Cam=camel", "R=ran")
+    r = phase(s, "night", 1, "Meg: house search Cam")
+    assert "arrested" not in r.state.players["Cam"].statuses
+    assert r.public == ("An unidentified police officer was suspended for the next 2 phases.",)
+    r2 = phase(phase(r.state, "day", 1).state, "night", 2, "Meg: investigate G kills Cam")
+    assert pms(r2, "Meg") == ""  # suspended Day 1 and Night 2
+    s3 = phase(r2.state, "day", 2).state
+    r3 = phase(s3, "night", 3, "Meg: house search G", "Meg: investigate G kills Cam")
+    assert any("lost house search for good" in x for x in r3.log_lines())
+    assert pms(r3, "Meg") == '"G kills Cam" - False'
+
+
+def test_a_crime_the_target_commits_the_night_of_the_search_is_hindered():
+    quote("If the target has not committed a crime yet, but commits a crime in the same phase "
+          "as the House Search order is given, the House Search will still be considered a "
+          "failure, and the officer will suffer the consequences. The crime, however, will be "
+          "hindered and Auto-arrest won't happen.")
+    s = game("Meg=megure", "Ake=akemi", "Boss=anokata", "Con=conan")
+    r = phase(s, "night", 1, "Meg: house search Ake", "Ake: steal Con")
+    assert r.state.players["Con"].items == ["school-book", "glasses"]
+    assert "arrested" not in r.state.players["Ake"].statuses
+    assert r.public == ("An unidentified police officer was suspended for the next 2 phases.",)
+
+
+def test_killing_comes_before_the_house_search_of_the_killer():
+    quote("Killing always comes before House Search, even if the killer is attacking the HSer "
+          "on the night the HSer is HSing the killer.")
+    s = game("Meg=megure", "G=gin", "Boss=anokata", "Cam=camel", "R=ran")
+    s = phase(s, "night", 1, "Black Org: kill Cam by G").state
+    r = phase(s, "night", 2, "Meg: house search G", "Black Org: kill Meg by G")
+    assert dead(r) == ["Meg"]
+    assert "arrested" not in r.state.players["G"].statuses
+
+
+def test_a_house_search_of_a_disguised_player_arrests_and_unmasks():
+    quote("Kid/Vermouth lose their disguise if pinched, injured, arrested for being disguised, "
+          "house searched; keep their disguise otherwise.")
+    s = disguised("Meg=megure", "Ver=vermouth/ran", "Boss=anokata", "Cam=camel")
+    r = phase(s, "night", 1, "Meg: house search Ver")
+    v = r.state.players["Ver"]
+    assert "arrested" in v.statuses and not any(x.startswith("disguise:") for x in v.statuses)
+    assert pms(r, "Meg") == (
+        "House search of Ver: crimes found (disguising as Ran). Ver is arrested.")

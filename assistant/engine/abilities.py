@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.engine import claims, deaths
-from assistant.engine.claims import Claim, parse_claim
+from assistant.engine.claims import Act, Claim, parse_claim
 from assistant.engine.orders import split_targets
 from assistant.engine.rules import phase_index
 from assistant.engine.state import ABROAD, FLIGHT, disguise_of, drop_disguise, whereabouts
@@ -1366,6 +1366,57 @@ def when_stopped(r: Resolution, a: Action, tier: str) -> None:
         r.event(tier, a.label(), "confiscated", f"out of play ({left} left with the side)")
 
 
+def search(r: Resolution, a: Action, tier: str) -> None:
+    """004 House Search: "This will reveal all crimes the target made." A crime of a past
+    phase (a blamed one too), or a disguise worn, and "the target is Auto-Arrested on the
+    same phase"; none, and the officer is suspended (`suspension` phases) and loses the
+    ability for good; a crime the target is about to commit this phase is hindered ("The
+    crime, however, will be hindered and Auto-arrest won't happen")."""
+    t = a.targets[0]
+    params = a.ability.params
+    found = [x for x in r.state.acts if x.actor == t and x.crime and x.succeeded]
+    lines = [f"{x.keyword} {', '.join(x.targets)} on {x.phase.title()} {x.number}".replace(
+        "  ", " ") for x in found]
+    worn = disguise_of(r.state.players[t])
+    if worn is not None:
+        lines.append(f"disguising as {r.rules.role(worn).title.split(',')[0]}")
+    if not lines:
+        for b in r.actions:
+            if b.actor == t and not b.done and b.ability.params.get("crime"):
+                b.done, b.failed = True, f"hindered by {a.actor}'s house search"
+                r.event(tier, b.label(), "fails", b.failed)
+        take_off_duty(r, a.actor, "suspended", int(params.get("suspension", 2)))
+        r.state.players[a.actor].statuses.add(f"lost:{a.ability.name}")
+        r.public.append(r.say("arrest_failed"))
+        r.event(tier, a.label(), "finds no crime", f"{a.actor} is suspended and loses it")
+        return
+    drop_disguise(r.rules, r.state.players[t])  # "Kid/Vermouth lose their disguise if ...
+    r.disguises.pop(t, None)  # house searched"
+    r.blocked.add(t)
+    r.block_kinds.setdefault(t, set()).add("arrest")
+    r.jailed.add(t)
+    r.state.players[t].statuses.update({ARRESTED, "out"})
+    r.public.append(r.say("arrested", player=t))
+    r.pm_later(a.actor, r.say("search_found", target=t, crimes="; ".join(lines)),
+               needs_alive=True)
+    r.event(tier, a.label(), f"finds {len(lines)} crime(s): {t} is arrested", "; ".join(lines))
+
+
+def blame(r: Resolution, a: Action, tier: str) -> None:
+    """004 Blame: "Any investigations for the blamed action will come back as "true", and
+    the townie may be arrested for the blamed action as well." The blamed act is recorded
+    as the target's, a crime of this phase; the Blame itself is `unseen`."""
+    t = a.targets[0]
+    if not a.order.choice:
+        r.event(tier, a.label(), "no effect", "no action named to blame on them")
+        return
+    claim = _claim(r, a)
+    r.extra_acts.append(
+        Act(r.phase, r.number, t, claim.keyword, claim.objects, True, True, True)
+    )
+    r.event(tier, a.label(), f"{t} is blamed for {claim.rest()}")
+
+
 HANDLERS: dict[str, Handler] = {
     "block": block,
     "redirect": redirect,
@@ -1411,11 +1462,13 @@ HANDLERS: dict[str, Handler] = {
     "release": release,
     "unmask": unmask,
     "travel": travel,
+    "search": search,
+    "blame": blame,
 }
 
 
 #: Kinds handled first in their tier: they change what the tier's others see.
-_FIRST_IN_TIER = frozenset({"invert"})
+_FIRST_IN_TIER = frozenset({"invert", "blame"})
 
 
 def within_tier_key(a: Action) -> tuple[int, str]:

@@ -419,6 +419,9 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
                 f"{say!r}: {ability.name} waits {wait} phases after each use; "
                 f"{order.actor} may use it again {_phase_name(state, last + int(wait) + 1)}"
             )
+    if f"lost:{ability.name}" in who.statuses:
+        # 004 House Search: "He won't be able to use House search for the rest of the game."
+        raise IllegalOrderError(f"{say!r}: {order.actor} has lost {ability.name} for good")
     if ability.params.get("once_per_number") and who.used.get(f"{ability.name}#") == order.number:
         # 004 Pinch Face: "Once within every two phases ... (Night 1 or Day 1, then Night 2
         # or Day 2...)".

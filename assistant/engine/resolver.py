@@ -423,7 +423,11 @@ class Resolution:
             out.append(
                 Act(
                     self.phase, self.number, a.actor, keyword_of(self.rules, a.ability),
-                    tuple(a.targets), not a.stayed and alive, a.failed is None and a.done,
+                    # `unseen` (004 Blame): a crime no investigation finds ("comes back as
+                    # a false").
+                    tuple(a.targets),
+                    not a.stayed and alive and not a.ability.params.get("unseen"),
+                    a.failed is None and a.done,
                     bool(a.ability.params.get("crime")),
                 )
             )

@@ -63,6 +63,8 @@ KINDS = frozenset(
         "release",
         "unmask",
         "travel",
+        "search",
+        "blame",
     }
 )
 TARGET_STATES = frozenset({"alive", "dead", "any"})
