@@ -311,3 +311,17 @@ def test_a_members_only_board_asks_for_a_login(clock, file, form, post_selector)
 
     with pytest.raises(LoginError, match="members only.*--login USER --password-env"):
         parse_topic_page(tree.html, URL, tz=ZoneInfo("UTC"), now=clock.now())
+
+
+def test_every_client_shares_one_tls_context() -> None:
+    """Issue 13: each client loaded its own copy of the CA list (0.8 MB); a daemon with a
+    client per game held 200 copies (160 MB of its 259 MB RSS in benchmarks/daemon.py)."""
+    from assistant.scrapers.http import guarded_client, ssl_context
+
+    first, second = guarded_client(), guarded_client()
+    try:
+        contexts = {id(c._transport._pool._ssl_context) for c in (first, second)}
+        assert contexts == {id(ssl_context())}
+    finally:
+        first.close()
+        second.close()
