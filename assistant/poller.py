@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 from zoneinfo import ZoneInfo
 
 from tqdm import tqdm
@@ -35,8 +35,45 @@ from assistant.errors import (
 )
 from assistant.models import TopicPage, from_iso, to_iso
 from assistant.scrapers import ThreadRef, parse_topic_page, thread_url_info
-from assistant.scrapers.http import Fetcher
+from assistant.scrapers.http import Fetcher, Response
 from assistant.store import GameStore
+
+T = TypeVar("T")
+Steps = Generator[str, Response, T]
+"""A poll's steps: it yields the URL it needs next and is sent the forum's answer. The
+poll is written once, and `drive` (a `Fetcher`, for commands) or `adrive` (an
+`AsyncFetcher`, for the daemon) does the asking; a failed request is thrown into it where
+it asked, so it keeps the whole pages already read."""
+
+
+def drive(steps: Steps[T], get: Callable[[str], Response]) -> T:
+    """Run a poll's steps, each request with `get`."""
+    try:
+        url = next(steps)
+        while True:
+            try:
+                answer = get(url)
+            except BaseException as e:  # noqa: BLE001 - thrown in where the poll asked
+                url = steps.throw(e)
+            else:
+                url = steps.send(answer)
+    except StopIteration as done:
+        return done.value
+
+
+async def adrive(steps: Steps[T], get: Callable[[str], Awaitable[Response]]) -> T:
+    """Run a poll's steps, awaiting each request (a cancel is thrown in the same way)."""
+    try:
+        url = next(steps)
+        while True:
+            try:
+                answer = await get(url)
+            except BaseException as e:  # noqa: BLE001
+                url = steps.throw(e)
+            else:
+                url = steps.send(answer)
+    except StopIteration as done:
+        return done.value
 
 
 @dataclass(frozen=True)
@@ -140,6 +177,16 @@ class Poller:
     ) -> PollResult:
         """Read what is new. `recheck` forces (True) or skips (False) re-reading earlier
         pages; `recheck_since` is the start of the current game day, when the caller knows it."""
+        return drive(self._poll(recheck, recheck_since), self.fetcher.get)
+
+    async def apoll(
+        self, *, recheck: bool | None = None, recheck_since: datetime | None = None
+    ) -> PollResult:
+        """The same poll with an `AsyncFetcher`: the daemon waits on many forums at once
+        from one thread, and a cancelled poll stops at its request in flight."""
+        return await adrive(self._poll(recheck, recheck_since), self.fetcher.get)
+
+    def _poll(self, recheck: bool | None, recheck_since: datetime | None) -> Steps[PollResult]:
         state = self.store.crawl_state()
         self._check_same_thread(state)
         if state.get("topic_id") and self.ref.topic_id is None:
@@ -163,14 +210,14 @@ class Poller:
         if due or backfill:
             counters["last_recheck_at"] = to_iso(now)
         if backfill:
-            self._read_forward(int(state.get("backfill_next") or 1), state, tally, backfill=True,
-                               counters=counters)
+            yield from self._read_forward(int(state.get("backfill_next") or 1), state, tally,
+                                          backfill=True, counters=counters)
         else:
-            self._read_forward(int(state.get("last_page") or 1), state, tally, backfill=False,
-                               counters=None if due else counters)
+            yield from self._read_forward(int(state.get("last_page") or 1), state, tally,
+                                          backfill=False, counters=None if due else counters)
             if due:
                 since = recheck_since or now - self.settings.recheck_window
-                self._recheck(since, state, tally, counters)
+                yield from self._recheck(since, state, tally, counters)
         rechecked = due
         return PollResult(
             thread_url=state.get("thread_url") or self.ref.url,
@@ -199,12 +246,12 @@ class Poller:
 
     # ---- reading pages -------------------------------------------------------------------
 
-    def _read_page(self, page_no: int, per_page: int | None) -> _Read:
+    def _read_page(self, page_no: int, per_page: int | None) -> Steps[_Read]:
         if self.ref.topic_id is None:  # a post permalink: read it once to learn the topic
             url = self.ref.url
         else:
             url = self.ref.page_url(page_no, per_page)
-        answer = self.fetcher.get(url)
+        answer = yield url
         seen_at = self.clock.now()
         try:
             try:
@@ -214,7 +261,7 @@ class Poller:
             except TruncatedPageError:
                 # Cut short on the way: ask once more now; a second cut page fails the poll
                 # (the whole pages before it are kept) and the next poll asks again.
-                answer = self.fetcher.get(url)
+                answer = yield url
                 seen_at = self.clock.now()
                 page = parse_topic_page(answer.content, answer.url, tz=self.tz, now=seen_at,
                                         header_charset=answer.charset, forum_tz=self.forum_tz,
@@ -243,7 +290,7 @@ class Poller:
                 )
             self.ref = self.ref.with_topic(page.topic_id)
             if page.page != page_no:
-                return self._read_page(page_no, page.per_page or per_page)
+                return (yield from self._read_page(page_no, page.per_page or per_page))
         elif page.topic_id is not None and page.topic_id != self.ref.topic_id:
             raise LayoutError(
                 f"{url} shows topic {page.topic_id}, not topic {self.ref.topic_id}: the thread "
@@ -261,7 +308,7 @@ class Poller:
         *,
         backfill: bool,
         counters: dict[str, Any] | None = None,
-    ) -> None:
+    ) -> Steps[None]:
         """Read from page `start` to the thread's last page, writing every few pages.
 
         When a poll's last page read is full, the next page is asked for once as well: a
@@ -287,7 +334,7 @@ class Poller:
                         break
                     probing = probed = True
                 try:
-                    read = self._read_page(page_no, per_page)
+                    read = yield from self._read_page(page_no, per_page)
                 except FetchError as e:
                     if probing and e.status == 404:
                         break
@@ -318,8 +365,10 @@ class Poller:
                                           backfill)
                     buffer = []
                 page_no = max(page_no, page.page) + 1
-        except (Exception, KeyboardInterrupt):
-            if buffer:  # keep the whole pages already read; the error says what stopped us
+        except BaseException as e:
+            # keep the whole pages already read (also on Ctrl-C or a cancelled poll); the
+            # error says what stopped us
+            if buffer and not isinstance(e, GeneratorExit):
                 self._write(buffer, tally, state, per_page, page_count or 0, prev_hi, backfill,
                             done=False)
             raise
@@ -331,7 +380,7 @@ class Poller:
 
     def _recheck(
         self, since: datetime, state: dict[str, Any], tally: _Tally, counters: dict[str, Any]
-    ) -> None:
+    ) -> Steps[None]:
         """Re-read the pages before the last one that hold posts made since `since`; the
         poll's `counters` go into the last write."""
         read_now = set(tally.pages)
@@ -347,7 +396,7 @@ class Poller:
         for i, run in enumerate(runs):
             reads = []
             for page_no in run:
-                reads.append(self._read_page(page_no, per_page))
+                reads.append((yield from self._read_page(page_no, per_page)))
                 tally.pages.append(reads[-1].page.page)
             self._write(reads, tally, state, per_page, page_count,
                         -math.inf if run[0] == 1 else None, backfill=False, touch_end=False,
@@ -413,8 +462,14 @@ class Poller:
         return max(ids) if ids else prev_hi
 
     def _save_counters(self, counters: dict[str, Any]) -> None:
-        """The poll's counters, stamped with the moment it ended."""
-        self.store.set_crawl_state(**counters, last_poll_at=to_iso(self.clock.now()))
+        """The poll's counters, stamped with the moment it ended: with the poll's other
+        changes in one write of the game file, or, when it changed nothing, beside it (an
+        idle poll does not rewrite a long game's whole file for a counter)."""
+        values = {**counters, "last_poll_at": to_iso(self.clock.now())}
+        if self.store.writing:
+            self.store.set_crawl_state(**values)
+        else:
+            self.store.save_poll_counters(**values)
 
     def _missing(self, present: set[int], lo: float, hi: float) -> list[int]:
         """Stored, not-vanished posts with ids in [lo, hi] that the pages did not show."""

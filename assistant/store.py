@@ -406,16 +406,53 @@ class GameStore:
     # ---- crawl state (the thread's shape as last seen) ---------------------------------
 
     def crawl_state(self) -> dict[str, Any]:
+        """The crawl state, with the latest poll counters (`save_poll_counters`)."""
         doc = self.db.table("crawl").get(doc_id=1)
-        return dict(doc) if doc else {}
+        state = dict(doc) if doc else {}
+        counters = self._poll_counters()
+        if counters and int(counters.get("polls", 0)) > int(state.get("polls", 0)):
+            state.update(counters)
+        return state
 
     def set_crawl_state(self, **values: Any) -> None:
         table = self.db.table("crawl")
         with self.batch():
-            if table.get(doc_id=1) is None:
+            doc = table.get(doc_id=1)
+            if doc is None:
                 table.insert(values)
-            else:
+            elif any(doc.get(k) != v for k, v in values.items()):  # else: nothing to write
                 table.update(values, doc_ids=[1])
+
+    @property
+    def writing(self) -> bool:
+        """Inside a batch that has changed something (it will replace the file)."""
+        assert self._storage is not None
+        return self._storage._dirty
+
+    def poll_counters_path(self) -> Path:
+        return self.path.with_name(f"{self.path.stem}.poll.json")
+
+    def save_poll_counters(self, **counters: Any) -> None:
+        """A poll that found nothing new stores only its counters (polls so far, when it
+        ran), and not by rewriting the game file: they go to a small file beside it
+        (`G.poll.json`), which `crawl_state` reads over the file's own counters while its
+        `polls` is the higher. A poll that stores anything writes its counters into the
+        game file with the rest, so the file then wins. Losing this small file (a crash
+        as it is written) loses only the count of idle polls since the last stored one."""
+        path = self.poll_counters_path()
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps(counters), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as e:
+            raise write_error(path, e) from None
+
+    def _poll_counters(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.poll_counters_path().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # none yet, or cut by a crash: the game file's counters stand
+        return data if isinstance(data, dict) else None
 
     # ---- posts ---------------------------------------------------------------------
 

@@ -296,9 +296,9 @@ def test_a_recheck_with_nothing_to_reread_still_stores_its_counters(forum, store
     # no post of the last day before the last page: nothing to re-read
     result = poller.poll(recheck=True, recheck_since=clock.now())
 
-    # the last page read, then the counters (they wait for the recheck: if it fails, the
-    # next poll must try again)
-    assert result.rechecked and len(replaces) == 2
+    # the last page read, unchanged, is not written; the counters (after the recheck: if
+    # it fails, the next poll must try again) go beside the game file
+    assert result.rechecked and replaces == [store.poll_counters_path()]
     state = store.crawl_state()
     assert state["polls"] == 2 and state["polls_since_recheck"] == 0
     assert state["last_recheck_at"] == state["last_poll_at"]
@@ -418,3 +418,34 @@ def test_a_long_read_shows_a_progress_bar_when_asked(forum, store, clock):
     Poller(store, fetcher, clock, UTC_ZONE, PollSettings(), thread_url=url,
            progress_file=quiet).poll(recheck=True, recheck_since=datetime(2026, 11, 21, tzinfo=UTC))
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("software", FORUMS)
+def test_an_idle_poll_leaves_the_game_file_alone(forum, store, clock, monkeypatch, software):
+    """Issue 13: every idle poll rewrote (and fsynced) the whole game file for its
+    counters. Now a poll that finds nothing writes only its counters beside the file, the
+    file's bytes stay as they were, and the counters read back; the next poll that stores
+    something puts them in the file again."""
+    files = thread_files(software)
+    url = forum.serve_thread(software, files)
+    poller = make_poller(store, url, clock, recheck_every_polls=0, recheck_every=None)
+    poller.poll()
+    before = store.path.read_bytes()
+    replaces = counted_replaces(monkeypatch)
+    for n in (1, 2, 3):
+        clock.advance(60)
+        result = poller.poll()
+        assert result.requests == 1 and not (result.new or result.changed or result.vanished)
+        assert store.path.read_bytes() == before
+        state = store.crawl_state()
+        assert state["polls"] == 1 + n and state["polls_since_recheck"] == n
+        assert state["last_poll_at"] == to_iso(clock.now())
+    assert replaces == [store.poll_counters_path()] * 3
+    edited = files[4].read_bytes().replace(b"Night 1 begins now.", b"Night 1 begins, sleep.")
+    forum.set_page(page_path(software, 2, 5), edited)
+    clock.advance(60)
+    assert poller.poll().changed
+    assert replaces[3:] == [store.path]
+    reopened = GameStore.open(store.path.parent.parent, store.game_id, create=False)
+    assert reopened.crawl_state()["polls"] == 5
+    assert reopened.db.table("crawl").get(doc_id=1)["polls"] == 5  # in the file itself

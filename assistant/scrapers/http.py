@@ -333,21 +333,137 @@ class Fetcher:
         return min(self.settings.backoff * 2**attempt, self.settings.max_backoff)
 
     def _retry_after(self, r: httpx.Response) -> float | None:
-        """Seconds the forum asked us to wait (a number or an HTTP date), capped."""
-        value = r.headers.get("Retry-After", "").strip()
-        if not value:
+        return _retry_after(r, self.settings, self.clock)
+
+
+def _retry_after(r: httpx.Response, settings: FetchSettings, clock: Clock) -> float | None:
+    """Seconds the forum asked us to wait (a number or an HTTP date), capped."""
+    value = r.headers.get("Retry-After", "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        seconds = float(value)
+    else:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError):
             return None
-        if value.isdigit():
-            seconds = float(value)
-        else:
+        if when.tzinfo is None:
+            return None
+        seconds = (when - clock.now()).total_seconds()
+    return max(0.0, min(seconds, settings.max_retry_after))
+
+
+class AsyncFetcher:
+    """The `Fetcher`'s manners (pace, retries, Retry-After, overall deadline, size cap)
+    over an `httpx.AsyncClient`, for the daemon: it waits on many forums at once from one
+    thread instead of a thread per game. `limit` is the forum's semaphore, shared by the
+    games on it, so a forum hosting many games is asked a few pages at a time. A cancelled
+    task ends its request at once (asyncio's own cancel), and the deadline is asyncio's
+    timeout around the whole attempt, so a forum that drips its headers is cut too."""
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        settings: FetchSettings | None = None,
+        *,
+        limit: Any = None,
+        clock: Clock | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.settings = settings or FetchSettings()
+        self.client = client
+        self.client.headers["User-Agent"] = self.settings.user_agent
+        self.client.timeout = httpx.Timeout(self.settings.timeout)
+        self.limit = limit
+        """An `asyncio.Semaphore` held while a request is in flight (None: no limit)."""
+        self.clock = clock or SystemClock()
+        self.monotonic = monotonic
+        self.requests = 0
+        """HTTP requests sent, retries included."""
+        self._last_start: float | None = None
+
+    async def get(self, url: str) -> Response:
+        return await self.request("GET", url)
+
+    async def request(self, method: str, url: str, **kwargs: Any) -> Response:
+        """As `Fetcher.request`."""
+        import asyncio
+
+        s = self.settings
+        attempt = 0
+        while True:
+            await self._pace()
+            self.requests += 1
             try:
-                when = parsedate_to_datetime(value)
-            except (TypeError, ValueError):
-                return None
-            if when.tzinfo is None:
-                return None
-            seconds = (when - self.clock.now()).total_seconds()
-        return max(0.0, min(seconds, self.settings.max_retry_after))
+                if self.limit is not None:
+                    async with self.limit:
+                        r, content = await self._attempt(method, url, **kwargs)
+                else:
+                    r, content = await self._attempt(method, url, **kwargs)
+            except TimeoutError:
+                raise FetchError(
+                    f"{url}: the forum did not send the whole page within {s.deadline:g} s; "
+                    "it may be overloaded or hostile: try again later", url,
+                ) from None
+            except httpx.HTTPError as e:
+                if attempt >= s.retries or not _transient(e):
+                    raise FetchError(_network_message(url, e, attempt + 1), url) from None
+                await asyncio.sleep(min(s.backoff * 2**attempt, s.max_backoff))
+                attempt += 1
+                continue
+            if r.status_code in RETRY_STATUSES:
+                wait = _retry_after(r, s, self.clock) if r.status_code in (429, 503) else None
+                wait = wait if wait is not None else min(s.backoff * 2**attempt, s.max_backoff)
+                if attempt >= s.retries:
+                    raise FetchError(
+                        f"{url}: the forum answered HTTP {r.status_code} {r.reason_phrase} "
+                        f"{attempt + 1} times; it may be down or overloaded: try again later",
+                        url, r.status_code,
+                    )
+                await asyncio.sleep(wait)
+                attempt += 1
+                continue
+            if r.status_code >= 400:
+                raise FetchError(_status_message(url, r.status_code, r.reason_phrase), url,
+                                 r.status_code)
+            return Response(strip_session_ids(str(r.url)), r.status_code, content,
+                            r.charset_encoding)
+
+    async def _attempt(self, method: str, url: str,
+                       **kwargs: Any) -> tuple[httpx.Response, bytes]:
+        """One attempt within the overall deadline, its body read as a stream and refused
+        past the size cap."""
+        import asyncio
+
+        cap = self.settings.max_page_bytes
+        async with asyncio.timeout(self.settings.deadline):
+            async with self.client.stream(method, url, follow_redirects=True, **kwargs) as r:
+                if r.status_code >= 400 or r.status_code in RETRY_STATUSES:
+                    return r, b""
+                declared = r.headers.get("Content-Length", "")
+                if (declared.isdigit() and int(declared) > cap
+                        and "Content-Encoding" not in r.headers):
+                    raise FetchError(_too_big(url, cap), url)
+                chunks, size = [], 0
+                async for chunk in r.aiter_bytes():
+                    size += len(chunk)
+                    if size > cap:
+                        raise FetchError(_too_big(url, cap), url)
+                    chunks.append(chunk)
+                return r, b"".join(chunks)
+
+    async def _pace(self) -> None:
+        """Wait until `delay` seconds have passed since this game's previous request."""
+        import asyncio
+
+        now = self.monotonic()
+        if self._last_start is not None:
+            wait = self.settings.delay - (now - self._last_start)
+            if wait > 0:
+                await asyncio.sleep(wait)
+                now += wait
+        self._last_start = now
 
 
 @contextmanager
