@@ -13,19 +13,32 @@ again (interval tallies missed then are not drafted late, except the latest).
 APScheduler (3.x) only decides *when* to tick: one interval job per game (with jitter)
 and one date job at the game's next clock event. Everything else takes the injected
 clock, so tests call `tick` with a fake clock and never sleep.
+
+`run` (`run_forever`) is one asyncio event loop: every game's poll is a task waiting on
+its forum through an `AsyncFetcher` (one connection pool and one semaphore per forum, so
+a forum hosting many games is asked a few pages at a time), and the review (counting,
+checks, drafts: CPU work) runs on a small pool of worker threads. A poll that found
+nothing, with no clock event due and the game file untouched since its last review, is
+not reviewed again (a review at least every `review_every` seconds all the same). Polls
+with nothing new log at DEBUG; a one-line summary comes every `summary_every` seconds.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 import math
 import os
+import queue
 import signal
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.clock import Clock
@@ -45,7 +58,7 @@ from assistant.phases import (
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
 from assistant.safe_text import for_terminal
 from assistant.scrapers import thread_url_info
-from assistant.scrapers.http import Fetcher
+from assistant.scrapers.http import AsyncFetcher, Fetcher, FetchSettings, ssl_context
 from assistant.scrapers.login import login
 from assistant.store import GameStore, list_games, write_errnos, write_error
 from assistant.tally import count
@@ -72,9 +85,9 @@ class ClockFormatter(logging.Formatter):
         return for_terminal(super().format(record))
 
 
-def setup_logging(clock: Clock, stream: TextIO) -> logging.Handler:
+def setup_logging(clock: Clock, stream: TextIO, *, verbose: bool = False) -> logging.Handler:
     """Send the assistant's log to `stream`, stamped by `clock`; a second call replaces the
-    first handler instead of doubling every line."""
+    first handler instead of doubling every line. `verbose`: DEBUG too (every poll)."""
     logger = logging.getLogger("assistant")
     for old in [h for h in logger.handlers if getattr(h, "assistant_clock_log", False)]:
         logger.removeHandler(old)
@@ -82,7 +95,7 @@ def setup_logging(clock: Clock, stream: TextIO) -> logging.Handler:
     handler.setFormatter(ClockFormatter(clock))
     handler.assistant_clock_log = True  # type: ignore[attr-defined]
     logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
+    logger.setLevel(logging.DEBUG if verbose else logging.INFO)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # one line per event: ours
     logging.getLogger("httpx").setLevel(logging.WARNING)  # our poll line says what was fetched
     return handler
@@ -94,6 +107,14 @@ class DaemonSettings:
     """Seconds between polls of a game (a game's config key `poll_interval` overrides)."""
     jitter: float = 30.0
     """Up to this many seconds added at random to each poll, so polls do not align."""
+    per_forum: int = 4
+    """Requests in flight to one forum (scheme, host and port) at most, whatever the
+    number of games on it: a forum hosting 200 games is not asked 200 pages at once."""
+    review_every: float = 600.0
+    """A game whose polls find nothing is still reviewed this often (seconds): a check
+    that depends on the time alone. Clock events are reviewed when due, whatever this."""
+    summary_every: float = 600.0
+    """Seconds between two one-line summaries of the polls in the log."""
 
     def __post_init__(self) -> None:
         # An interval of 0 or less polls without pause (100 % CPU, a hammered forum).
@@ -222,6 +243,7 @@ class Daemon:
         clock: Clock,
         fetcher_factory: Callable[[], Fetcher],
         settings: DaemonSettings | None = None,
+        fetch_settings: FetchSettings | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.clock = clock
@@ -231,22 +253,45 @@ class Daemon:
         self._logged_in: set[str] = set()
         self._scheduled: set[str] = set()
         self._stopping = False
+        self.fetch_settings = fetch_settings or FetchSettings()
+        self._forums: dict[str, _Forum] = {}
+        self._afetchers: dict[str, AsyncFetcher] = {}
+        self._configs: dict[str, tuple[Any, dict[str, Any] | None]] = {}
+        self._reviewed: dict[str, tuple[Any, datetime]] = {}
+        """Per game: the game file's signature before its last review, and when."""
+        self._next_events: dict[str, datetime | None] = {}
+        self._game_locks: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._reviewing: set[asyncio.Task[Any]] = set()
+        self._workers: _Workers | None = None
+        self.stats = PollStats()
 
     def games(self) -> list[str]:
         """The games to watch: those with a thread URL, not paused. A game whose store cannot
         be read is kept in the list, so its cycle reports why instead of it going silent."""
         out = []
         for game_id in list_games(self.data_dir):
-            try:
-                with GameStore.open(self.data_dir, game_id, create=False) as store:
-                    config = store.config()
-            except AssistantError as e:
-                log.warning("game %s cannot be read: %s", game_id, e)
-                out.append(game_id)
-                continue
-            if config.get("thread_url") and not config.get("paused"):
+            config = self._config(game_id)
+            if config is None or (config.get("thread_url") and not config.get("paused")):
                 out.append(game_id)
         return out
+
+    def _config(self, game_id: str) -> dict[str, Any] | None:
+        """A game's config (None: its file cannot be read), read again only when the file
+        changed: the daemon looks at every game each minute, and 200 games' files read
+        and parsed each time cost more than their idle polls."""
+        signature = _signature(GameStore.game_path(self.data_dir, game_id))
+        known = self._configs.get(game_id)
+        if known is not None and signature is not None and known[0] == signature:
+            return known[1]
+        try:
+            with GameStore.open(self.data_dir, game_id, create=False) as store:
+                config: dict[str, Any] | None = store.config()
+        except AssistantError as e:
+            log.warning("game %s cannot be read: %s", game_id, e)
+            config = None
+        self._configs[game_id] = (signature, config)
+        return config
 
     def drafts_dir(self, game_id: str) -> Path:
         return self.data_dir / "drafts" / game_id
@@ -267,6 +312,15 @@ class Daemon:
         except AssistantError as e:
             poll_error = str(e)
             log.warning("poll %s failed: %s", game_id, e)
+        report = self._reviewed_report(game_id, result, poll_error)
+        self.stats.add(report)
+        return report
+
+    def _reviewed_report(
+        self, game_id: str, result: PollResult | None, poll_error: str | None
+    ) -> CycleReport:
+        """The review after a poll (or a failed one), as a report; a review that cannot run
+        is logged and reported."""
         try:
             review = self.review_report(game_id)
         except (AssistantError, OSError) as e:
@@ -322,33 +376,129 @@ class Daemon:
         with GameStore.open(self.data_dir, game_id, create=False) as store:
             config = store.config()
             self._login(game_id, fetcher, config)
-            since = _day_start(store)
-            settings = PollSettings(
-                progress=False,
-                **{k: config[k] for k in ("recheck_every_polls",) if config.get(k) is not None},
-            )
-            poller = Poller(
-                store,
-                fetcher,
-                self.clock,
-                game_zone(forum_zone_name(config)),
-                settings,
-                thread_url=config["thread_url"],
-            )
             try:
-                result = poller.poll(recheck_since=since)
+                result = self._poller(store, fetcher, config).poll(recheck_since=_day_start(store))
             except AssistantError:
                 self._logged_in.discard(game_id)  # a lapsed session: log in again next time
                 raise
-        log.info(
-            "poll %s: %d new, %d changed, %d vanished, %d request(s)",
-            game_id,
-            len(result.new),
-            len(result.changed),
-            len(result.vanished),
-            result.requests,
-        )
+        _log_poll(game_id, result)
         return result
+
+    def _poller(self, store: GameStore, fetcher: Any, config: dict[str, Any]) -> Poller:
+        settings = PollSettings(
+            progress=False,
+            **{k: config[k] for k in ("recheck_every_polls",) if config.get(k) is not None},
+        )
+        return Poller(store, fetcher, self.clock, game_zone(forum_zone_name(config)), settings,
+                      thread_url=config.get("thread_url"))
+
+    # ---- the cycle in the event loop (`run`) ----------------------------------------------
+
+    async def acycle(self, game_id: str) -> CycleReport:
+        """`cycle` for the event loop: the poll awaits its forum, the review runs on a
+        worker thread, and is left out when nothing can have changed (`_review_can_wait`).
+        One cycle of a game at a time."""
+        lock = self._game_locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            result, poll_error = None, None
+            try:
+                result = await self.apoll(game_id)
+            except AssistantError as e:
+                poll_error = str(e)
+                log.warning("poll %s failed: %s", game_id, e)
+            if self._review_can_wait(game_id, result):
+                report = CycleReport(game_id, result, poll_error, (), (),
+                                     self._next_events.get(game_id))
+            else:
+                signature = _signature(GameStore.game_path(self.data_dir, game_id))
+                reviewed_at = self.clock.now()
+                task = asyncio.current_task()
+                assert task is not None
+                self._reviewing.add(task)
+                try:
+                    report = await asyncio.get_running_loop().run_in_executor(
+                        self._workers, self._reviewed_report, game_id, result, poll_error)
+                finally:
+                    self._reviewing.discard(task)
+                if not report.failed:
+                    self._reviewed[game_id] = (signature, reviewed_at)
+                self._next_events[game_id] = report.next_event
+            self.stats.add(report)
+            return report
+
+    def _review_can_wait(self, game_id: str, result: PollResult | None) -> bool:
+        """Nothing to review: the poll found nothing new (or failed), the game file is as
+        it was at the last review (no GM command since), no clock event is due, and the
+        last review is less than `review_every` old."""
+        if result is not None and (result.new or result.changed or result.vanished
+                                   or result.reappeared):
+            return False
+        last = self._reviewed.get(game_id)
+        if last is None:
+            return False
+        signature, at = last
+        path = GameStore.game_path(self.data_dir, game_id)
+        if signature is None or _signature(path) != signature:
+            return False
+        now = self.clock.now()
+        upcoming = self._next_events.get(game_id)
+        if upcoming is not None and upcoming <= now:
+            return False
+        return (now - at).total_seconds() < self.settings.review_every
+
+    async def apoll(self, game_id: str) -> PollResult:
+        """`poll` through the game's `AsyncFetcher`. Reading the game file, parsing pages
+        and writing run on the worker threads: the event loop only waits on forums (and a
+        game file whose lock a stuck command holds holds up one worker, not every game)."""
+        loop = asyncio.get_running_loop()
+
+        def run(fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+            return loop.run_in_executor(self._workers, fn, *args)
+
+        store = await run(_open_store, self.data_dir, game_id)
+        try:
+            config = store.config()
+            fetcher = self._afetcher(game_id, config.get("thread_url") or "")
+            await self._alogin(game_id, fetcher, config)
+            poller = await run(self._poller, store, fetcher, config)
+            since = _day_start(store)
+            try:
+                result = await poller.apoll(recheck_since=since, run=run)
+            except AssistantError:
+                self._logged_in.discard(game_id)
+                raise
+        finally:
+            store.close()
+        _log_poll(game_id, result)
+        return result
+
+    def _afetcher(self, game_id: str, url: str) -> AsyncFetcher:
+        """The game's async fetcher (its own cookies and pace) on its forum's connection
+        pool and semaphore."""
+        import httpx
+
+        parts = urlsplit(url)
+        key = f"{parts.scheme}://{parts.netloc}".lower()
+        forum = self._forums.get(key)
+        if forum is None:
+            forum = self._forums[key] = _Forum(
+                httpx.AsyncHTTPTransport(verify=ssl_context()),
+                asyncio.Semaphore(self.settings.per_forum))
+        fetcher = self._afetchers.get(game_id)
+        if fetcher is None or fetcher.limit is not forum.limit:
+            fetcher = self._afetchers[game_id] = AsyncFetcher(
+                httpx.AsyncClient(transport=forum.transport), self.fetch_settings,
+                limit=forum.limit, clock=self.clock)
+        return fetcher
+
+    async def _alogin(self, game_id: str, fetcher: AsyncFetcher, config: dict[str, Any]) -> None:
+        """As `_login`: the login form is sent by the game's plain fetcher (on a thread),
+        and its session cookies handed to the async client."""
+        if not config.get("login") or game_id in self._logged_in:
+            return
+        plain = self._fetcher(game_id)
+        await asyncio.to_thread(self._login, game_id, plain, config)
+        fetcher.client.cookies.update(plain.client.cookies)
 
     def review(self, game_id: str) -> datetime | None:
         return self.review_report(game_id).next_event
@@ -558,13 +708,18 @@ class Daemon:
     # ---- scheduling ---------------------------------------------------------------------
 
     def schedule(self, scheduler: Any) -> None:
-        """One poll job per game (interval with jitter), first run now; each tick books a
-        date job at the game's next clock event. The data dir is looked at again every
-        `rescan` seconds, so a game created while the daemon runs is watched at once."""
-        self.watch_new_games(scheduler)
+        """One poll job per game (interval with jitter), the first polls spread over one
+        interval; each cycle books a date job at the game's next clock event. The data
+        dir is looked at again every `rescan_every` seconds, so a game created while the
+        daemon runs is watched at once; a summary line every `summary_every` seconds."""
+        self.watch_new_games(scheduler, starting=True)
         scheduler.add_job(
             self.watch_new_games, "interval", seconds=self.rescan_every, args=[scheduler],
             id="rescan", replace_existing=True, max_instances=1, coalesce=True,
+        )
+        scheduler.add_job(
+            self.log_summary, "interval", seconds=self.settings.summary_every, id="summary",
+            replace_existing=True, max_instances=1, coalesce=True,
         )
 
     @property
@@ -572,37 +727,38 @@ class Daemon:
         """Seconds between two looks for new games: a minute, or the poll interval if less."""
         return min(60.0, self.settings.poll_interval)
 
-    def watch_new_games(self, scheduler: Any) -> list[str]:
-        """Add a poll job for every game not watched yet; returns the games added."""
+    def watch_new_games(self, scheduler: Any, starting: bool = False) -> list[str]:
+        """Add a poll job for every game not watched yet; returns the games added. Their
+        first polls are spread evenly over one interval (200 games at once would ask
+        the forum for 200 pages at the same moment, and again at every interval)."""
         from apscheduler.triggers.interval import IntervalTrigger
 
-        added = []
-        for game_id in self.games():
-            if game_id in self._scheduled:
-                continue
-            try:
-                with GameStore.open(self.data_dir, game_id, create=False) as store:
-                    interval = self._interval(game_id, store.config().get("poll_interval"))
-            except AssistantError:
-                interval = self.settings.poll_interval  # its cycle will say what is wrong
+        added = [g for g in self.games() if g not in self._scheduled]
+        now = datetime.now().astimezone()
+        for i, game_id in enumerate(added):
+            config = self._config(game_id) or {}
+            interval = self._interval(game_id, config.get("poll_interval"))
+            first = now + timedelta(seconds=interval * i / len(added))
             scheduler.add_job(
-                self._job,
+                self._run_job,
                 IntervalTrigger(seconds=interval, jitter=self.settings.jitter),
                 args=[scheduler, game_id],
                 id=f"poll:{game_id}",
                 replace_existing=True,
                 max_instances=1,
                 coalesce=True,
-                next_run_time=datetime.now().astimezone(),
+                misfire_grace_time=max(1, int(interval)),  # late, still run: never skipped
+                next_run_time=first,
             )
             self._scheduled.add(game_id)
-            added.append(game_id)
-            log.info(
-                "watching %s: a poll every %s (jitter up to %s s)",
-                game_id,
-                format_duration(timedelta(seconds=interval)),
-                int(self.settings.jitter),
-            )
+            (log.debug if starting else log.info)(
+                "watching %s: a poll every %s (jitter up to %s s)", game_id,
+                format_duration(timedelta(seconds=interval)), int(self.settings.jitter))
+        if starting:
+            log.info("watching %d game(s): a poll every %s (jitter up to %s s), at most %d "
+                     "request(s) at a time to one forum", len(added),
+                     format_duration(timedelta(seconds=self.settings.poll_interval)),
+                     int(self.settings.jitter), self.settings.per_forum)
         return added
 
     def _interval(self, game_id: str, value: Any) -> float:
@@ -620,16 +776,24 @@ class Daemon:
             return self.settings.poll_interval
         return seconds
 
-    def _job(self, scheduler: Any, game_id: str) -> None:
+    async def _run_job(self, scheduler: Any, game_id: str) -> None:
+        """One cycle as a task of the event loop; books the game's next clock event."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
         try:
-            upcoming = self.tick(game_id)
+            report = await self.acycle(game_id)
+        except asyncio.CancelledError:
+            return  # the daemon is stopping: the poll in flight is abandoned, nothing torn
         except AssistantError as e:
             log.error("%s: %s", game_id, e)
             return
-        if upcoming is not None:
-            delay = upcoming - self.clock.now()
+        finally:
+            self._tasks.discard(task)
+        if report.next_event is not None and not self._stopping:
+            delay = report.next_event - self.clock.now()
             scheduler.add_job(
-                self._job,
+                self._run_job,
                 "date",
                 run_date=datetime.now().astimezone() + delay,
                 args=[scheduler, game_id],
@@ -638,31 +802,211 @@ class Daemon:
                 misfire_grace_time=None,
             )
 
+    def log_summary(self) -> PollStats:
+        """The one INFO line about polls since the last one (those with something new, the
+        alerts and the failures have their own lines too); returns what it summed up."""
+        stats, self.stats = self.stats, PollStats()
+        log.info("summary: %s", stats.line())
+        return stats
+
+    # ---- running and stopping -----------------------------------------------------------
+
+    async def serve(self, stop: asyncio.Event) -> None:
+        """Poll every game until `stop` is set, then stop within `STOP_GRACE` seconds:
+        the polls in flight are cancelled (whole pages read are kept, nothing is torn:
+        every write is one atomic replace), a review in progress may finish meanwhile."""
+        from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+        self._workers = _Workers(REVIEW_THREADS)
+        scheduler = AsyncIOScheduler(event_loop=asyncio.get_running_loop())
+        busy = _BusyJobs(self.stats_busy)
+        logging.getLogger("apscheduler.scheduler").addFilter(busy)
+        try:
+            self.schedule(scheduler)
+            scheduler.start()
+            log.info("started: %d game(s)", len(self._scheduled))
+            await stop.wait()
+        finally:
+            logging.getLogger("apscheduler.scheduler").removeFilter(busy)
+            if scheduler.running:
+                scheduler.shutdown(wait=False)
+            unfinished = await self._stop_tasks()
+            for forum in self._forums.values():
+                await forum.transport.aclose()
+        if unfinished:
+            log.info("stopped (%d review(s) left unfinished; nothing is torn)", unfinished)
+            _exit(0)
+
+    def stats_busy(self) -> None:
+        self.stats.busy += 1
+
+    async def _stop_tasks(self) -> int:
+        """Cancel the polls in flight, give the reviews running `STOP_GRACE`; returns how
+        many are still running."""
+        self.cancel()
+        for task in list(self._tasks):
+            if task not in self._reviewing:
+                task.cancel()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=STOP_GRACE)
+        return sum(not t.done() for t in self._tasks)
+
+
+@dataclass
+class PollStats:
+    """What the polls did since the last summary line."""
+
+    games: set[str] = field(default_factory=set)
+    polls: int = 0
+    new: int = 0
+    changed: int = 0
+    alerts: int = 0
+    failed_polls: int = 0
+    failed_reviews: int = 0
+    busy: int = 0
+    """Polls not started because the game's previous one was still running."""
+
+    def add(self, report: CycleReport) -> None:
+        self.games.add(report.game_id)
+        self.polls += 1
+        if report.poll is not None:
+            self.new += len(report.poll.new)
+            self.changed += len(report.poll.changed)
+        self.alerts += len(report.new_alerts)
+        self.failed_polls += report.poll_error is not None
+        self.failed_reviews += report.failed
+
+    def line(self) -> str:
+        busy = f", {self.busy} not started (the previous still running)" if self.busy else ""
+        return (f"{self.polls} poll(s) of {len(self.games)} game(s){busy}: {self.new} new "
+                f"post(s), {self.changed} changed, {self.alerts} alert(s), "
+                f"{self.failed_polls} failed poll(s), {self.failed_reviews} failed review(s)")
+
+
+@dataclass
+class _Forum:
+    """One forum's connection pool and the semaphore its games' requests share."""
+
+    transport: Any
+    limit: asyncio.Semaphore
+
+
+class _BusyJobs(logging.Filter):
+    """APScheduler warns at every interval a game's previous poll is still running (a
+    slow forum, 60 s deadline): counted in the summary line instead of a line each."""
+
+    def __init__(self, count: Callable[[], None]) -> None:
+        super().__init__()
+        self.count = count
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "maximum number of running instances reached" in record.getMessage():
+            self.count()
+            return False
+        return True
+
+
+class _Workers(concurrent.futures.Executor):
+    """The threads the reviews run on (counting, checks and drafts are CPU work that would
+    hold up every other game's poll on the event loop). Daemon threads: stopping never
+    waits for a review past `STOP_GRACE`."""
+
+    def __init__(self, threads: int) -> None:
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        for n in range(threads):
+            threading.Thread(target=self._work, name=f"review-{n}", daemon=True).start()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any,
+               **kwargs: Any) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._queue.put((future, fn, args, kwargs))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            future, fn, args, kwargs = self._queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as e:  # noqa: BLE001 - handed to the awaiting task
+                future.set_exception(e)
+
+
+REVIEW_THREADS = 3
+"""Worker threads for the CPU and disk work of polls and reviews (parsing, counting,
+writing): more would only share the one core; three, so that a game file whose lock a
+stuck command holds does not hold up the other games."""
+STOP_GRACE = 1.2
+"""Seconds a stopping daemon gives the reviews in progress (the polls end at once)."""
+STOP_DEADLINE = 1.8
+"""Seconds after the first Ctrl-C or SIGTERM by which the process is gone, whatever it is
+doing (a write in progress is an atomic replace: the store keeps the old file or the new)."""
+
 
 def run_forever(daemon: Daemon) -> None:
-    """Block until Ctrl-C or SIGTERM. Each game polls in a thread of its own (a forum that
-    answers slowly holds up only its game); stopping cancels every request in flight, so
-    the daemon exits within a fraction of a second whatever the forums are doing."""
-    from apscheduler.executors.pool import ThreadPoolExecutor
-    from apscheduler.schedulers.blocking import BlockingScheduler
+    """Block until Ctrl-C or SIGTERM, then stop within 2 s (`STOP_DEADLINE`); a second
+    signal stops at once. The signal handlers are Python's own, not the event loop's, so
+    they run even while the loop is busy with a long write."""
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+    signals: list[int] = []
 
-    scheduler = BlockingScheduler(executors={"default": ThreadPoolExecutor(POLL_THREADS)})
-    daemon.schedule(scheduler)
-
-    def stop(signum: int, _frame: Any) -> None:
-        log.info("stopping (%s)", signal.Signals(signum).name)
+    def on_signal(signum: int, _frame: Any) -> None:
+        signals.append(signum)
+        name = signal.Signals(signum).name
+        if len(signals) > 1:
+            log.info("stopping now (%s again)", name)
+            _exit(1)
+        log.info("stopping (%s)", name)
         daemon.cancel()
-        scheduler.shutdown(wait=False)
+        timer = threading.Timer(STOP_DEADLINE, _late_exit)
+        timer.daemon = True
+        timer.start()
+        loop.call_soon_threadsafe(stop.set)
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    log.info("started: %d game(s)", len(daemon.games()))
-    scheduler.start()
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        loop.run_until_complete(daemon.serve(stop))
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        loop.close()
     log.info("stopped")
 
 
-POLL_THREADS = 64
-"""Games polled at the same moment at most: each waits on its own forum, not on the others."""
+def _late_exit() -> None:
+    log.info("stopped (the work in progress was abandoned; nothing is torn)")
+    _exit(0)
+
+
+def _exit(code: int) -> None:
+    """Leave now: the log is flushed, the rest (threads in a review, a write in progress:
+    an atomic replace) is left as a kill would."""
+    for handler in logging.getLogger("assistant").handlers:
+        handler.flush()
+    os._exit(code)
+
+
+def _log_poll(game_id: str, result: PollResult) -> None:
+    """A poll with something new is worth a line; one with nothing goes to DEBUG (the
+    summary line counts it)."""
+    found = result.new or result.changed or result.vanished or result.reappeared
+    (log.info if found or result.backfill else log.debug)(
+        "poll %s: %d new, %d changed, %d vanished, %d request(s)", game_id, len(result.new),
+        len(result.changed), len(result.vanished), result.requests)
+
+
+def _open_store(data_dir: Path, game_id: str) -> GameStore:
+    return GameStore.open(data_dir, game_id, create=False)
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def _day_start(store: GameStore) -> datetime | None:

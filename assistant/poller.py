@@ -61,19 +61,40 @@ def drive(steps: Steps[T], get: Callable[[str], Response]) -> T:
         return done.value
 
 
-async def adrive(steps: Steps[T], get: Callable[[str], Awaitable[Response]]) -> T:
-    """Run a poll's steps, awaiting each request (a cancel is thrown in the same way)."""
+async def adrive(
+    steps: Steps[T],
+    get: Callable[[str], Awaitable[Response]],
+    run: Callable[..., Awaitable[Any]] | None = None,
+) -> T:
+    """Run a poll's steps, awaiting each request. `run(fn, *args)` runs each step (parsing
+    a page, writing the store) elsewhere, e.g. on a worker thread, so the event loop only
+    waits on forums. A cancelled poll is abandoned where it waits: nothing more is
+    written (every write is whole), and the next poll reads those pages again."""
+    import asyncio
+
+    async def advance(method: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
+        return _advance(method, *args) if run is None else await run(_advance, method, *args)
+
+    done, value = await advance(next, steps)
+    while not done:
+        try:
+            answer = await get(value)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as e:  # noqa: BLE001 - thrown in where the poll asked
+            done, value = await advance(steps.throw, e)
+        else:
+            done, value = await advance(steps.send, answer)
+    return value
+
+
+def _advance(method: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
+    """One step: (False, the next URL) or (True, the poll's result). (A StopIteration
+    cannot cross a future, so the end is a value.)"""
     try:
-        url = next(steps)
-        while True:
-            try:
-                answer = await get(url)
-            except BaseException as e:  # noqa: BLE001
-                url = steps.throw(e)
-            else:
-                url = steps.send(answer)
-    except StopIteration as done:
-        return done.value
+        return False, method(*args)
+    except StopIteration as end:
+        return True, end.value
 
 
 @dataclass(frozen=True)
@@ -180,11 +201,16 @@ class Poller:
         return drive(self._poll(recheck, recheck_since), self.fetcher.get)
 
     async def apoll(
-        self, *, recheck: bool | None = None, recheck_since: datetime | None = None
+        self,
+        *,
+        recheck: bool | None = None,
+        recheck_since: datetime | None = None,
+        run: Callable[..., Awaitable[Any]] | None = None,
     ) -> PollResult:
         """The same poll with an `AsyncFetcher`: the daemon waits on many forums at once
-        from one thread, and a cancelled poll stops at its request in flight."""
-        return await adrive(self._poll(recheck, recheck_since), self.fetcher.get)
+        from one thread, and a cancelled poll stops at its request in flight. `run`: see
+        `adrive`."""
+        return await adrive(self._poll(recheck, recheck_since), self.fetcher.get, run)
 
     def _poll(self, recheck: bool | None, recheck_since: datetime | None) -> Steps[PollResult]:
         state = self.store.crawl_state()

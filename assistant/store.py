@@ -430,12 +430,12 @@ class GameStore:
         return self._storage._dirty
 
     def poll_counters_path(self) -> Path:
-        return self.path.with_name(f"{self.path.stem}.poll.json")
+        return self.path.with_name(f"{self.path.name}.polls")
 
     def save_poll_counters(self, **counters: Any) -> None:
         """A poll that found nothing new stores only its counters (polls so far, when it
         ran), and not by rewriting the game file: they go to a small file beside it
-        (`G.poll.json`), which `crawl_state` reads over the file's own counters while its
+        (`G.json.polls`), which `crawl_state` reads over the file's own counters while its
         `polls` is the higher. A poll that stores anything writes its counters into the
         game file with the rest, so the file then wins. Losing this small file (a crash
         as it is written) loses only the count of idle polls since the last stored one."""

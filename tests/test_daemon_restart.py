@@ -43,6 +43,7 @@ class Daemon:
                 "0",
                 "--delay",
                 "0",
+                "--verbose",  # every poll logged: the test counts them
             ],
             env=env,
             stderr=subprocess.PIPE,

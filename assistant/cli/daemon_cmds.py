@@ -63,6 +63,14 @@ from assistant.store import GameStore
 )
 @click.option("--once", is_flag=True, help="One cycle for every game, then exit (for cron).")
 @click.option(
+    "--summary-every",
+    type=POSITIVE_SECONDS,
+    default=600.0,
+    show_default=True,
+    help="Seconds between two one-line summaries of the polls in the log.",
+)
+@click.option("--verbose", is_flag=True, help="Log every poll, also those that found nothing.")
+@click.option(
     "--web",
     is_flag=False,
     flag_value="127.0.0.1:8765",
@@ -79,6 +87,8 @@ def run(
     jitter: float,
     delay: float | None,
     once: bool,
+    summary_every: float,
+    verbose: bool,
     web: str | None,
 ) -> None:
     """The daemon: poll every game, raise alerts, draft tallies, until Ctrl-C or SIGTERM.
@@ -97,13 +107,14 @@ def run(
 
         token = os.environ.get("ASSISTANT_WEB_TOKEN") or None
         address = parse_address(web, token=token)  # a bad --web is refused before polling
-    setup_logging(a.clock, sys.stderr)
+    setup_logging(a.clock, sys.stderr, verbose=verbose)
     settings = FetchSettings() if delay is None else FetchSettings(delay=delay)
     daemon = Daemon(
         a.data_dir,
         a.clock,
         lambda: Fetcher(guarded_client(), settings, clock=a.clock),
-        DaemonSettings(poll_interval=interval, jitter=jitter),
+        DaemonSettings(poll_interval=interval, jitter=jitter, summary_every=summary_every),
+        settings,
     )
     if not daemon.games():
         raise ConfigError(
