@@ -819,15 +819,13 @@ class Daemon:
 
         self._workers = _Workers(REVIEW_THREADS)
         scheduler = AsyncIOScheduler(event_loop=asyncio.get_running_loop())
-        busy = _BusyJobs(self.stats_busy)
-        logging.getLogger("apscheduler.scheduler").addFilter(busy)
+        logging.getLogger("apscheduler.scheduler").addFilter(_BusyJobs(self.stats_busy))
         try:
             self.schedule(scheduler)
             scheduler.start()
             log.info("started: %d game(s)", len(self._scheduled))
             await stop.wait()
         finally:
-            logging.getLogger("apscheduler.scheduler").removeFilter(busy)
             if scheduler.running:
                 scheduler.shutdown(wait=False)
             unfinished = await self._stop_tasks()
@@ -937,11 +935,12 @@ REVIEW_THREADS = 3
 """Worker threads for the CPU and disk work of polls and reviews (parsing, counting,
 writing): more would only share the one core; three, so that a game file whose lock a
 stuck command holds does not hold up the other games."""
-STOP_GRACE = 1.2
+STOP_GRACE = 1.0
 """Seconds a stopping daemon gives the reviews in progress (the polls end at once)."""
-STOP_DEADLINE = 1.8
-"""Seconds after the first Ctrl-C or SIGTERM by which the process is gone, whatever it is
-doing (a write in progress is an atomic replace: the store keeps the old file or the new)."""
+STOP_DEADLINE = 1.5
+"""Seconds after the first Ctrl-C or SIGTERM by which the process is gone (2 s promised),
+whatever it is doing (a write in progress is an atomic replace: the store keeps the old
+file or the new)."""
 
 
 def run_forever(daemon: Daemon) -> None:
