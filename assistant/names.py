@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -242,6 +242,33 @@ class NameMatcher:
             m = self._one(text, inside, "a name written in the vote")
             return m if m.ok or m.how == "ambiguous" else found
         return found
+
+    def unlisted_author(self, author: str, posting: Collection[str]) -> Match | None:
+        """The slot an author the players file does not name plays: the one slot whose
+        name or alias is a close spelling of theirs ("Donempire" for a file's
+        "Dongempire") or the same without digits ("Wake1" for "Wake88"), when none of
+        that slot's names posts in the thread (`posting`: the authors seen). Else None: a
+        spectator or a host is no player, and neither is someone named like a player who
+        posts."""
+        key = fold(author)
+        bare = "".join(c for c in key if not c.isdigit())
+        how: dict[str, str] = {}
+        for n in self._names:
+            score = fuzz.ratio(key, n.folded) / 100
+            if score >= BARE_CLOSE:
+                how.setdefault(n.slot, f"a close spelling ({score:.0%}) of {n.full}")
+            elif len(bare) >= 4 and bare == n.bare:
+                how.setdefault(n.slot, f"{n.full} without its digits")
+        if len(how) != 1:
+            return None
+        slot, why = next(iter(how.items()))
+        posted = {fold(a) for a in posting}
+        if any(fold(name) in posted for name in self._slot_names(slot)):
+            return None
+        return Match(author, slot, why)
+
+    def _slot_names(self, slot: str) -> tuple[str, ...]:
+        return next((s.names for s in self.slots if s.name == slot), ())
 
     def _match(self, text: str, mode: str) -> Match:
         if not text:

@@ -221,6 +221,8 @@ class _State:
     hammer: tuple[str, int | None] | None = None
     """(target, post) of the vote that reached majority; post None for a PM vote."""
     players: tuple[str, ...] = ()
+    author_notes: Mapping[str, str] = field(default_factory=dict)
+    """Authors the players file does not name, read as a slot: why (`_with_unlisted_authors`)."""
     weights: dict[tuple[str, str | None], tuple[int, str]] = field(default_factory=dict)
     """`_vote_weight` of (voter, target) on the day counted: the game's facts do not change
     during a count, and the weights are asked for again at every vote on a wagon."""
@@ -278,8 +280,10 @@ def count(
     if phase is not None and deadline is not None and deadline != phase.ends_at:
         phase = dataclasses.replace(phase, ends_at=deadline)
     number = phase.number if phase else None
+    posts = posts if isinstance(posts, Sequence) else list(posts)
     game = game.counting(phase)  # the day's own lynch is its result, not a death in it
     selected = _select(posts, game, phase, at_post, at)
+    game, author_notes = _with_unlisted_authors(game, posts)
     matcher = game.matcher(vrules.close_spelling)
     sheriff = game.sheriff(number)
     # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
@@ -295,7 +299,7 @@ def count(
         )
 
     def run(taught: Mapping[str, Taught]) -> _State:
-        state = _State(players=game.players)
+        state = _State(players=game.players, author_notes=author_notes)
         for kind, item in events:
             if kind == "post":
                 post: Post = item
@@ -471,6 +475,36 @@ def _select(
     return sorted(by_id.values(), key=lambda p: p.post_id)
 
 
+def _with_unlisted_authors(game: Game, posts: Sequence[Post]) -> tuple[Game, dict[str, str]]:
+    """The game with each author the players file does not name, but whose name is a close
+    spelling of one slot's that never posts in `posts` (the whole thread given, so the
+    reading does not change with the moment counted: "Donempire" posting, the file's
+    "Dongempire" silent), added to that slot's names; and a note for their votes' reasons."""
+    authors = {p.author for p in posts}
+    matcher = game.matcher()
+    found: dict[str, list[str]] = {}
+    notes: dict[str, str] = {}
+    for author in sorted(authors):
+        if game.is_gm(author) or game.slot_of_author(author) is not None:
+            continue
+        m = matcher.unlisted_author(author, authors)
+        if m is not None and m.slot is not None:
+            found.setdefault(m.slot, []).append(author)
+            notes[author] = (
+                f" (posted by {author}, not in the players file: read as {m.slot}, "
+                f"{m.how}, a slot that posts under none of its names)"
+            )
+    found = {slot: names for slot, names in found.items() if len(names) == 1}
+    if not found:
+        return game, {}
+    slots = tuple(
+        Slot(s.name, (*s.aliases, *found[s.name])) if s.name in found else s for s in game.slots
+    )
+    return dataclasses.replace(game, slots=slots), {
+        a: n for a, n in notes.items() if any(a in names for names in found.values())
+    }
+
+
 #: A vote whose name no rule resolved: the GM's counts may explain it (gm_counts.py).
 _UNRESOLVED = frozenset({VoteCode.UNKNOWN_TARGET, VoteCode.AMBIGUOUS_TARGET})
 
@@ -578,6 +612,7 @@ def _apply_mark(
     if game.is_gm(post.author):
         _record(state, base, post.author, mark.code, mark.reason)
         return
+    note += state.author_notes.get(post.author, "")
     voter = game.slot_of_author(post.author)
     if voter is None:
         why = f"not counted: {post.author} is not a player in this game"
