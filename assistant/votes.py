@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
+from rapidfuzz.distance import OSA
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.errors import RulesetError
@@ -486,10 +487,30 @@ _UNVOTE_THEN_VOTE = re.compile(
 )
 
 
+#: A first word that may be a mistyped "unvote" ("Unovte; Vote: X").
+_FIRST_WORD = re.compile(r"^\W*([A-Za-z]{6})\b")
+
+
+def _typed_unvote(text: str) -> str:
+    """`text` with a first word that is "unvote" mistyped by one swap or one wrong letter
+    ("Unovte", "Unvite") written right, when a "vote" follows it in the same unit: then it
+    can only be an unvote. The length is kept, so offsets into `text` hold."""
+    m = _FIRST_WORD.match(text)
+    if m is None or m.group(1).lower() == "unvote":
+        return text
+    word = m.group(1).lower()
+    if OSA.distance(word, "unvote") != 1 or not word.startswith("u"):
+        return text
+    if not re.search(r"(?<![\w'])vote\b", text[m.end():], re.I):
+        return text
+    return text[: m.start(1)] + "unvote" + text[m.end(1):]
+
+
 def split_actions(text: str) -> list[tuple[str, str | None, int]]:
     """One written unit of voting as (action, name or None, offset in `text`): "VOTE: X" is
-    a vote, "unvote" an unvote, "Unvote, Vote: X" an unvote followed by a vote; a text that
-    is no vote at all gives []."""
+    a vote, "unvote" an unvote, "Unvote, Vote: X" an unvote followed by a vote (its unvote
+    mistyped by a letter too, "Unovte; Vote: X"); a text that is no vote at all gives []."""
+    text = _typed_unvote(text)
     m = _UNVOTE_THEN_VOTE.match(text)
     if m:
         return [

@@ -280,3 +280,16 @@ def test_no_lynch_at_one_less_in_a_real_day(tmp_path: Path, capsys) -> None:
     doc = _replay(capsys, "1126", 4, tmp_path)
     assert doc["outcome"]["no_lynch"] is True and doc["outcome"]["at_post"] != 1211
     assert "no one has a majority (3): no lynch" in doc["outcome"]["reason"]
+
+
+def test_a_mistyped_unvote_before_a_vote_is_an_unvote() -> None:
+    # Game 1091, post 634: <b>Unovte; Vote: Substrike</b> (Dekes, voting pappums rat since
+    # post 621). With "Vote" after it, "Unovte" can only be "unvote" with two letters
+    # swapped; the 74 archived games hold 3 such marks, each one an unvote.
+    t = tally_to("1091", 634)
+    assert marks_of(t, 634) == [
+        ("unvote", None, VoteCode.COUNTED),
+        ("vote", "Substrike22", VoteCode.COUNTED),
+    ]
+    assert "Dekes" in t.wagon("Substrike22").voters
+    assert "Dekes" not in (t.wagon("pappums rat").voters if t.wagon("pappums rat") else ())
