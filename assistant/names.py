@@ -125,6 +125,11 @@ BARE_WORD = 3
 CLOSE_WORD = 5
 #: The least similarity for a bare bold name's close spelling ("Lady Gray": 88%).
 BARE_CLOSE = 0.85
+#: A vote's name that fits no player by the rules above is read as the player whose name
+#: (or a word of it) is at least this alike (rapidfuzz ratio, 0-100) ...
+CLEAR_CLOSE = 70
+#: ... and this many points more alike than any other player's: a clear closest, not a guess.
+CLEAR_MARGIN = 20
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 _ABBREVIATION = re.compile(r"[A-Za-z]{2,6}")
 
@@ -241,7 +246,30 @@ class NameMatcher:
         if inside:
             m = self._one(text, inside, "a name written in the vote")
             return m if m.ok or m.how == "ambiguous" else found
-        return found
+        return self._clearly_closest(text, head) or found
+
+    def _clearly_closest(self, text: str, head: str) -> Match | None:
+        """The one player a vote's name is much closer to than to any other ("raidiant"
+        for RadiantCowbells, "PassionDale" for Paschendale, "Squirrul gurrurl" for Squirrel
+        Girl): at least `CLEAR_CLOSE` alike, whole names and words of 4 letters or more,
+        and `CLEAR_MARGIN` ahead of the next player. Only where "vote" says it is a vote."""
+        key = fold(head or text)
+        if self.close_spelling <= 0 or len(key) < 4:
+            return None
+        best: dict[str, float] = {}
+        for n in self._names:
+            score = fuzz.ratio(key, n.folded)
+            for w in n.words:
+                if len(w) >= 4:
+                    score = max(score, fuzz.ratio(key, w))
+            best[n.slot] = max(best.get(n.slot, 0.0), score)
+        ranked = sorted(best.values(), reverse=True) + [0.0]
+        if ranked[0] < CLEAR_CLOSE or ranked[0] - ranked[1] < CLEAR_MARGIN:
+            return None
+        slot = next(s for s, score in best.items() if score == ranked[0])
+        return Match(
+            text, slot, f"the closest name ({ranked[0]:.0f}% alike, no other player near)"
+        )
 
     def unlisted_author(self, author: str, posting: Collection[str]) -> Match | None:
         """The slot an author the players file does not name plays: the one slot whose
