@@ -130,6 +130,9 @@ BARE_CLOSE = 0.85
 CLEAR_CLOSE = 70
 #: ... and this many points more alike than any other player's: a clear closest, not a guess.
 CLEAR_MARGIN = 20
+#: The fewest letters of a written name compared with the words of players' names: a short
+#: typo ("Slayr") is too near a word of a handle ("xX_Slayer_Xx") to be read as it.
+CLEAR_WORD = 6
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 _ABBREVIATION = re.compile(r"[A-Za-z]{2,6}")
 
@@ -251,17 +254,20 @@ class NameMatcher:
     def _clearly_closest(self, text: str, head: str) -> Match | None:
         """The one player a vote's name is much closer to than to any other ("raidiant"
         for RadiantCowbells, "PassionDale" for Paschendale, "Squirrul gurrurl" for Squirrel
-        Girl): at least `CLEAR_CLOSE` alike, whole names and words of 4 letters or more,
-        and `CLEAR_MARGIN` ahead of the next player. Only where "vote" says it is a vote."""
+        Girl): at least `CLEAR_CLOSE` alike, to a whole name or (for a name written with
+        `CLEAR_WORD` letters or more) a word of 4 letters or more of one, and `CLEAR_MARGIN`
+        ahead of the next player. Only where "vote" says it is a vote."""
         key = fold(head or text)
         if self.close_spelling <= 0 or len(key) < 4:
             return None
         best: dict[str, float] = {}
         for n in self._names:
-            score = fuzz.ratio(key, n.folded)
-            for w in n.words:
-                if len(w) >= 4:
-                    score = max(score, fuzz.ratio(key, w))
+            # Short nicknames as `_close` leaves them out: "Slayr" is no reading of "Slayer".
+            score = fuzz.ratio(key, n.folded) if n.shown else 0.0
+            if len(key) >= CLEAR_WORD:
+                for w in n.words:
+                    if len(w) >= 4:
+                        score = max(score, fuzz.ratio(key, w))
             best[n.slot] = max(best.get(n.slot, 0.0), score)
         ranked = sorted(best.values(), reverse=True) + [0.0]
         if ranked[0] < CLEAR_CLOSE or ranked[0] - ranked[1] < CLEAR_MARGIN:

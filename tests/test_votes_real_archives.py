@@ -297,7 +297,7 @@ def test_a_mistyped_unvote_before_a_vote_is_an_unvote() -> None:
 
 def test_a_vote_read_as_the_one_clearly_closest_player() -> None:
     # Game 1452, post 1159: "vote: raidiant" with RadiantCowbells playing; game 1514, post
-    # 804: "VOTE: PassionDale" (a pun on Paschendale). In the 74 games, 34 votes are read
+    # 804: "VOTE: PassionDale" (a pun on Paschendale). In the 74 games, 31 votes are read
     # this way, each checked by hand against the thread.
     t = tally_to("1452", 1159)
     vote = next(v for v in t.votes if v.post_id == 1159 and v.text == "vote: raidiant")
