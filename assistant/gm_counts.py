@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -161,11 +161,27 @@ def taught_names(
     lists the voter under one player (of the two), means that player. A name taught two
     players is dropped, and a vote whose post was edited at a moment unknown around the
     count (`edits`) teaches nothing: which version the GM read cannot be known."""
+    learned: dict[str, Taught] = {}
+    for _, taught in taught_by_count(posts, game, rules, matcher, edits=edits):
+        learned = taught
+    return learned
+
+
+def taught_by_count(
+    posts: Sequence[Post],
+    game: Game,
+    rules: VoteRules,
+    matcher: NameMatcher,
+    *,
+    edits: Sequence[Edit] = (),
+) -> Iterator[tuple[int, dict[str, Taught]]]:
+    """`taught_names` of each first part of `posts` that ends at a GM count: (the count's
+    index in `posts`, the names taught by then). A count as of a moment knows these."""
     last: dict[str, tuple[str | None, int]] = {}
     learned: dict[str, Taught] = {}
     refused: set[str] = set()
     counts = {c.post_id: c for c in read_counts(posts, game, rules)}
-    for post in posts:
+    for i, post in enumerate(posts):
         if not counts:
             break  # no count after this post: nothing more to learn
         count = counts.pop(post.post_id, None)
@@ -190,6 +206,7 @@ def taught_names(
                     del learned[key]
                 elif had is None:
                     learned[key] = Taught(target, count.post_id)
+            yield i, dict(learned)
             continue
         if game.is_gm(post.author):
             continue
@@ -201,4 +218,3 @@ def taught_names(
                 continue
             text = visible(mark.target_text) if mark.action == "vote" else None
             last[voter] = (text, post.post_id)
-    return learned

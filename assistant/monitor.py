@@ -16,6 +16,7 @@ from typing import Any
 
 from assistant import game as facts
 from assistant.alerts import Alert
+from assistant.all_voted import AllVotedWatch
 from assistant.checks import PostingRules, posting_rules
 from assistant.checks.edits import check_edits, usable_votes
 from assistant.checks.inactivity import check_inactivity
@@ -35,7 +36,7 @@ from assistant.errors import AssistantError
 from assistant.game import Game, Phase
 from assistant.models import Post
 from assistant.night_orders import OrdersStatus, night_orders_status
-from assistant.outcome import TallyRules
+from assistant.outcome import NO_LYNCH, TallyRules
 from assistant.phases import (
     Deadline,
     PhaseRules,
@@ -45,7 +46,7 @@ from assistant.phases import (
 )
 from assistant.rulesets import Ruleset, find_ruleset
 from assistant.store import GameStore, StoredPost
-from assistant.tally import Tally, count
+from assistant.tally import ABSTAIN, Tally, count
 from assistant.timeline import Thread, thread_of
 from assistant.vote_codes import VoteCode
 from assistant.votes import VoteRules
@@ -185,8 +186,10 @@ def effective_end(
     all_voted = majority = None
     tally = None
     if phase.kind == "day":
-        tally = count(thread.posts, then, ruleset, now=now, edits=thread.edits)
-        all_voted, majority = early_end_moments(thread, then, ruleset, tally, now)
+        watch = all_voted_watch(thread, then, ruleset, now) if prules.all_voted != "none" else None
+        tally = count(thread.posts, then, ruleset, now=now, edits=thread.edits, watch=watch)
+        all_voted = watch.moment(tally.votes) if watch is not None else None
+        majority = majority_moment(ruleset, tally)
     ends = deadline(
         phase,
         prules,
@@ -231,6 +234,9 @@ def day_tally(
     the daemon's locked final count all show it, so they agree: each post as it stood at
     the moment asked about (`at`, `at_post`, else the day's real end), the day ending when
     it really ends (`day_deadline`)."""
+    running = view.phase is not None and view.phase.kind == "day" and view.tally is not None
+    if running and at is None and at_post is None and day in (None, view.phase.number):
+        return view.tally  # the very count below: the running day to its effective end
     ends = day_deadline(view, inputs, day)
     return count(
         view.thread.posts,
@@ -263,45 +269,46 @@ def _known_by(moment: datetime | None, now: datetime) -> datetime | None:
     return moment if moment is not None and moment <= now else None
 
 
-def early_end_moments(
-    thread: Thread,
-    game: Game,
-    ruleset: Ruleset,
-    tally: Tally,
-    now: datetime,
-) -> tuple[datetime | None, datetime | None]:
-    """When every living player first had a vote, and when a majority first ended the day.
-
-    A vote is placed at its own time: a post's, or an edit's when an edit cast it."""
-    posts, edits = list(thread.posts), thread.edits
-    majority = None
-    if (
+def majority_moment(ruleset: Ruleset, tally: Tally) -> datetime | None:
+    """When a majority first ended the day (the hammer's time), if it did before the
+    deadline. A vote is placed at its own time: a post's, or an edit's when an edit cast it."""
+    if not (
         TallyRules.from_ruleset(ruleset).decision == "majority"
         and tally.outcome.final
         and tally.outcome.at_post is not None
     ):
-        cast = [
-            v.at for v in tally.votes if v.accepted and v.post_id == tally.outcome.at_post
-        ]
-        at = max(cast) if cast else None
-        if at is not None and (tally.deadline is None or at < tally.deadline):
-            majority = at
-    by_id = {p.post_id: p for p in posts}
-    moments = sorted(
-        {
-            (v.at, v.post_id)
-            for v in tally.votes
-            if v.accepted and v.post_id is not None and v.post_id in by_id
-        }
+        return None
+    cast = [v.at for v in tally.votes if v.accepted and v.post_id == tally.outcome.at_post]
+    at = max(cast) if cast else None
+    if at is not None and (tally.deadline is None or at < tally.deadline):
+        return at
+    return None
+
+
+def all_voted_watch(thread: Thread, game: Game, ruleset: Ruleset, now: datetime) -> AllVotedWatch:
+    """The watch that finds, in the day's one count, when every living player first had a
+    vote: the first vote after which the count as of that vote (its post, or the edit that
+    cast it) has nobody alive not voting (all_voted.py)."""
+    return AllVotedWatch(
+        {p.post_id: p.posted_at for p in thread.posts},
+        lambda at, post_id: everyone_voted_as_of(thread, game, ruleset, now, at, post_id),
+        frozenset({NO_LYNCH, ABSTAIN}),
     )
-    for at, post_id in moments:
-        if at == by_id[post_id].posted_at:
-            partial = count(posts, game, ruleset, at_post=post_id, now=now, edits=edits)
-        else:  # cast by an edit: the thread as it stood then
-            partial = count(posts, game, ruleset, at=at, now=now, edits=edits)
-        if partial.alive and not partial.not_voting:
-            return at, majority
-    return None, majority
+
+
+def everyone_voted_as_of(
+    thread: Thread, game: Game, ruleset: Ruleset, now: datetime, at: datetime, post_id: int
+) -> bool:
+    """Whether nobody alive was left not voting in the count as of a vote: as of its post
+    when the post cast it, as of the moment when an edit did. A count of its own: what the
+    watch's one pass stands in for."""
+    posts, edits = thread.posts, thread.edits
+    first = next(p for p in reversed(posts) if p.post_id == post_id)
+    if at == first.posted_at:
+        partial = count(posts, game, ruleset, at_post=post_id, now=now, edits=edits)
+    else:  # cast by an edit: the thread as it stood then
+        partial = count(posts, game, ruleset, at=at, now=now, edits=edits)
+    return bool(partial.alive) and not partial.not_voting
 
 
 def spans(game: Game, current: Deadline | None) -> list[tuple[Phase, datetime | None]]:

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from assistant.all_voted import AllVotedWatch
 from assistant.errors import PhaseError
 from assistant.game import Game, Phase
-from assistant.gm_counts import Taught, taught_names
+from assistant.gm_counts import Taught, taught_by_count
 from assistant.models import Post, to_iso
 from assistant.names import Match, NameMatcher, Slot, fold
 from assistant.outcome import (
@@ -247,6 +248,7 @@ def count(
     now: datetime | None = None,
     deadline: datetime | None = None,
     edits: Sequence[Edit] = (),
+    watch: AllVotedWatch | None = None,
 ) -> Tally:
     """The count of the current day (or `day`) as of the end, `at_post` or `at`.
 
@@ -263,6 +265,9 @@ def count(
     everyone voted, a majority, the GM shortening or extending the day); without it the
     day ends when the GM set it to. Votes after it do not count, and it is the deadline the
     tally shows. (The early ends need a count of their own, so they are found outside.)
+
+    `watch` (all_voted.py) is shown the count after each event, to notice in this one
+    pass the moment everyone first had a vote.
     """
     vrules = VoteRules.from_ruleset(rules)
     trules = TallyRules.from_ruleset(rules)
@@ -289,6 +294,8 @@ def count(
     # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
     election_until = sheriff.at_post if sheriff is not None and sheriff.day == number else None
     events = _events(selected, game, phase, at_post, at, edits)
+    if watch is not None:
+        watch.begin(events, game)
 
     def election(post: Post) -> str | None:
         if sheriff is None or election_until is None or post.post_id > election_until:
@@ -298,9 +305,14 @@ def count(
             f"in post {election_until})"
         )
 
-    def run(taught: Mapping[str, Taught]) -> _State:
+    def run(taught: Mapping[str, Taught], watch: Any = None, upto: int | None = None) -> _State:
         state = _State(players=game.players, author_notes=author_notes)
-        for kind, item in events:
+        if watch is not None:
+            watch.begin(events, game)
+        for i, (kind, item) in enumerate(events):
+            if upto is not None and i > upto:
+                break
+            start = len(state.votes)
             if kind == "post":
                 post: Post = item
                 for mark in extract_votes(post, vrules, gms=game.gms):
@@ -315,23 +327,34 @@ def count(
                 )
             else:
                 _apply_pm(state, game, vrules, trules, phase, item, matcher)
+            if watch is not None:
+                if vrules.gm_counts and any(
+                    v["code"] in _UNRESOLVED for v in state.votes[start:]
+                ):
+                    watch.unresolved()
+                watch.after(i, state.current, state.votes, start)
         return state
 
-    state = run({})
+    state = run({}, watch)
     if vrules.gm_counts and any(v["code"] in _UNRESOLVED for v in state.votes):
         # Names the GM's counts made during the day explain (a count at or after the day's
         # end is the GM's verdict, not a reading of it); each post as it stood then.
         day_ends = phase.ends_at if phase is not None else None
-        taught = taught_names(
-            [
-                item if kind == "post" else item.after
-                for kind, item in events
-                if kind != "pm" and (day_ends is None or _when(kind, item) < day_ends)
-            ],
-            game, vrules, matcher, edits=edits,
-        )  # fmt: skip
-        if taught:
-            state = run(taught)
+        read = [
+            (i, item if kind == "post" else item.after)
+            for i, (kind, item) in enumerate(events)
+            if kind != "pm" and (day_ends is None or _when(kind, item) < day_ends)
+        ]
+        taught = taught_by_count([p for _, p in read], game, vrules, matcher, edits=edits)
+        taught_by = [(read[j][0], names) for j, names in taught]  # by the count's event
+        if watch is not None and watch.needs_taught():
+            # A count as of a vote reads the names taught by the GM's counts made by then.
+            for names, recheck in watch.by_taught(taught_by):
+                run(names, recheck, recheck.last)
+                if recheck.found:
+                    break
+        if taught_by and taught_by[-1][1]:
+            state = run(taught_by[-1][1])
 
     # The last post of the day: one made after its deadline is read (its votes are refused)
     # but is not where the day stood, whenever the count is run.

@@ -2,20 +2,26 @@
 
 Measured in the same run, on the same posts (each a post of its own: no two share an id):
 
-1. a first count (`tally.count` with the extraction cache emptied): every post read;
-2. the same count again, as every daemon poll, replay and check does: only new or
-   edited posts are read, the others' judged marks are kept;
+1. `assistant count` of the day stored in a game, under EVERY ruleset of rulesets/ (those
+   whose day ends early when everyone has voted, at a majority, or by the clock
+   included): `gm.game_tally`, what the command computes (the game's view with its
+   effective deadline, then the day's count), from a freshly opened store and an empty
+   extraction cache as in a new process; the best of `--repeat`;
+2. a first count (`tally.count` with the extraction cache emptied) under `--ruleset`, and
+   the same count again, as every daemon poll, replay and check does: only new or edited
+   posts are read, the others' judged marks are kept;
 3. vote extraction alone with selectolax (what the assistant uses) and with BeautifulSoup
    (the baseline: an independent walk over a bs4 tree, checked to find the very same
    marks), both from an empty cache and through the same pre-filter;
-4. with `--against CHECKOUT`: the first count with another checkout's code (e.g. a `git
-   worktree` of the last commit) in a child process, on the same posts, checked to give
-   the very same tally.
+4. with `--against CHECKOUT`: 1. with another checkout's code (e.g. a `git worktree` of
+   the commit before a change) in child processes taking turns with this checkout's, on
+   the same posts, checked to give the very same count (every vote and reason) and the
+   same deadline.
 
 Ratios, not bare times, are what to compare across machines.
 
-    .venv/bin/python benchmarks/count.py [--posts 10000] [--repeat 5] [--ruleset permissive]
-                                         [--against /tmp/base [--rounds 3]]
+    .venv/bin/python benchmarks/count.py [--posts 10000] [--repeat 3] [--ruleset permissive]
+                                         [--only chat-mafia ...] [--against /tmp/base]
 """
 
 from __future__ import annotations
@@ -150,50 +156,127 @@ def _walk_bs4(node: Any, out: Any, hidden: Any, run: int | None) -> None:
             out.emit("\n", hidden, run)
 
 
-# ---- running ------------------------------------------------------------------------------
+# ---- `assistant count` of a stored day, per ruleset --------------------------------------
 
 
-def against(checkouts: list[Path], posts: list[Any], ruleset: str, repeat: int, rounds: int
-            ) -> list[dict[str, Any]]:
-    """`first_count` with each checkout's code, each in child processes taking turns (so
-    that a busy machine slows both alike), on these very posts; the best of each."""
+def rulesets() -> list[str]:
+    return sorted(path.stem for path in (ROOT / "rulesets").glob("*.toml"))
+
+
+def stored_game(data_dir: Path, posts: list[Any], ruleset: str) -> datetime:
+    """The day stored in game "bench" under `ruleset`, Day 1 running (3 days long) with
+    the GM's players; returns the moment to count at (five minutes after the last post).
+    Any checkout: only the store's long-standing API."""
+    from assistant.models import to_iso
+    from assistant.store import GameStore
+
+    t0 = posts[0].posted_at - timedelta(minutes=1)
+    store = GameStore.open(data_dir, "bench")
+    with store.batch():
+        store.update_config(thread_url="http://127.0.0.1:8033/viewtopic.php?t=2",
+                            ruleset=ruleset, tz="UTC", gms=[HOST])
+        store.add_input("players", {"players": [[p] for p in PLAYERS]}, t0)
+        store.add_input("phase", {"kind": "day", "number": 1, "starts_at": to_iso(t0),
+                                  "ends_at": to_iso(t0 + timedelta(days=3))}, t0)
+        store.record_posts(posts, t0)
+    store.close()
+    return posts[-1].posted_at + timedelta(minutes=5)
+
+
+def time_count_command(posts: list[Any], ruleset: str, repeat: int) -> dict[str, Any]:
+    """The best time of `gm.game_tally` (what `assistant count` computes), each from a
+    store opened anew: with an empty extraction cache (a new process), and again with the
+    posts' marks already judged (the daemon's process); with the count's digest."""
+    import assistant
+    import assistant.votes
+    from assistant.gm import game_tally
+    from assistant.store import GameStore
+
+    empty = getattr(assistant.votes, "clear_extract_cache", lambda: None)
+    with tempfile.TemporaryDirectory() as tmp:
+        now = stored_game(Path(tmp), posts, ruleset)
+        best, again, tally = float("inf"), float("inf"), None
+        for _ in range(repeat):
+            for cold in (True, False):
+                if cold:
+                    empty()
+                start = time.perf_counter()
+                with GameStore.open(Path(tmp), "bench", create=False) as store:
+                    _, _, tally, _ = game_tally(store, now)
+                took = time.perf_counter() - start
+                best, again = (min(best, took), again) if cold else (best, min(again, took))
+    return {"seconds": best, "again": again, "digest": digest(tally),
+            "deadline": str(tally.deadline),
+            "lynched": tally.outcome.to_json().get("lynched"),
+            "code": str(Path(assistant.__file__).parent.parent)}
+
+
+def run_child(root: Path, posts_file: str, ruleset: str, repeat: int) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", posts_file, "--root", str(root),
+         "--ruleset", ruleset, "--repeat", str(repeat)],
+        capture_output=True, text=True, check=False,
+    )
+    if out.returncode != 0:
+        sys.exit(f"`count` under {ruleset} with {root} failed:\n{out.stderr}")
+    got = json.loads(out.stdout)
+    if Path(got["code"]).resolve() != root.resolve():
+        sys.exit(f"the child meant to run {root} ran the code of {got['code']}")
+    return got
+
+
+def per_ruleset(posts: list[Any], names: list[str], repeat: int, root: Path,
+                against: Path | None, against_repeat: int) -> None:
+    """`assistant count` under each ruleset, each checkout in a child process of its own,
+    taking turns ruleset by ruleset (a busy machine slows both alike)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump([p.to_dict() for p in posts], f)
-    best: list[dict[str, Any]] = [{} for _ in checkouts]
+    head = f"{'ruleset':16} {'count':>9} {'again':>9}"
+    if against:
+        head += f" {'before':>10} {'ratio':>7}  same count"
+    print(f"`assistant count` of the stored {len(posts)}-post day (gm.game_tally, the store opened"
+          " anew; count: empty extraction cache, as a new process; again: the posts' marks"
+          f" judged, as the daemon; best of {repeat}"
+          + (f"; before: count with {against}, best of {against_repeat}" if against else "")
+          + "):")
+    print(head + "   deadline, lynched")
     try:
-        for _ in range(rounds):
-            for i, checkout in enumerate(checkouts):
-                out = subprocess.run(
-                    [sys.executable, __file__, "--child", f.name, "--root", str(checkout),
-                     "--ruleset", ruleset, "--repeat", str(repeat)],
-                    capture_output=True, text=True, check=False,
-                )
-                if out.returncode != 0:
-                    sys.exit(f"the count with {checkout} failed:\n{out.stderr}")
-                got = json.loads(out.stdout)
-                best[i] = {key: min(value, best[i].get(key, value)) if key != "digest" else value
-                           for key, value in got.items()}
+        for name in names:
+            mine = run_child(root, f.name, name, repeat)
+            line = f"{name:16} {mine['seconds'] * 1000:6.0f} ms {mine['again'] * 1000:6.0f} ms"
+            if against:
+                other = run_child(against, f.name, name, against_repeat)
+                same = other["digest"] == mine["digest"] and other["deadline"] == mine["deadline"]
+                ratio = other["seconds"] / mine["seconds"]
+                line += (f" {other['seconds'] * 1000:7.0f} ms {ratio:6.1f}x"
+                         f"  {'yes' if same else 'NO'}")
+                if not same:
+                    print(line)
+                    sys.exit(f"{against} counts this day differently under {name}: the "
+                             "comparison is void")
+            print(f"{line}   {mine['deadline']}, {mine['lynched']}", flush=True)
     finally:
         os.unlink(f.name)
-    return best
 
 
 def child(posts_file: str, ruleset: str, repeat: int) -> None:
     from assistant.models import Post
 
     posts = [Post.from_dict(d) for d in json.loads(Path(posts_file).read_text("utf-8"))]
-    seconds, tally = first_count(posts, ruleset, repeat)
-    again, _ = first_count(posts, ruleset, repeat, empty_cache=False)
-    print(json.dumps({"seconds": seconds, "again": again, "digest": digest(tally)}))
+    print(json.dumps(time_count_command(posts, ruleset, repeat)))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--posts", type=int, default=10_000)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--ruleset", default="permissive")
-    ap.add_argument("--against", type=Path, help="another checkout to time the first count of")
-    ap.add_argument("--rounds", type=int, default=3, help="turns each checkout takes")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--ruleset", default="permissive",
+                    help="the ruleset of the first count and the extraction comparison")
+    ap.add_argument("--only", nargs="+", metavar="RULESET",
+                    help="time `count` under these rulesets only (default: every one)")
+    ap.add_argument("--against", type=Path, help="another checkout to time `count` with")
+    ap.add_argument("--against-repeat", type=int, default=1,
+                    help="best of how many for the other checkout (a slow one takes long)")
     ap.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -208,6 +291,9 @@ def main() -> None:
     from assistant.votes import VoteRules, chunks_lexbor, clear_extract_cache, extract_votes
 
     posts = synthetic_day(args.posts)
+    names = args.only or rulesets()
+    per_ruleset(posts, names, args.repeat, args.root, args.against, args.against_repeat)
+
     ruleset = find_ruleset(args.ruleset)
     rules = VoteRules.from_ruleset(ruleset)
     game = Game.from_parts("bench", [[p] for p in PLAYERS], gms=[HOST])
@@ -226,7 +312,7 @@ def main() -> None:
         sys.exit("the BeautifulSoup baseline found different marks: the comparison is void")
 
     n = len(posts)
-    print(f"synthetic day: {n} posts from {len(fixture_posts())} fixture posts, ruleset "
+    print(f"\nsynthetic day: {n} posts from {len(fixture_posts())} fixture posts, ruleset "
           f"{args.ruleset}: {len(marks_lex)} vote-like marks, {len(tally.votes)} votes judged")
     print(f"first count (tally.count):          {t_first * 1000:8.1f} ms  "
           f"{n / t_first:10.0f} posts/s")
@@ -236,19 +322,7 @@ def main() -> None:
     print(f"extraction, BeautifulSoup:          {t_bs4 * 1000:8.1f} ms  {n / t_bs4:10.0f} posts/s")
     print(f"ratio BeautifulSoup / selectolax extraction: {t_bs4 / t_lex:.1f}x")
     print(f"ratio first count / count again: {t_first / t_again:.1f}x")
-    if args.against:
-        mine, other = against([args.root, args.against], posts, args.ruleset, args.repeat,
-                              args.rounds)
-        if other["digest"] != mine["digest"] or mine["digest"] != digest(tally):
-            sys.exit(f"{args.against} counts this day differently: the comparison is void")
-        print(f"first count, child processes taking turns ({args.rounds} rounds; same tally, "
-              "every vote and reason):")
-        for name, r in ((args.root, mine), (args.against, other)):
-            print(f"  {str(name):20} first count {r['seconds'] * 1000:8.1f} ms, "
-                  f"count again {r['again'] * 1000:8.1f} ms")
-        print(f"ratio {args.against} / this checkout: first count "
-              f"{other['seconds'] / mine['seconds']:.2f}x, count again "
-              f"{other['again'] / mine['again']:.1f}x")
+
 
 if __name__ == "__main__":
     main()
