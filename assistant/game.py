@@ -11,6 +11,7 @@ replay, from files; nothing is derived from posts. The input kinds read:
               "start_post": int|None}
 - "vote"     {"voter", "target": str|None (None = unvote), "at": iso}   (004: votes by PM)
 - "modifier" {"player", "vote_weight": int (default 1), "powerless": bool, "lover_of": str|None,
+              "votes_against": int (default 0: added to the votes on the player that day),
               "day": int|None (None = every day), "charmed_by": str|None,
               "tiebreaker": bool, "lynch_immune": bool, "source": str}
              vote facts the GM knows from the roles: a doublevoter or Enchanter has
@@ -119,6 +120,9 @@ class Modifier:
     """002 Imaginary Friend: cannot be lynched; the lynch passes on to the next."""
     source: str = "gm"
     """Where it comes from: "gm", or the role / hex the engine derived it from."""
+    votes_against: int = 0
+    """Added to the votes on this player that day (004 Accompany: "The target will have
+    his/her lynching votes reduced by 1 for that day": -1)."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +252,7 @@ class Game:
                         bool(data.get("tiebreaker")),
                         bool(data.get("lynch_immune")),
                         data.get("source") or "gm",
+                        int(data.get("votes_against", 0)),
                     )
                 )
             elif kind == "revive":

@@ -33,6 +33,7 @@ _CHOICES = {
     "no_votes": ("no_lynch", "all_tied"),
     "no_lynch_majority": ("majority", "one_less"),
     "template": ("classic", "chat", "pm"),
+    "immune_lynch": ("passes_on", "fails"),
 }
 
 
@@ -70,6 +71,12 @@ class TallyRules:
     """Displayed counts include vote weights (False: a doublevoter shows as one vote)."""
     template: str = "classic"
     """Which templates/tally_*.j2 drafts the tally post."""
+    immune_lynch: str = "passes_on"
+    """A player who cannot be lynched leads: "passes_on" to the next (002 Imaginary Friend),
+    or "fails": no lynch that day, unless another is tied with them (004: "If the person who
+    got the most lynch votes is also arrested that same phase, there will be no lynch";
+    "If two people recieve the same number of lynch votes ... and one of those two people is
+    arrested or APTXed, the other will be lynched")."""
 
     @classmethod
     def from_ruleset(cls, ruleset: Any) -> TallyRules:
@@ -254,8 +261,20 @@ def decide(
     role_notes: list[str] = []
     top = ordered[0].effective
     passed = [s.target for s in ordered if s.target in roles.immune and s.effective == top]
+    if passed and rules.immune_lynch == "fails" and all(
+        s.target in roles.immune for s in ordered if s.effective == top
+    ):
+        return Outcome(
+            (),
+            prefix + f"{_and_list(passed)} leads with {top} but cannot be lynched: "
+            "the lynching failed",
+            last_post,
+            final,
+        )
     ordered = [s for s in ordered if s.target not in roles.immune]
-    if passed:
+    if passed and rules.immune_lynch == "fails":
+        role_notes.append(f"{_and_list(passed)} cannot be lynched")
+    elif passed:
         role_notes.append(f"{_and_list(passed)} cannot be lynched: the lynch passes on")
     if not ordered:
         return Outcome((), prefix + "; ".join([*role_notes, "no one else: no lynch"]),

@@ -1041,7 +1041,10 @@ def _wagons(
         else:
             displayed = len(voters)
         posts = tuple(state.votes[state.current[v].index]["post_id"] for v in voters)
-        wagons.append(Wagon(target, voters, posts, displayed, sum(weights.values())))
+        # 004 Accompany: "The target will have his/her lynching votes reduced by 1".
+        delta = sum(m.votes_against for m in game.modifiers_for(target, day))
+        effective = max(0, sum(weights.values()) + delta)
+        wagons.append(Wagon(target, voters, posts, displayed, effective))
     first_vote = {w.target: min(state.current[v].order for v in w.voters) for w in wagons}
     wagons.sort(key=lambda w: (-w.effective, -w.displayed, first_vote[w.target]))
     return wagons

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from assistant.engine import claims, deaths
 from assistant.engine.claims import Act, Claim, parse_claim
-from assistant.engine.orders import split_targets
+from assistant.engine.orders import role_key, split_targets
 from assistant.engine.rules import phase_index
 from assistant.engine.state import ABROAD, FLIGHT, disguise_of, drop_disguise, whereabouts
 
@@ -585,13 +585,18 @@ def _claim(r: Resolution, a: Action) -> Claim:
     )
 
 
+def role_chosen(r: Resolution, a: Action) -> str:
+    """The role key of a character the order names ("APTX Pofa as Satou": satou)."""
+    return role_key(str(a.order.choice or ""), r.rules, order=a.order.text)
+
+
 def claim_words(r: Resolution, a: Action, t: str) -> str:
     """The claim as the result PM quotes it ("Jd- heals Parkur"), else the target."""
-    if a.order.after == " " and a.order.choice:
+    choices = a.ability.params.get("choices")
+    if choices == "claim" and a.order.choice:
         return _claim(r, a).text(t)
-    if a.order.choice in r.rules.roles:
-        name = r.rules.role(str(a.order.choice)).title.split(",")[0]
-        return f"{t} is {name}" if a.order.after else name
+    if choices == "role_guess":
+        return f"{t} is {a.order.choice}"
     return a.order.choice or t
 
 
@@ -641,14 +646,14 @@ def _crimes(r: Resolution, a: Action, t: str) -> str:
 def _in_game(r: Resolution, a: Action, t: str) -> str:
     """004 Detect: whether a character is in the game (a disguiser is found by their own
     name, not by the disguise's)."""
-    held = any(p.role == a.order.choice for p in r.state.players.values())
+    held = any(p.role == role_chosen(r, a) for p in r.state.players.values())
     return str(a.ability.params["yes" if held else "no"])
 
 
 def _role_guess(r: Resolution, a: Action, t: str) -> str:
     """004 Identify: whether the player is that character ("If the person is disguised, they
     can't Identify the disguise but have to Identify if the player is Kid or Vermouth")."""
-    right = r.state.players[t].role == a.order.choice
+    right = r.state.players[t].role == role_chosen(r, a)
     return str(a.ability.params["yes" if right else "no"])
 
 
@@ -1315,7 +1320,7 @@ def poison(r: Resolution, a: Action, tier: str) -> None:
     ability's `tag` (Lovey-Dovey) stops a right guess, and the APTX is lost."""
     t, params = a.targets[0], a.ability.params
     guess = a.order.choice
-    right = guess is None or r.state.players[t].role == guess
+    right = guess is None or r.state.players[t].role == role_chosen(r, a)
     if right:
         stopped = _warded(r, t, list(params.get("stopped_by_wards", ())))
         tag = str(params.get("tag", a.ability.name))

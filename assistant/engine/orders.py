@@ -280,7 +280,7 @@ def parse_order(
                     f'{text!r}: {ability.name} names a player and a role, e.g. "Pofa as Satou"'
                 )
             target_text, role_text = parts
-        choice = role_key(role_text, rules, order=text)
+        choice = rules.role(role_key(role_text, rules, order=text)).title.split(",")[0]
         if choices == "role":
             target_text = ""
     elif choices:
@@ -306,7 +306,13 @@ def parse_order(
         text.strip(),
         choice,
         self_only=ability.targets == 0,
-        after={"claim": " ", "role_guess": " as "}.get(str(choices), "") if choice else "",
+        after=(
+            {"claim": str(ability.params.get("claim_joiner", " ")), "role_guess": " as "}.get(
+                str(choices), ""
+            )
+            if choice
+            else ""
+        ),
     )
 
 

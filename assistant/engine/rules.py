@@ -218,6 +218,7 @@ _NIGHT_KEYS: dict[str, Any] = {
     "lynches_per_death_of": str,
     "unique_roles": bool,
     "mutual_kills": str,
+    "day_deaths_before_lynch": bool,
     "disabling_statuses": tuple[str, ...],
 }
 _SIDE_KEYS: dict[str, Any] = {

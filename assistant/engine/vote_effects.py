@@ -59,6 +59,10 @@ def state_for_day(rules: EngineRules, rep: Replay, day: int) -> GameState:
 def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
     """The "modifier" inputs the roles and statuses give on `day`, one per player at most."""
     names = {**_DEFAULT_STATUSES, **dict(state.rules.night.get("vote_statuses", {}))}
+    # 004 Voice of Reason: "if successful no one will be killed by lynching during that day".
+    stopped = bool(names.get("stops_lynch")) and any(
+        names["stops_lynch"] in p.day_statuses for p in state.players.values()
+    )
     out = []
     for name, p in state.players.items():
         sources: list[str] = []
@@ -91,8 +95,20 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
         lover = state.lover_of(name) if state.passive(name, "lovers_vote") else None
         if lover:
             sources.append(f"lover of {lover}")
+        if names.get("extra_vote") and names["extra_vote"] in p.day_statuses:
+            # 004 Voice of Accusation: "makes Kujou's vote count as an extra vote".
+            weight += 1
+            sources.append(f"status: {names['extra_vote']}")
+        votes_against = 0
+        if names.get("less_votes") and names["less_votes"] in p.day_statuses:
+            # 004 Accompany: "lynching votes reduced by 1 for that day".
+            votes_against = -1
+            sources.append(f"status: {names['less_votes']}")
         tiebreaker = bool(state.passive(name, "tiebreaker"))
         immune = bool(state.passive(name, "lynch_immune")) and not lost
+        if stopped:
+            immune = True
+            sources.append(f"status: {names['stops_lynch']}")
         if "abducted" in p.day_statuses or "out" in p.statuses:
             # 000 Abduction: "cannot vote or be lynched during the day".
             powerless = immune = True
@@ -117,10 +133,27 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
                 "charmed_by": charmed_by,
                 "tiebreaker": tiebreaker,
                 "lynch_immune": immune,
+                "votes_against": votes_against,
                 "source": ", ".join(dict.fromkeys(sources)),
             }
         )
     return out
+
+
+def _killed_by_day(rules: EngineRules, rep: Replay, day: int) -> list[dict[str, Any]]:
+    """`[night] day_deaths_before_lynch`: a player the day's actions killed (the GM resolves
+    them at the day's end) neither votes nor is lynched that day, though their wagon stands
+    (004: "If a player was poisoned by APTX or arrested, their vote for that phase will not
+    count"; "If the person who got the most lynch votes is also arrested that same phase,
+    there will be no lynch. Same for APTX.")."""
+    result = rep.result("day", day)
+    if not rules.night.get("day_deaths_before_lynch") or result is None:
+        return []
+    return [
+        {"player": d.player, "vote_weight": 1, "powerless": True, "lynch_immune": True,
+         "day": day, "source": f"killed by the day's actions ({d.cause})"}
+        for d in result.deaths
+    ]
 
 
 def lynches_for_day(rules: EngineRules, rep: Replay, day: int) -> int | None:
@@ -181,6 +214,7 @@ def derived_inputs(
     for day in days_of(rules, rep, inputs):
         state = state_for_day(rules, rep, day)
         out += [{"kind": "modifier", "data": m} for m in modifiers_for_day(state, day)]
+        out += [{"kind": "modifier", "data": m} for m in _killed_by_day(rules, rep, day)]
         lynches = lynches_for_day(rules, rep, day)
         if lynches is not None:
             out.append({"kind": "lynches", "data": {"day": day, "available": lynches}})

@@ -1,0 +1,129 @@
+"""DCTP (seed 004): what acts on the lynch. Voice of Reason, Voice of Accusation, Accompany,
+and an arrested or poisoned leader of the vote, through the GM's commands: votes entered
+from PMs, the day's actions resolved at the day's end, then the count. Each test quotes the
+sentence of ../shared/seeds/004_*.txt it checks.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from cli_support import CliAt
+from conftest import SEEDS
+
+D1 = datetime(2026, 11, 25, 8, 0, tzinfo=UTC)
+END = D1 + timedelta(hours=24, minutes=1)
+
+
+def quote(sentence: str) -> None:
+    text = " ".join(next(SEEDS.glob("004_*.txt")).read_text(encoding="utf-8").split())
+    assert " ".join(sentence.split()) in text, sentence
+
+
+class Day(CliAt):
+    """A 004 game on Day 1 (after a quiet Night 1) with PM votes, day orders and the count."""
+
+    def start(self, tmp: Path, roles: dict[str, str]) -> None:
+        (tmp / "players.txt").write_text("\n".join(roles) + "\n", encoding="utf-8")
+        (tmp / "setup.toml").write_text(
+            "seed = 3\nplayers = [\n"
+            + "".join(f'  {{ name = "{n}", role = "{r}" }},\n' for n, r in roles.items())
+            + "]\n",
+            encoding="utf-8",
+        )
+        at = (D1 - timedelta(hours=13)).isoformat()
+        self.at(at, "game", "new", "g", "--thread", "http://127.0.0.1:9/index.php?topic=1.0",
+                "--ruleset", "dctp-mini", "--players", str(tmp / "players.txt"), "--gm", "GM")
+        self.at(at, "roles", "g", "--file", str(tmp / "setup.toml"))
+        self.at(at, "phase", "g", "night", "1")
+        self.at(D1.isoformat(), "resolve", "g", "--night", "1")
+        self.at(D1.isoformat(), "phase", "g", "day", "1", "--ends",
+                (D1 + timedelta(hours=24)).isoformat())
+
+    def votes(self, *pairs: tuple[str, str]) -> None:
+        for i, (voter, target) in enumerate(pairs):
+            self.at((D1 + timedelta(hours=1, minutes=i)).isoformat(), "vote", "g", voter, target)
+
+    def orders(self, *lines: str) -> str:
+        for line in lines:
+            self.at((D1 + timedelta(hours=2)).isoformat(), "order", "g", line, "--day", "1")
+        return self.at(END.isoformat(), "resolve", "g", "--day", "1")
+
+    def count(self) -> dict:
+        return json.loads(self.at(END.isoformat(), "--json", "count", "g"))
+
+
+@pytest.fixture
+def day(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Day:
+    return Day(tmp_path / "data", capsys, monkeypatch)
+
+
+ROLES = {"Eri": "eri", "Kujou": "kujou", "Kaz": "kazuha", "Abs": "gin", "Miaka": "pisco",
+         "Pofa": "satou", "Lynz": "ran"}  # fmt: skip
+
+
+def wagons(count: dict) -> dict[str, int]:
+    return {w["target"]: w["effective"] for w in count["wagons"]}
+
+
+def test_voice_of_reason_stops_the_lynch(day: Day, tmp_path: Path) -> None:
+    quote("Can stop the lynching once per game. Doing so will not expose her role. The lynching "
+          "must be stopped before the results are known, and if successful no one will be "
+          "killed by lynching during that day.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Pofa", "Abs"))
+    assert day.count()["outcome"]["lynched"] == ["Lynz"]
+    day.orders("Eri: voice of reason")
+    count = day.count()
+    assert count["outcome"]["lynched"] == []
+    assert "the lynching failed" in count["outcome"]["reason"]
+
+
+def test_voice_of_accusation_is_an_extra_vote(day: Day, tmp_path: Path) -> None:
+    quote("Voice of Accusation makes Kujou's vote count as an extra vote.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Kujou", "Abs"), ("Pofa", "Abs"),
+              ("Eri", "Miaka"))
+    assert day.count()["outcome"]["lynched"] == []  # a 2-2 tie: the GM's to decide
+    day.orders("Kujou: voice of accusation")
+    count = day.count()
+    assert wagons(count) == {"Abs": 3, "Lynz": 2, "Miaka": 1}
+    assert count["outcome"]["lynched"] == ["Abs"]
+
+
+def test_accompany_takes_one_vote_off_the_target(day: Day, tmp_path: Path) -> None:
+    quote("The target will have his/her lynching votes reduced by 1 for that day.")
+    quote("She may accompany anyone during the day and the accompanied will learn that someone "
+          "accompanied/followed them.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Eri", "Lynz"), ("Pofa", "Abs"),
+              ("Kujou", "Abs"))
+    assert day.count()["outcome"]["lynched"] == ["Lynz"]
+    day.orders("Kaz: accompany Lynz")
+    assert wagons(day.count()) == {"Lynz": 2, "Abs": 2}
+    pms = json.loads(day.at(END.isoformat(), "--json", "draft", "pms", "g", "--day", "1"))
+    assert pms["Lynz"].endswith("\n\nSomeone accompanied you today.\n")
+
+
+def test_the_leader_of_the_vote_arrested_that_day_means_no_lynch(day: Day, tmp_path: Path) -> None:
+    quote("If the person who got the most lynch votes is also arrested that same phase, there "
+          "will be no lynch. Same for APTX.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Eri", "Abs"), ("Kujou", "Abs"), ("Pofa", "Abs"), ("Abs", "Lynz"))
+    day.orders("Pofa: arrest Abs")
+    count = day.count()
+    assert count["outcome"]["lynched"] == []
+    assert "cannot be lynched: the lynching failed" in count["outcome"]["reason"]
+
+
+def test_of_two_tied_one_poisoned_the_other_is_lynched(day: Day, tmp_path: Path) -> None:
+    quote("If two people recieve the same number of lynch votes in a day phase and one of those "
+          "two people is arrested or APTXed, the other will be lynched.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Eri", "Abs"), ("Kujou", "Abs"), ("Abs", "Lynz"), ("Miaka", "Lynz"))
+    log = day.orders("Miaka: aptx Lynz as Ran")
+    assert "kills Lynz" in log
+    assert day.count()["outcome"]["lynched"] == ["Abs"]
