@@ -669,3 +669,67 @@ def test_a_house_search_of_a_disguised_player_arrests_and_unmasks():
     assert "arrested" in v.statuses and not any(x.startswith("disguise:") for x in v.statuses)
     assert pms(r, "Meg") == (
         "House search of Ver: crimes found (disguising as Ran). Ver is arrested.")
+
+
+# ---- Agasa's bow-tie and watch ----------------------------------------------------------
+
+
+def test_the_watch_protects_its_borrower_for_one_night_then_goes_back():
+    quote("Watch: Can also lend the watch to anyone for one night except for himself (and it is "
+          "returned at the end of the night). Someone in possession of the Watch is protected "
+          "from the BO as if he were protected by Ran or Makoto")
+    quote("Neither the recipient of Watch or bow-tie nor Agasa learn each other’s identity")
+    s = game("Aga=agasa", "Con=conan", "G=gin", "Boss=anokata", "Cam=camel")
+    d = phase(s, "day", 1, "Aga: lend watch to Con")
+    assert pms(d, "Con") == "You have received the Watch from Agasa for the night."
+    assert "watch" in d.state.players["Con"].items
+    r = phase(d.state, "night", 2, "Black Org: kill Con by G")
+    assert dead(r) == []
+    assert "You were attacked tonight, but the watch protected you." in pms(r, "Con")
+    assert "watch" in r.state.players["Aga"].items and "watch" not in r.state.players["Con"].items
+    r3 = phase(phase(r.state, "day", 2).state, "night", 3, "Black Org: kill Con by G")
+    assert dead(r3) == ["Con"]
+    # Agasa holding his own watch is not protected by it.
+    r = phase(s, "night", 1, "Black Org: kill Aga by G")
+    assert dead(r) == ["Aga"]
+
+
+def test_the_watch_can_be_discombobulated_and_outranks_a_protection():
+    quote("Protection from the tranquilizer watch can be discombobulated too.")
+    s = game("Aga=agasa", "Con=conan", "G=gin", "Boss=anokata", "T=eisuke", "Ran=ran")
+    d = phase(s, "day", 1, "Aga: lend watch to Con")
+    r = phase(d.state, "night", 2, "Black Org: kill Con by G", "T: trick Con")
+    assert dead(r) == ["Con"]
+    quote("Bone Breaker > Watch protection > Protect > Heal > First Aid")
+    r = phase(d.state, "night", 2, "Black Org: kill Con by G", "Ran: protect Con")
+    assert dead(r) == []
+    assert "injured" not in r.state.players["Ran"].statuses  # the watch saved him, not Ran
+
+
+def test_the_bow_tie_interrogates_or_investigates_as_conan_besides_ones_own():
+    quote("Someone in possession of the bow-tie can act if he were Conan and can choose to "
+          "Interrogate OR Investigate 3. (Not both)")
+    quote("If the recipient of the Bow-tie has a normal Interrogate or Investigate due to "
+          "his/her role, he can use both that interrogate/investigate and the normal one.")
+    s = game("Aga=agasa", "Ran=ran", "Hei=heiji", "G=gin", "Boss=anokata")
+    d = phase(s, "day", 1, "Aga: lend bow-tie to Ran", "Aga: lend watch to Ran")
+    assert {"bow-tie", "watch"} <= set(d.state.players["Ran"].items)  # both to one person
+    r = phase(d.state, "night", 2, "Ran: bow-tie investigate G kills Ran",
+              "Ran: bow-tie interrogate G")
+    assert pms(r, "Ran") == "Interrogation of G: BO"  # one or the other: the later stands
+    d = phase(s, "day", 1, "Aga: lend bow-tie to Hei")
+    r = phase(d.state, "night", 2, "Hei: interrogate G", "Hei: bow-tie interrogate Boss")
+    assert pms(r, "Hei") == "Interrogation of G: BO | Interrogation of Boss: Not BO"
+
+
+def test_agasa_lends_to_no_one_but_others_and_not_when_frightened():
+    quote("Can lend it to anyone for a night except for himself")
+    s = game("Aga=agasa", "Con=conan", "G=gin", "Boss=anokata", "Teq=tequila")
+    d = phase(s, "day", 1, "Aga: lend watch to Aga")
+    assert "watch" in d.state.players["Aga"].items
+    assert any("may not lend it to themselves" in x for x in d.log_lines())
+    quote("The Frightened player can't use his ability the next day.")
+    n = phase(s, "night", 2, "Teq: frighten Aga")
+    d = phase(n.state, "day", 2, "Aga: lend watch to Con")
+    assert "watch" not in d.state.players["Con"].items
+    assert pms(d, "Aga") == "Your action failed."

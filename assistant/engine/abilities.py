@@ -771,6 +771,52 @@ def give_item(state: GameState, giver: str, item: str, to: str) -> str | None:
     return None
 
 
+#: The status of a lent item's holder: "borrowed:ITEM:OWNER" (004's bow-tie and watch).
+BORROWED = "borrowed:"
+
+
+def lend_refused(r: Resolution, order: Order) -> str | None:
+    """Why a loan (`lends = true`) cannot be made: not to oneself ("Can lend it to anyone
+    for a night except for himself"), not by a giver whose day action a fright stopped."""
+    ab = r.state.abilities_of(order.actor).get(order.ability)
+    if ab is None or not ab.params.get("lends"):
+        return None
+    if order.targets and order.targets[0] == order.actor:
+        return f"{order.actor} may not lend it to themselves"
+    kinds = r.block_kinds.get(order.actor, set())
+    if order.actor in r.blocked and (not kinds or kinds - set(ab.params.get("unblockable_by", ()))):
+        r.pm_later(order.actor, r.say("action_failed"), needs_alive=True)
+        return f"{order.actor} cannot act this {r.phase}"
+    return None
+
+
+def lent(r: Resolution, order: Order) -> None:
+    """A loan made: the item comes back at the end of the coming night ("it is returned
+    at the end of the night"); the borrower is told it came from the lender's character,
+    never the player ("conia alias Ran will receive it from "Agasa"")."""
+    ab = r.state.abilities_of(order.actor).get(order.ability)
+    if ab is None or not ab.params.get("lends"):
+        return
+    t, item = order.targets[0], str(order.choice)
+    r.state.players[t].statuses.add(f"{BORROWED}{item}:{order.actor}")
+    title = r.rules.items[item].title if item in r.rules.items else item
+    r.pm_later(t, _fmt(ab.params["lent_pm"], item=title), needs_alive=True)
+
+
+def return_loans(r: Resolution, tier: str) -> None:
+    """The night is over: every lent item goes back to its lender."""
+    for name, p in r.state.players.items():
+        for s in sorted(p.statuses):
+            if not s.startswith(BORROWED):
+                continue
+            item, owner = s[len(BORROWED):].split(":", 1)
+            p.statuses.discard(s)
+            if item in p.items:
+                p.items.remove(item)
+                r.state.players[owner].items.append(item)
+                r.event(tier, f"{name}'s {item}", f"returns to {owner}")
+
+
 def with_gifts(state: GameState, orders: list[Order]) -> GameState:
     """The state as the night's later orders see it: items given tonight already moved
     (the GM enters "Ex: give stun-orb to Op", then "Op: stun orb Gus")."""
@@ -1545,6 +1591,7 @@ def finish(r: Resolution) -> None:
     tell_thefts(r)
     if r.phase != "night":
         return
+    return_loans(r, tier)
     _gadgets(r, tier)
     for name in r.state.players:
         for ab in r.state.abilities_of(name).values():

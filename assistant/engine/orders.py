@@ -374,6 +374,10 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
         ) from None
     who = state.players[order.actor]
     say = order.text or order.label()
+    if ability.params.get("every_night"):
+        raise IllegalOrderError(
+            f"{say!r}: {ability.name} works by itself every night for whoever holds it"
+        )
     if ability.params.get("automatic"):
         raise IllegalOrderError(
             f"{say!r}: {ability.name} happens by itself on the night the setup names "

@@ -188,11 +188,13 @@ class Resolution:
         for order in self.orders:
             if order.choice and abilities._is_gift(self.state, order):
                 # 000 trade: applied at once, so the receiver's orders tonight are legal.
-                why = abilities.give_item(
+                why = abilities.lend_refused(self, order) or abilities.give_item(
                     self.state, order.actor, str(order.choice), order.targets[0]
                 )
                 self.event("orders", order.label(), "fails" if why else "item passed",
                            why or f"{order.targets[0]} now holds {order.choice}")
+                if not why:
+                    abilities.lent(self, order)
                 continue
             try:
                 ability = check_order(order, self.state)
@@ -288,6 +290,7 @@ class Resolution:
         if self.phase == "night":
             self._count_skips()
             self._automatic_kills()
+            self._standing_guards()
         deaths.fire_pending(self)
         abilities.apply_boosts(self)
         abilities.apply_suspensions(self)
@@ -450,6 +453,24 @@ class Resolution:
                     self.actions.append(Action(order, ab, [t], ab.tier))
                 self.event("orders", f"{name}: {ab.name}", "released",
                            f"night {self.number}, as the setup says ({key})")
+
+    def _standing_guards(self) -> None:
+        """An item's ability with `every_night` acts by itself each night for whoever
+        holds it, on them (004's watch: "Someone in possession of the Watch is protected");
+        it is their action, so a discombobulation of the holder stops it."""
+        for name in sorted(self.state.players):
+            if not self.state.players[name].alive:
+                continue
+            held = self.state.players[name].statuses
+            for item in self.state.items_of(name):
+                lent = any(s.startswith(f"{abilities.BORROWED}{item.key}:") for s in held)
+                for ab in item.abilities.values():
+                    # `every_night = "borrowed"`: only in a borrower's hands (the watch does
+                    # not guard Agasa, who "can lend it to anyone ... except for himself").
+                    when = ab.params.get("every_night")
+                    if when is True or (when == "borrowed" and lent):
+                        order = Order(name, ab.name, (name,), "night", self.number)
+                        self.actions.append(Action(order, ab, [name], ab.tier))
 
     def _count_skips(self) -> None:
         """000: "The Doppelgangers may choose to skip their night kill. They may only do this
