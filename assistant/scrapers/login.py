@@ -5,7 +5,7 @@ The form is read, not assumed: both forums add hidden fields that change per vis
 posts without them is refused. The session cookie then lives in the fetcher's client.
 
 Two limits of the real forums are kept: phpBB refuses a form sent within the second it
-was shown (`check_form_key`), so the form is sent at least a second after it arrived;
+was shown (`check_form_key`), so its form is sent at least a second after it arrived;
 SMF allows one login per address every 2 s and answers a quicker one with HTTP 403 "You
 will have to wait about N seconds to login again", so that wait is kept, once, and the
 login tried again (two `fetch`es in a row, a daemon restarted at once).
@@ -39,6 +39,9 @@ class LoginForm:
     """Fields a browser would add (remember me, the submit button)."""
     logged_in: re.Pattern[str]
     """Matches a page seen by a logged-in member."""
+    min_form_age: float = 0.0
+    """Seconds between receiving the form and sending it: phpBB refuses a form sent within
+    the second it was shown (`check_form_key` counts whole seconds), SMF does not."""
 
 
 FORMS = {
@@ -57,13 +60,12 @@ FORMS = {
         password_field="password",
         extra=(("autologin", "on"), ("login", "Login")),
         logged_in=re.compile(r"mode=logout|id=\"username_logged_in\""),
+        min_form_age=1.0,
     ),
 }
 _ERROR_SELECTORS = (
     ".errorbox, #error_message, div.error, p.error, .alert-danger, .error, #fatal_error .windowbg"
 )
-FORM_MIN_AGE = 1.0
-"""Seconds between receiving the login form and sending it (phpBB counts whole seconds)."""
 _WAIT = re.compile(r"\bwait\b\D{0,40}?(\d{1,3})\s*(?:seconds?|secs?|s)\b", re.I)
 MAX_FLOOD_WAIT = 30
 """The longest "wait N seconds" of the forum's that is waited out before trying again."""
@@ -110,7 +112,7 @@ def _login(fetcher: Fetcher, ref: ThreadRef, user: str, password: str) -> None:
     fields[spec.user_field] = user
     fields[spec.password_field] = password
     action = absolute(page.url, form.attributes.get("action") or page.url)
-    wait = FORM_MIN_AGE - (fetcher.monotonic() - shown)
+    wait = spec.min_form_age - (fetcher.monotonic() - shown)
     if wait > 0:
         fetcher.sleep(wait)
     _check(fetcher.post(action, fields, error_pages=True), spec, user)
