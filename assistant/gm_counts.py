@@ -158,8 +158,9 @@ def taught_names(
     """Written names (folded) that only the GM's counts resolve. `posts` are the posts in
     the order they were made, an edited post's new version again where its edit was made.
     Each voter's last vote before a count, where it named no player or two and the count
-    lists the voter under one player (of the two), means that player. A name taught two
-    players is dropped, and a vote whose post was edited at a moment unknown around the
+    lists the voter under one player (of the two), means that player. A count that lists
+    the voter where their vote before was is not yet updated, and teaches nothing. A name
+    taught two players is dropped, and a vote whose post was edited at a moment unknown around the
     count (`edits`) teaches nothing: which version the GM read cannot be known."""
     learned: dict[str, Taught] = {}
     for _, taught in taught_by_count(posts, game, rules, matcher, edits=edits):
@@ -178,6 +179,7 @@ def taught_by_count(
     """`taught_names` of each first part of `posts` that ends at a GM count: (the count's
     index in `posts`, the names taught by then). A count as of a moment knows these."""
     last: dict[str, tuple[str | None, int]] = {}
+    earlier: dict[str, str | None] = {}  # what each voter's vote before the last one was on
     learned: dict[str, Taught] = {}
     refused: set[str] = set()
     counts = {c.post_id: c for c in read_counts(posts, game, rules)}
@@ -195,8 +197,12 @@ def taught_by_count(
                 key = fold(written)
                 if not key or key in refused:
                     continue
+                if target == earlier.get(voter):
+                    continue  # the count shows the vote before: not yet updated, no reading
                 found = matcher.match_vote(written)
-                if found.ok or rules.is_no_lynch(written) or rules.is_abstain(written):
+                if rules.is_no_lynch(written) or rules.is_abstain(written):
+                    continue
+                if found.ok:
                     continue
                 if found.how == "ambiguous" and target not in found.candidates:
                     continue
@@ -217,4 +223,19 @@ def taught_by_count(
             if not mark.usable or mark.action not in ("vote", "unvote"):
                 continue
             text = visible(mark.target_text) if mark.action == "vote" else None
+            if voter in last:
+                earlier[voter] = _reading(last[voter][0], matcher, rules, learned)
             last[voter] = (text, post.post_id)
+
+
+def _reading(
+    written: str | None, matcher: NameMatcher, rules: VoteRules, learned: dict[str, Taught]
+) -> str | None:
+    """The player (or No Lynch) a vote as written is on, as far as the names tell."""
+    if not written:
+        return None
+    if rules.is_no_lynch(written):
+        return NO_LYNCH
+    if fold(written) in learned:
+        return learned[fold(written)].target
+    return matcher.match_vote(written).slot

@@ -99,3 +99,20 @@ def test_a_ruleset_can_read_only_the_players_files_names() -> None:
     t = count(chosen, day_game("1883", day), off, at_post=950)
     vote = next(v for v in t.votes if v.post_id == 721)
     assert vote.code == VoteCode.UNKNOWN_TARGET
+
+
+def test_a_count_showing_the_vote_before_teaches_nothing() -> None:
+    # Game 1733, Day 2: pistachi0n votes All Alone (post 565), then writes [vote]vote for
+    # Davsto's lynch[/vote] (post 614, naming no player alone). The GM's count in post 625
+    # still lists pistachi0n under All Alone: it shows the vote before, not a reading of
+    # "vote for Davsto's lynch".
+    doc, posts = archive("1733")
+    day = day_of("1733", 625)
+    game = day_game("1733", day)
+    rules = find_ruleset("mafiascum").votes
+    [c625] = [c for c in read_counts(posts, game, rules) if c.post_id == 625]
+    assert ("pistachi0n", "All Alone") in c625.votes
+    chosen = [p for p in posts if day["start_post"] <= p.post_id <= 630]
+    taught = taught_names(chosen, game, rules, game.matcher(rules.close_spelling))
+    assert "forDavstoslynch".lower() not in taught
+    assert _vote("1733", 630, 614, "pistachi0n").code == VoteCode.UNKNOWN_TARGET
