@@ -280,7 +280,8 @@ class NameMatcher:
     def unlisted_author(self, author: str, posting: Collection[str]) -> Match | None:
         """The slot an author the players file does not name plays: the one slot whose
         name or alias is a close spelling of theirs ("Donempire" for a file's
-        "Dongempire") or the same without digits ("Wake1" for "Wake88"), when none of
+        "Dongempire"), the same without digits ("Wake1" for "Wake88") or, failing those,
+        whose name they abbreviate ("PJ." for Panzerjager), when none of
         that slot's names posts in the thread (`posting`: the authors seen). Else None: a
         spectator or a host is no player, and neither is someone named like a player who
         posts."""
@@ -293,6 +294,10 @@ class NameMatcher:
                 how.setdefault(n.slot, f"a close spelling ({score:.0%}) of {n.full}")
             elif len(bare) >= 4 and bare == n.bare:
                 how.setdefault(n.slot, f"{n.full} without its digits")
+        if not how:  # "PJ." for Panzerjager: initials or a short form of one slot's name
+            short = self._abbreviation(key, key)
+            if short is not None and short.slot is not None:
+                how[short.slot] = short.how
         if len(how) != 1:
             return None
         slot, why = next(iter(how.items()))

@@ -48,3 +48,12 @@ def test_only_one_close_slot_and_a_close_spelling_only() -> None:
     assert m.unlisted_author("Jerry", {"Jerry"}) is None  # two slots without their digits
     assert m.unlisted_author("Spectator", {"Spectator"}) is None
     assert m.unlisted_author("Donempire", {"Donempire", "Dongempire"}) is None
+
+
+def test_an_account_abbreviating_a_silent_slots_name() -> None:
+    # Game 1170, Day 1: the slot is "Panzerjager"; the account posting is "PJ." (post 326:
+    # <b>Vote:Quinnster</b>), and no one posts as Panzerjager.
+    t = tally_to("1170", 326)
+    vote = next(v for v in t.votes if v.post_id == 326)
+    assert (vote.voter, vote.target) == ("Panzerjager", "earworm")
+    assert "read as Panzerjager, abbreviation of Panzerjager" in vote.reason
