@@ -306,6 +306,16 @@ _BLOCK = frozenset(
     }
 )
 _SKIP = frozenset({"script", "style", "cite", "img", "-comment", "button", "summary"})
+_INLINE_STYLE = re.compile(r"display\s*:\s*inline(?![\w-])", re.I)
+
+
+def is_block(tag: str, attrs: Mapping[str, str | None]) -> bool:
+    """Whether an element starts a line of its own. A `div` styled `display:inline` does
+    not: phpBB styles (mafiascum's) write bold and colour as such divs, and a vote written
+    a colour a letter ("V", "O", "T", "E" each its own div) is one line of text."""
+    if tag not in _BLOCK:
+        return False
+    return not (tag == "div" and _INLINE_STYLE.search(attrs.get("style") or ""))
 _STRIKE = frozenset({"s", "del", "strike"})
 _STYLE_COLOR = re.compile(r"(?:^|;)\s*color\s*:\s*([^;]+)", re.I)
 _STYLE_BOLD = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)
@@ -408,7 +418,7 @@ def _walk_lexbor(node: LexborNode, out: Chunks, hidden: Hidden | None, run: int 
         if tag in _SKIP:
             continue
         attrs = child.attributes
-        block = tag in _BLOCK
+        block = is_block(tag, attrs)
         if block:
             emit("\n", hidden, run)
         if tag == "blockquote":
@@ -811,11 +821,15 @@ def _what(mark: Mark, rules: VoteRules) -> str:
 _RUN_MARKUP = re.compile(r"<(?:b|strong|font)\b|style|bbvote")
 
 
+#: "VOTE" written a letter an element ("<div ...>V</div><div ...>O</div>..."), lowered.
+_VOTE_A_LETTER_A_TAG = re.compile(r">v<(?:[^>]{0,80}>){1,4}o<(?:[^>]{0,80}>){1,4}t<")
+
+
 def may_hold_marks(body_html: str, rules: VoteRules) -> bool:
     """False when `body_html` cannot hold a mark `extract_votes` would report, so it need
     not be parsed: no "vote" in it, and (under `name_only`) no bold or coloured element."""
     lowered = body_html.lower()
-    if "vot" in lowered:
+    if "vot" in lowered or _VOTE_A_LETTER_A_TAG.search(lowered) is not None:
         return True
     # Without `name_only` a body that never reads "vote" is not reported: a bold name
     # alone is no vote there (and was never looked for).

@@ -126,7 +126,7 @@ def chunks_bs4(body_html: str) -> Any:
 def _walk_bs4(node: Any, out: Any, hidden: Any, run: int | None) -> None:
     from bs4 import NavigableString
 
-    from assistant.votes import _BLOCK, _SKIP, element_scope, quote_author, quote_reason
+    from assistant.votes import _SKIP, element_scope, is_block, quote_author, quote_reason
 
     for child in node.children:
         if isinstance(child, NavigableString):
@@ -140,7 +140,8 @@ def _walk_bs4(node: Any, out: Any, hidden: Any, run: int | None) -> None:
         if tag in _SKIP:
             continue
         attrs = {k: " ".join(v) if isinstance(v, list) else v for k, v in child.attrs.items()}
-        if tag in _BLOCK:
+        block = is_block(tag, attrs)
+        if block:
             out.emit("\n", hidden, run)
         if tag == "blockquote":
             cite = child.find("cite")
@@ -152,7 +153,7 @@ def _walk_bs4(node: Any, out: Any, hidden: Any, run: int | None) -> None:
             _walk_bs4(child, out, hidden or quote_reason(attrs, href, author), None)
         else:
             _walk_bs4(child, out, *element_scope(out, tag, attrs, hidden, run))
-        if tag in _BLOCK:
+        if block:
             out.emit("\n", hidden, run)
 
 

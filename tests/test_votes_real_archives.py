@@ -318,3 +318,12 @@ def test_a_name_near_two_players_or_near_none_is_not_guessed() -> None:
     t = tally_to("1805", 1436)
     vote = next(v for v in t.votes if v.post_id == 1436)
     assert vote.code == VoteCode.UNKNOWN_TARGET
+
+
+def test_a_vote_written_a_colour_a_letter_is_one_vote() -> None:
+    # Game 1688, post 1431: a bold "VOTE: Not_Maf" with each letter in its own
+    # <div style="display:inline;color:...">; inline divs do not break the line.
+    t = tally_to("1688", 1431)
+    vote = next(v for v in t.votes if v.post_id == 1431)
+    assert (vote.voter, vote.target, vote.code) == ("lalaladucks", "Not_Mafia", VoteCode.COUNTED)
+    assert vote.text == "VOTE: Not_Maf"
