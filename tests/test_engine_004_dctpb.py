@@ -733,3 +733,92 @@ def test_agasa_lends_to_no_one_but_others_and_not_when_frightened():
     d = phase(n.state, "day", 2, "Aga: lend watch to Con")
     assert "watch" not in d.state.players["Con"].items
     assert pms(d, "Aga") == "Your action failed."
+
+
+# ---- erase and bribe --------------------------------------------------------------------
+
+
+def _dawn(r) -> list[str]:
+    from assistant.engine.drafts import dawn_post
+
+    return [line for line in dawn_post(r).splitlines() if line.strip()]
+
+
+def test_an_erased_body_is_not_shown_and_only_the_eraser_learns_it():
+    quote("The identity of the erased player will not be shown. The eraser is the only one who "
+          "becomes privy to the identity of the erased body.")
+    s = game("Pis=pisco", "G=gin", "Boss=anokata", "Cam=camel", "Con=conan")
+    r = phase(s, "night", 1, "Black Org: kill Cam by Pis", "Pis: erase")
+    assert dead(r) == ["Cam"]
+    assert _dawn(r)[1] == "Cam has died."
+    assert pms(r, "Pis") == "You erased the body of Cam: Camel, FBI Agent."
+    r = phase(s, "night", 1, "Black Org: kill Cam by Pis")
+    assert _dawn(r)[1] == "Cam has died. Cam was the Camel, FBI Agent (Town)."
+
+
+def test_pisco_erases_another_members_victim_once_per_game():
+    quote("The action is not limited to a one-time-use and may be repeated so long as the "
+          "eraser is the one doing the killing. Once per game, Pisco may opt to erase a "
+          "victim killed by another Black Org member.")
+    s = game("Pis=pisco", "G=gin", "Boss=anokata", "Cam=camel", "Con=conan", "Jo=jodie",
+             "Hei=heiji")
+    r1 = phase(s, "night", 1, "Black Org: kill Cam by G", "Pis: erase")
+    assert _dawn(r1)[1] == "Cam has died."
+    r2 = phase(r1.state, "night", 2, "Black Org: kill Con by G", "Pis: erase")
+    assert _dawn(r2)[1].startswith("Con has died. Con was")
+    r3 = phase(r2.state, "night", 3, "Black Org: kill Jo by Pis", "Pis: erase")
+    assert _dawn(r3)[1] == "Jo has died."
+
+
+def test_an_erased_ran_does_not_sober_kogorou():
+    quote("If Eri, Ran, Conan, or Shinichi get erased, Kogorou will not get sober and will stay "
+          "drunk.")
+    s = game("Pis=pisco", "Ran=ran", "Boss=anokata", "Kog=kogorou", "G=gin")
+    r = phase(s, "night", 1, "Black Org: kill Ran by Pis", "Pis: erase")
+    assert len(_kogorou_answers(r.state, range(2, 14))) == 2
+
+
+def test_a_bribed_kill_cannot_be_hindered_even_by_an_arrest_of_the_killer():
+    quote("The Black Org's kill that night cannot be hindered by any means whatsoever, including "
+          "an arrest on the killing player.")
+    quote("Should the killer be arrested, the arrest will be successful, but only after the "
+          "kill. The kill itself cannot be stopped.")
+    s = game("Pis=pisco", "G=gin", "Boss=anokata", "Cam=camel", "Sat=satou", "Ran=ran",
+             "T=eisuke")
+    s = phase(s, "night", 1, "Black Org: kill Cam by G").state
+    r = phase(s, "day", 1).state
+    r = phase(r, "night", 2, "Pis: bribe", "Black Org: kill Ran by G",
+              "Sat: arrest G for killing Cam on Night 1")
+    assert dead(r) == ["Ran"]
+    assert "arrested" in r.state.players["G"].statuses
+    quote("The body of a bribe victim will be erased and only the killing player will learn "
+          "their identity.")
+    assert _dawn(r)[1] == "Ran has died."
+    assert "You erased the body of Ran: Ran, Protector." in pms(r, "G")
+
+
+def test_protecting_the_bribed_victim_or_tricking_the_killer_fails_as_if_discombobulated():
+    quote("If a player attempts to protect the victim or discombobulate the killer, their "
+          "action will fail as if discombobulated.")
+    quote("He will also get that message in case he wanted to discombobulate someone that isn't "
+          "in Japan, or if he discombobulated the killer if Bribe is in effect.")
+    s = game("Pis=pisco", "G=gin", "Boss=anokata", "Cam=camel", "Ran=ran", "T=eisuke")
+    r = phase(s, "night", 1, "Pis: bribe", "Black Org: kill Cam by G", "Ran: protect Cam",
+              "T: trick G")
+    assert dead(r) == ["Cam"]
+    assert pms(r, "Ran") == "Your action failed."
+    assert pms(r, "T") == "Your action failed."
+    assert "injured" not in r.state.players["Ran"].statuses
+    # Once per game.
+    quote("One per game, Pisco may \"Bribe\" the GM with a suitcase full of cash.")
+    r2 = phase(r.state, "night", 2, "Pis: bribe")
+    assert any("no use of bribe left" in x for x in r2.log_lines())
+
+
+def test_bribe_kills_a_traveller_abroad():
+    quote("Even if the victim is a traveler and out of the country, the kill will still be a "
+          "success.")
+    s = game("Pis=pisco", "G=gin", "Boss=anokata", "Hak=hakuba")
+    r = phase(s, "night", 1, "Pis: bribe", "Black Org: kill Hak by G")
+    assert dead(r) == ["Hak"]
+    assert dead(phase(s, "night", 1, "Black Org: kill Hak by G")) == []

@@ -37,6 +37,10 @@ def _fmt(template: object, **values: object) -> str:
 
 def block(r: Resolution, a: Action, tier: str) -> None:
     for t in a.targets:
+        k = bribed_kill_on(r, t)
+        if k is not None and k.actor == t:
+            a.failed = f"{t} carries a bribed kill"  # 004: it cannot be discombobulated
+            continue
         if a.ability.params.get("spares_visit_killers") and kills_visitors(r, t):
             # 000: "The Paranoid War Vet and Sentry Gun are not role-blocked by an abduction"
             r.event(tier, a.label(), f"does not roleblock {t}", f"{t} kills anyone visiting them")
@@ -82,6 +86,8 @@ def settle_block_chains(r: Resolution, acts: list[Action], tier: str) -> None:
                 undecided.remove(b)  # its actor is blocked by a block that lands
     for b in landed:  # blocked before the tier's actions are checked
         for t in b.targets:
+            if bribed_kill_on(r, t) is not None and bribed_kill_on(r, t).actor == t:
+                continue
             r.blocked.add(t)
             r.block_kinds.setdefault(t, set()).add("plain")
     cycle = {b.actor for b in undecided}
@@ -1468,6 +1474,84 @@ def blame(r: Resolution, a: Action, tier: str) -> None:
     r.event(tier, a.label(), f"{t} is blamed for {claim.rest()}")
 
 
+#: The status of a body whose identity is not shown (004's Erase and Bribe).
+ERASED = "erased"
+
+
+def _side_kill(r: Resolution, a: Action) -> Action | None:
+    side = r.state.players[a.actor].side
+    return next(
+        (b for b in r.actions if b.order.side == side and b.kind == "kill"), None
+    )
+
+
+def erase(r: Resolution, a: Action, tier: str) -> None:
+    """004 Erase: the body of the side's victim tonight is not shown; "The eraser is the only
+    one who becomes privy to the identity of the erased body". Always on the eraser's own
+    kill; on another member's kill `others_uses` times a game ("Once per game, Pisco may opt
+    to erase a victim killed by another Black Org member")."""
+    k = _side_kill(r, a)
+    victim = k.targets[0] if k is not None and not k.failed else None
+    if victim is None or r.state.players[victim].alive:
+        r.event(tier, a.label(), "nothing to erase", "the side killed nobody tonight")
+        return
+    mine = r.state.players[a.actor]
+    if k is not None and k.actor != a.actor:
+        key = f"{a.ability.name}:others"
+        if mine.used.get(key, 0) >= int(a.ability.params.get("others_uses", 0)):
+            r.event(tier, a.label(), "fails", f"{k.actor}'s kill, and the one use on another's "
+                    "kill is spent")
+            return
+        mine.used[key] = mine.used.get(key, 0) + 1
+    _erase(r, victim, a.actor, tier, a.label())
+
+
+def _erase(r: Resolution, victim: str, reader: str, tier: str, label: str) -> None:
+    r.state.players[victim].statuses.add(ERASED)
+    r.pm_later(reader, r.say("erased_body", target=victim, role=r.state.role_title(victim)),
+               needs_alive=True)
+    r.event(tier, label, f"{victim}'s body is erased", f"only {reader} learns who it was")
+
+
+def apply_bribes(r: Resolution) -> None:
+    """004 Bribe, before any tier: "The Black Org's kill that night cannot be hindered by any
+    means whatsoever, including an arrest on the killing player"; the victim's body is
+    erased ("only the killing player will learn their identity"). The Bribe itself "is
+    absolute and cannot be stopped in any way"."""
+    for a in r.actions:
+        if a.kind != "bribe" or a.done:
+            continue
+        a.done, a.stayed = True, True
+        r.state.spend(a.actor, a.ability)
+        k = _side_kill(r, a)
+        if k is None:
+            r.event(a.tier, a.label(), "no effect", "the side sent no kill tonight")
+            continue
+        k.strengthened = k.bribed = True
+        r.event(a.tier, a.label(), f"{k.label()} cannot be hindered")
+
+
+def bribed_kill_on(r: Resolution, name: str) -> Action | None:
+    """The bribed kill `name` carries out or suffers tonight, if any."""
+    return next((b for b in r.actions if b.bribed and name in (b.actor, *b.targets)), None)
+
+
+def after_bribes(r: Resolution, tier: str) -> None:
+    """A bribed kill's victim is erased for the killer alone; a protection of the victim or
+    a discombobulation of the killer "will fail as if discombobulated"."""
+    for k in [b for b in r.actions if b.bribed]:
+        victim = k.targets[0]
+        if not r.state.players[victim].alive:
+            _erase(r, victim, k.actor, tier, k.label())
+        for b in r.actions:
+            hit = (b.kind in ("protect", "heal") and victim in b.targets) or (
+                b.kind == "block" and k.actor in b.targets
+            )
+            if hit and b.actor != k.actor:
+                r.pm_later(b.actor, r.say("action_failed"), needs_alive=True)
+                r.event(tier, b.label(), "fails", "the Black Org bribed the GM tonight")
+
+
 HANDLERS: dict[str, Handler] = {
     "block": block,
     "redirect": redirect,
@@ -1515,6 +1599,8 @@ HANDLERS: dict[str, Handler] = {
     "travel": travel,
     "search": search,
     "blame": blame,
+    "erase": erase,
+    "bribe": nothing,
 }
 
 
@@ -1591,6 +1677,7 @@ def finish(r: Resolution) -> None:
     tell_thefts(r)
     if r.phase != "night":
         return
+    after_bribes(r, tier)
     return_loans(r, tier)
     _gadgets(r, tier)
     for name in r.state.players:

@@ -42,7 +42,10 @@ class Reveal:
 
 def reveal(state: GameState, death: Death, policy: str) -> Reveal:
     """Apply a reveal policy and the dead role's disguises to one death."""
-    if policy in {"none", "killer"}:
+    hidden = set(state.rules.reveal.get("hidden_by", ()))
+    if policy in {"none", "killer"} or hidden & state.players[death.player].statuses:
+        # `[reveal] hidden_by`: statuses that keep a body unshown (004: "The identity of the
+        # erased player will not be shown").
         return Reveal(death.player, None, None)
     rules = state.rules
     role_title = state.role_title(death.player)

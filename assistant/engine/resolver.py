@@ -32,6 +32,9 @@ class Action:
     """Stopped before it left its actor (dead, roleblocked, a jailed performer): it did not
     happen, so no tracker or watcher sees a visit. One stopped at its target did happen."""
     strengthened: bool = False
+    bribed: bool = False
+    """Nothing stops it, not even at its actor (004's Bribe: "cannot be hindered by any
+    means whatsoever, including an arrest on the killing player")."""
     hastened_by: str | None = None
     done: bool = False
 
@@ -293,6 +296,7 @@ class Resolution:
             self._standing_guards()
         deaths.fire_pending(self)
         abilities.apply_boosts(self)
+        abilities.apply_bribes(self)
         abilities.apply_suspensions(self)
         abilities.apply_repairs(self)
         abilities.apply_trust(self)
@@ -527,6 +531,8 @@ class Resolution:
         if a.ability.params.get("spend_on") not in ("success", "failure"):
             self.state.spend(a.actor, a.ability)
         self.state.players[a.actor].last_targets[a.ability.name] = (self.number, tuple(a.targets))
+        if a.bribed:
+            return None
         disabled = self._disabled_by_status(a)
         if disabled:
             return disabled

@@ -65,6 +65,8 @@ KINDS = frozenset(
         "travel",
         "search",
         "blame",
+        "erase",
+        "bribe",
     }
 )
 TARGET_STATES = frozenset({"alive", "dead", "any"})
