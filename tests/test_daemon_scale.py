@@ -342,7 +342,15 @@ def test_a_forum_is_asked_a_few_pages_at_a_time_by_the_event_loop(tmp_path) -> N
         async def all_at_once() -> list:
             return await asyncio.gather(*(daemon.acycle(g) for g in games))
 
+        # The forum holds every request until three are waiting at once, so the test shows
+        # the loop asks three pages at a time however slowly this machine runs it.
+        forum.hold.set()
+        releaser = threading.Thread(target=lambda: (
+            forum.wait_until(lambda f: f.in_flight >= 3, "3 requests in flight"),
+            forum.release.set()))
+        releaser.start()
         reports = asyncio.run(all_at_once())
+        releaser.join()
         most = forum.most_in_flight
     assert most == 3
     assert [len(r.poll.new) for r in reports] == [66] * 30
