@@ -325,3 +325,31 @@ def test_an_arrest_without_a_crime_is_entered_but_not_checked():
     r = phase(s, "day", 1, "Pofa: arrest Akonyl")
     assert "arrested" in r.state.players["Akonyl"].statuses
     assert any("no crime named" in n for n in r.notes)
+
+
+# ---- Observe ---------------------------------------------------------------------------
+
+
+def test_observe_age_and_gender_from_the_card():
+    quote("May choose a player to Age-Observe during the night. When the night is over the "
+          "player will learn if that player is a child, teenager or adult.")
+    quote("May choose a player to Gender-Observe during the night. When the night is over the "
+          "player will learn if that player is male or female.")
+    s = game("Jodie=jodie", "Camel=camel", "Con=conan", "Ran=ran", "G=gin")
+    r = phase(s, "night", 1, "Jodie: observe age Con", "Camel: observe gender Ran")
+    assert pms(r, "Jodie") == ["Observation of Con (age): Child"]
+    assert pms(r, "Camel") == ["Observation of Ran (gender): Female"]
+
+
+def test_observe_example_anokata_gives_both_observers_one_random_answer():
+    quote('Jodie and Camel observe Anokata on Night 1 and on Night 2: Night 1: Both get "Child" '
+          'as a result Night 2: Both get "Child" as a result again. Or Night 2: Both get '
+          '"Teenager" as a result')
+    s = game("Jodie=jodie", "Camel=camel", "Boss=anokata", "Ran=ran", "G=gin")
+    answers = set()
+    for n in range(1, 7):
+        r = phase(s, "night", n, "Jodie: observe age Boss", "Camel: observe age Boss")
+        jodie, camel = pms(r, "Jodie"), pms(r, "Camel")
+        assert jodie == [line.replace("Camel", "Jodie") for line in camel]
+        answers.add(jodie[0].rsplit(": ", 1)[1])
+    assert answers <= {"Adult", "Teenager", "Child"} and len(answers) > 1

@@ -308,6 +308,7 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
             target=t,
             result=result,
             claim=claim_words(r, a, t),
+            choice=a.order.choice or "",
         ),
         needs_alive=bool(params.get("needs_alive")),
     )
@@ -669,7 +670,24 @@ def _claim_field(r: Resolution, a: Action, t: str) -> str:
     return _claimed_before(r, a, t)
 
 
+def _observed(r: Resolution, a: Action, t: str) -> str:
+    """004 Observe: "the player will learn if that player is a child, teenager or adult" (or
+    male or female): the card's passive, the disguise's when disguised ("If the target is
+    disguised, then the player will learn it for the disguise"); "random" draws one of the
+    ability's `random_answers`, the same for every observer that phase ("If Anokata get's
+    observed by more than one observer, then all observers will get the same result")."""
+    what = str(a.order.choice)
+    worn = disguise_of(r.state.players[t])
+    role = r.rules.roles.get(worn) if worn else r.state.role_of(t)
+    value = str(role.passives.get(what, "unknown")) if role is not None else "unknown"
+    if value == "random":
+        options = list(a.ability.params.get("random_answers", {}).get(what, ["unknown"]))
+        value = r.drawn.setdefault((t, what), r.rng.choice(options))
+    return value
+
+
 CLAIM_FIELDS: dict[str, Callable[[Resolution, Action, str], str]] = {
+    "observe": _observed,
     "claim": _claim_field,
     "crimes": _crimes,
     "in_game": _in_game,

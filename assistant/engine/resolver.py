@@ -159,6 +159,8 @@ class Resolution:
         self.silenced: set[str] = set()
         """Players who get no results this phase (004: "Injured/suspended people do not
         recieve results on the phase they're injured/suspended")."""
+        self.drawn: dict[tuple[str, str], str] = {}
+        """Random answers drawn this phase, the same for every asker (004's Anokata observed)."""
         self.extra_acts: list[Act] = []
         """Acts that investigations see besides the orders (a blamed action, 004)."""
         self._statuses_after_deaths()
