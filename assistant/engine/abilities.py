@@ -14,7 +14,7 @@ from assistant.engine import claims, deaths
 from assistant.engine.claims import Act, Claim, parse_claim
 from assistant.engine.orders import role_key, split_targets
 from assistant.engine.rules import phase_index
-from assistant.engine.state import ABROAD, FLIGHT, disguise_of, drop_disguise, whereabouts
+from assistant.engine.state import ABROAD, FLIGHT, FRIEND, disguise_of, drop_disguise, whereabouts
 
 if TYPE_CHECKING:
     from assistant.engine.orders import Order
@@ -147,6 +147,10 @@ def hamedo(r: Resolution, a: Action, tier: str) -> None:
 def protect(r: Resolution, a: Action, tier: str) -> None:
     for t in a.targets:
         r.protections.setdefault(t, []).append(a)
+        if r.phase == "day" and a.ability.params.get("day_status"):
+            # 004 Lovey-Dovey by day: "This protect will hinder lynching" ([night]
+            # vote_statuses lynch_immune).
+            r.state.players[t].day_statuses.add(str(a.ability.params["day_status"]))
         r.event(
             tier,
             a.label(),
@@ -1099,7 +1103,23 @@ def hex_(r: Resolution, a: Action, tier: str) -> None:
 
 
 def lovers(r: Resolution, a: Action, tier: str) -> None:
-    if a.ability.params.get("needs_survival"):
+    params = a.ability.params
+    if params.get("pick"):
+        # 004 Amor: "Chooses four players, two of which will become lovers", never a role of
+        # `not_roles` ("Best Friends and Detective Boys may not be lovers") nor a friend
+        # ("Friendship always takes precedent over Lovers").
+        barred = set(params.get("not_roles", ()))
+        free = [
+            t for t in a.targets
+            if r.state.players[t].role not in barred
+            and not any(x.startswith(FRIEND) for x in r.state.players[t].statuses)
+        ]
+        if len(free) < int(params["pick"]):
+            r.event(tier, a.label(), "no lovers", "too few of them may be lovers")
+            return
+        a.targets = sorted(r.rng.sample(free, int(params["pick"])))
+        r.event(tier, a.label(), f"the GM's draw: {' and '.join(a.targets)}")
+    if params.get("needs_survival"):
         r.after_night.append(a)
         r.event(tier, a.label(), "arrow flies", "they fall in love at dawn if both survive")
         return
@@ -1113,8 +1133,65 @@ def _make_lovers(r: Resolution, a: Action, tier: str) -> None:
     for me, other in ((x, y), (y, x)):
         if role:
             r.state.players[me].role = str(role)
+        for item in a.ability.params.get("gives_items", ()):
+            # 004: "Lovers can protect each other with the ability Lovey-Dovey."
+            r.state.players[me].items.append(str(item))
         r.pm(me, r.say("lovers", lover=other, role=r.state.role_title(other)))
     r.event(tier, a.label(), f"{x} and {y} are lovers")
+
+
+def befriend(r: Resolution, a: Action, tier: str) -> None:
+    """004 Friendship: "Sonoko names a list of players ... The Sonoko player will then
+    randomly befriend one of those players", never one of `not_roles` ("Detective Boys,
+    Lovers, and Black Org members apart from Vermouth cannot be befriended"); they learn each
+    other's character (the disguise's, when disguised)."""
+    params = a.ability.params
+    barred = set(params.get("not_roles", ()))
+    sides_ok = set(params.get("sides", ())) or None
+    free = [
+        t for t in a.targets
+        if t != a.actor
+        and r.state.players[t].role not in barred
+        and r.state.lover_of(t) is None
+        and (
+            sides_ok is None
+            or r.state.players[t].side in sides_ok
+            or r.state.players[t].role in params.get("also_roles", ())
+        )
+    ]
+    if not free:
+        r.event(tier, a.label(), "no friend", "none of them may be befriended")
+        return
+    friend = r.rng.choice(sorted(free))
+    r.state.players[a.actor].statuses.add(FRIEND + friend)
+    r.state.players[friend].statuses.add(FRIEND + a.actor)
+
+    def shown(name: str) -> str:
+        worn = disguise_of(r.state.players[name])
+        return r.rules.role(worn).title if worn else r.state.role_title(name)
+
+    r.pm(a.actor, r.say("friend", friend=friend, role=shown(friend)))
+    r.pm(friend, r.say("friend", friend=a.actor, role=shown(a.actor)))
+    r.event(tier, a.label(), f"the GM's draw: {friend}", f"{a.actor} and {friend} are friends")
+
+
+def friends_killers(r: Resolution) -> None:
+    """004: "When Sonoko's friend dies as a result of being killed by the Black Org, she will
+    learn the identity of the attacker. She will not learn the identity if her friend happens
+    to be sniped or poisoned" (a passive `learns_friends_killer`; kills whose `kill_tag` is
+    in `hidden_kill_tags` are not told)."""
+    for name, p in r.state.players.items():
+        hidden = r.state.passive(name, "learns_friends_killer")
+        if not hidden or not p.alive:
+            continue
+        for d in r.deaths:
+            if FRIEND + d.player not in p.statuses or d.how != "nightkill":
+                continue
+            for k in r.actions:
+                tag = deaths.kill_tag(r, k)
+                if k.kind == "kill" and k.targets == [d.player] and not k.failed:
+                    if tag not in list(hidden):  # type: ignore[call-overload]
+                        r.pm(name, r.say("friends_killer", friend=d.player, killer=k.actor))
 
 
 def steal(r: Resolution, a: Action, tier: str) -> None:
@@ -1608,6 +1685,7 @@ HANDLERS: dict[str, Handler] = {
     "trust": trust,
     "plant": plant,
     "poison": poison,
+    "befriend": befriend,
     "ward": ward,
     "invert": invert,
     "take_item": take_item,
@@ -1629,7 +1707,7 @@ _FIRST_IN_TIER = frozenset({"invert", "blame"})
 def within_tier_key(a: Action) -> tuple[int, str]:
     """Order of handling inside a tier (effects are still simultaneous): what changes the
     others' view (a slander) first, then finders."""
-    if a.kind in _FIRST_IN_TIER:
+    if a.kind in _FIRST_IN_TIER or a.ability.params.get("first_in_tier"):
         return (0, a.actor)
     return (1 if a.ability.params.get("field") == "is_role" else 2, a.actor)
 

@@ -471,6 +471,11 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
             raise IllegalOrderError(
                 f"{say!r}: {order.actor} may not target themselves with {ability.name}"
             )
+        if ability.params.get("lover_only") and state.lover_of(order.actor) != t:
+            # 004 Lovey-Dovey: "Can't use it on anyone else besides his/her lover".
+            raise IllegalOrderError(
+                f"{say!r}: {ability.name} is only for {order.actor}'s lover, not {t}"
+            )
         if ability.not_own_side and target.side == who.side:
             raise IllegalOrderError(
                 f"{say!r}: the {who.side} may not target one of their own ({t})"

@@ -342,6 +342,8 @@ class Resolution:
                 deaths.resolve_kills(self, tier)
             abilities.fire_visit_kills(self, shots, tier)
         abilities.finish(self)
+        if self.phase == "night":
+            abilities.friends_killers(self)
         self.state.acts.extend(self._acts())
         for p in self.pending_pms:
             if p.player in self.silenced:

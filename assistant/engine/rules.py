@@ -56,6 +56,7 @@ KINDS = frozenset(
         "trust",
         "plant",
         "poison",
+        "befriend",
         "ward",
         "invert",
         "take_item",

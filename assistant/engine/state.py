@@ -116,6 +116,9 @@ def settle_flights(player: PlayerState, index: int) -> None:
             player.statuses.discard(ABROAD)
 
 
+#: The status of a befriended pair (004 Sonoko): "friend:NAME" on each of them.
+FRIEND = "friend:"
+
 #: The status a disguised player carries, followed by the role key worn.
 DISGUISE = "disguise:"
 
@@ -231,7 +234,9 @@ class GameState:
 
     def abilities_of(self, name: str) -> dict[str, AbilityDef]:
         """The player's role abilities and those of the items they hold; side abilities
-        (the mafia kill) are separate."""
+        (the mafia kill) are separate. A role with the passive `borrows_friend` (004's
+        Sonoko: "can use the same abilities as her friend, so long as her friend is still
+        alive") has its living friend's too, but those the passive lists."""
         role = self.role_of(name)
         out = {} if role is None else dict(role.abilities)
         worn = disguise_of(self.players[name])
@@ -241,6 +246,15 @@ class GameState:
         for item in self.items_of(name):
             for key, ab in item.abilities.items():
                 out.setdefault(key, ab)
+        barred = self.passive(name, "borrows_friend")
+        if isinstance(barred, (list, tuple)):
+            for s in sorted(self.players[name].statuses):
+                friend = s[len(FRIEND):] if s.startswith(FRIEND) else None
+                if friend in self.players and self.players[friend].alive:
+                    theirs = self.role_of(friend)
+                    for key, ab in (theirs.abilities if theirs else {}).items():
+                        if key not in barred:
+                            out.setdefault(key, ab)
         return out
 
     def side_members(self, side: str, *, alive: bool = True) -> list[str]:

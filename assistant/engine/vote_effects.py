@@ -106,6 +106,9 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
             sources.append(f"status: {names['less_votes']}")
         tiebreaker = bool(state.passive(name, "tiebreaker"))
         immune = bool(state.passive(name, "lynch_immune")) and not lost
+        if names.get("lynch_immune") and names["lynch_immune"] in p.day_statuses:
+            immune = True  # 004 Lovey-Dovey by day
+            sources.append(f"status: {names['lynch_immune']}")
         if stopped:
             immune = True
             sources.append(f"status: {names['stops_lynch']}")
