@@ -180,8 +180,8 @@ _held_open_for_reading.fds = []  # type: ignore[attr-defined]
 
 
 def _stuck_daemon(tmp_path: Path) -> tuple[RunningDaemon, Path]:
-    """A daemon whose event loop is stuck in a read: a game file that is a pipe nobody
-    writes to (as a hung network disk would), found by its look for new games."""
+    """A daemon stuck in a read: a game file that is a pipe nobody writes to (as a hung
+    network disk would be), found by its look for new games, which then never returns."""
     snaps = ds.snapshots("smf21")
     forum_cm = running_forum()
     forum = forum_cm.__enter__()
