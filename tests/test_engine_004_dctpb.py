@@ -822,3 +822,114 @@ def test_bribe_kills_a_traveller_abroad():
     r = phase(s, "night", 1, "Pis: bribe", "Black Org: kill Hak by G")
     assert dead(r) == ["Hak"]
     assert dead(phase(s, "night", 1, "Black Org: kill Hak by G")) == []
+
+
+# ---- the Black Suitcase, Cover, Betrayal ------------------------------------------------
+
+
+def test_black_suitcase_the_seeds_example_a_fake_interrogation():
+    quote("Anokata (Kleene) can give the Suitcase to himself during Day 1. During Night 2, he "
+          "can (for example) interrogate another player (Akonyl). Anyone Investigating \"Kleene "
+          "interrogates Akonyl\" will receive a \"True\" result. However, Anokata (Kleene) will "
+          "not gain a result on his fake Interrogation.")
+    s = game("Kleene=anokata", "Akonyl=conan", "Sat=satou", "G=gin")
+    d = phase(s, "day", 1, "Kleene: give black-suitcase to Kleene")
+    r = phase(d.state, "night", 2, "Kleene: suitcase interrogate Akonyl",
+              "Sat: investigate Kleene interrogates Akonyl")
+    assert pms(r, "Sat") == '"Kleene interrogates Akonyl" - True'
+    assert pms(r, "Kleene") == ""
+    assert "black-suitcase" in r.state.players["Kleene"].items
+
+
+def test_fake_actions_and_blamed_actions_the_seeds_example():
+    quote("Akonyl(Anokata) uses Black Suitcase and interrogates xpon(Haibara). Akonyl kills CTU. "
+          "Xpon is blamed for killing CTU. \"Akonyl interrogates xpon\" - True \"Xpon kills CTU\" "
+          "- True")
+    quote("Anokata can use the Black Suitcase during Night 1 for himself.")
+    s = game("Akonyl=anokata", "Xpon=haibara", "CTU=camel", "Meg=megure", "Shi=shiratori")
+    r = phase(s, "night", 1, "Akonyl: suitcase interrogate Xpon", "Black Org: kill CTU by Akonyl",
+              "Akonyl: blame Xpon for killing CTU", "Meg: investigate Akonyl interrogates Xpon",
+              "Shi: investigate Xpon kills CTU")
+    assert dead(r) == ["CTU"]
+    assert pms(r, "Meg") == '"Akonyl interrogates Xpon" - True'
+    assert pms(r, "Shi") == '"Xpon kills CTU" - True'
+
+
+def test_a_discombobulated_suitcase_holder_fails_and_is_told():
+    quote("If the player is discombobulated, the Black Suitcase action will fail as well as any "
+          "other Night actions. Meaning the investigation of that fake action will come out as "
+          "\"False\".")
+    quote("The player will be notified, that he was discombobulated, even if he doesn't have a "
+          "real night ability.")
+    s = game("Boss=anokata", "Xpon=haibara", "Ran=ran", "Meg=megure", "T=eisuke")
+    d = phase(s, "day", 1, "Boss: give black-suitcase to Xpon")
+    assert pms(d, "Xpon") == "You have received the Black Suitcase for the night."
+    r = phase(d.state, "night", 2, "Xpon: suitcase heal Ran", "T: trick Xpon",
+              "Meg: investigate Xpon heals Ran")
+    assert pms(r, "Meg") == '"Xpon heals Ran" - False'
+    assert pms(r, "Xpon") == "Your action failed."
+    assert "black-suitcase" in r.state.players["Boss"].items  # back with the leader
+
+
+def test_cover_the_seeds_example_one_of_gins_abilities_not_both():
+    quote("Calvados covers Gin. Gin can use slander and Investigate. But Calvados can just use "
+          "either slander or investigate. Not both like Gin.")
+    quote("The covered abilities can be normally investigated or seen with stake-out. Meaning "
+          "\"Calvados slanders Akonyl\" will get a true.")
+    s = game("Calv=calvados", "Gin=gin", "Boss=anokata", "Akonyl=conan", "Meg=megure")
+    d = phase(s, "day", 1, "Calv: cover Gin")
+    r = phase(d.state, "night", 2, "Calv: investigate Akonyl interrogates Gin",
+              "Calv: slander Akonyl", "Meg: investigate Calv slanders Akonyl",
+              "Akonyl: interrogate Gin")
+    assert pms(r, "Calv") == "You slandered Akonyl."  # the later order: one of the two
+    assert pms(r, "Meg") == '"Calv slanders Akonyl" - True'
+    # Only the night after the day of the cover.
+    d3 = phase(r.state, "day", 2)
+    import pytest
+
+    from assistant.errors import OrderError
+    with pytest.raises(OrderError):
+        phase(d3.state, "night", 3, "Calv: slander Akonyl")
+
+
+def test_cover_works_on_allies_only_and_not_on_frighten():
+    quote("Can't cover: Frighten, Revenge, Arrest, House Search, Travel")
+    import pytest
+
+    from assistant.errors import OrderError
+    s = game("Calv=calvados", "Teq=tequila", "Boss=anokata", "Con=conan")
+    d = phase(s, "day", 1, "Calv: cover Teq")
+    with pytest.raises(OrderError, match="no ability 'frighten'"):
+        phase(d.state, "night", 2, "Calv: frighten Con")
+    quote("Allies are all BOs (even if that BO happens to be a BO/Town lover) and Calvados's "
+          "own lover.")
+    d = phase(s, "day", 1, "Calv: cover Con")
+    assert any("not an ally" in x for x in d.log_lines())
+    with pytest.raises(OrderError):
+        phase(d.state, "night", 2, "Calv: interrogate Boss")
+
+
+def test_betrayal_kir_learns_one_black_org_activity_without_an_order():
+    quote("She randomly gets to know one activity of the BO that was done on that night.")
+    quote("Slander: Gin used slander on that night (doesn't know on who)")
+    s = game("Kir=kir", "Gin=gin", "Boss=anokata", "Con=conan", "T=eisuke")
+    r = phase(s, "night", 1, "Gin: slander Con")
+    assert pms(r, "Kir") == "Gin used slander tonight."
+    r = phase(s, "night", 1, "Black Org: kill Con by Gin")
+    assert pms(r, "Kir") == "Gin killed someone tonight."
+    quote("Kir doesn't need to PM the GM to use this action, but it can be discombobulated.")
+    quote("If Kir gets discombobulated but doesn't actually send anything in, she would still "
+          "know her action failed because of Betrayal.")
+    r = phase(s, "night", 1, "Gin: slander Con", "T: trick Kir")
+    assert pms(r, "Kir") == "Your action failed."
+
+
+def test_betrayal_does_not_see_the_suitcase_a_disguise_or_a_blame():
+    quote("Disguised abilities: DOESN'T get to know what Irish or Vermouth did with their "
+          "disguise.")
+    quote("Black Suitcase: DOESN'T get to know who used or who got the Black Suitcase.")
+    quote("Blame: DOESN'T get to know if someone was blamed")
+    s = disguised("Kir=kir", "Ver=vermouth/araide", "Boss=anokata", "Con=conan", "Cam=camel")
+    r = phase(s, "night", 1, "Ver: heal Con", "Boss: suitcase heal Con",
+              "Boss: blame Con for killing Cam")
+    assert pms(r, "Kir") == "Betrayal: you learned of no Black Org activity tonight."

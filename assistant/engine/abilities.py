@@ -14,7 +14,16 @@ from assistant.engine import claims, deaths
 from assistant.engine.claims import Act, Claim, parse_claim
 from assistant.engine.orders import role_key, split_targets
 from assistant.engine.rules import phase_index
-from assistant.engine.state import ABROAD, FLIGHT, FRIEND, disguise_of, drop_disguise, whereabouts
+from assistant.engine.state import (
+    ABROAD,
+    COVER,
+    FLIGHT,
+    FRIEND,
+    disguise_of,
+    drop_disguise,
+    whereabouts,
+)
+from assistant.errors import MalformedOrderError
 
 if TYPE_CHECKING:
     from assistant.engine.orders import Order
@@ -809,7 +818,7 @@ def lend_refused(r: Resolution, order: Order) -> str | None:
     ab = r.state.abilities_of(order.actor).get(order.ability)
     if ab is None or not ab.params.get("lends"):
         return None
-    if order.targets and order.targets[0] == order.actor:
+    if ab.not_self and order.targets and order.targets[0] == order.actor:
         return f"{order.actor} may not lend it to themselves"
     kinds = r.block_kinds.get(order.actor, set())
     if order.actor in r.blocked and (not kinds or kinds - set(ab.params.get("unblockable_by", ()))):
@@ -1647,6 +1656,70 @@ def after_bribes(r: Resolution, tier: str) -> None:
                 r.event(tier, b.label(), "fails", "the Black Org bribed the GM tonight")
 
 
+def cover(r: Resolution, a: Action, tier: str) -> None:
+    """004 Cover: "Can choose one ally during the day. The next night, Calvados can use one
+    night ability from that ally." Allies: the actor's side and lover; "Will not work on
+    dead or already arrested allies"."""
+    t = a.targets[0]
+    ally = r.state.players[t]
+    mine = r.state.players[a.actor]
+    if ally.side != mine.side and r.state.lover_of(a.actor) != t:
+        r.event(tier, a.label(), "no effect", f"{t} is not an ally of {a.actor}")
+        return
+    if ARRESTED in ally.statuses:
+        r.event(tier, a.label(), "no effect", f"{t} is arrested already")
+        return
+    mine.statuses.add(f"{COVER}{t}:{phase_index(r.rules, r.phase, r.number) + 1}")
+    r.event(tier, a.label(), f"{a.actor} may use one of {t}'s night abilities next night")
+
+
+def fake(r: Resolution, a: Action, tier: str) -> None:
+    """004 Black Suitcase: "the receiver can pretend to use any existing Night ability.
+    However, the player will never get a result for that action": the act is seen by
+    investigations as the holder's ("Suitcase: heal Parkur"), and does nothing."""
+    names = list(r.state.players)
+    try:
+        claim = parse_claim(
+            str(a.order.choice or ""), r.rules,
+            lambda txt: split_targets(txt, names, order=a.order.text), order=a.order.text,
+        )
+    except MalformedOrderError as e:
+        r.event(tier, a.label(), "ignored", str(e))
+        return
+    r.extra_acts.append(
+        Act(r.phase, r.number, a.actor, claim.keyword, claim.objects, True, True, False)
+    )
+    r.event(tier, a.label(), f"{a.actor} seems to {claim.rest()}", "it does nothing")
+
+
+def betray(r: Resolution, a: Action, tier: str) -> None:
+    """004 Betrayal: "She randomly gets to know one activity of the BO that was done on that
+    night": a carried-out action of a member of the `side` by their own role (or the side's
+    kill); not what was done with a disguise, a cover or the Black Suitcase, nor a Blame.
+    Each ability says how it is told (`betrayed_as`), else the ruleset's `betrayal`."""
+    side = str(a.ability.params["side"])
+    seen = []
+    for b in r.actions:
+        if b is a or not b.done or b.failed or b.stayed:
+            continue
+        if r.state.players[b.actor].side != side or b.ability.params.get("unseen"):
+            continue
+        role = r.state.role_of(b.actor)
+        own = role is not None and role.abilities.get(b.ability.name) is b.ability
+        if b.order.side or own:
+            seen.append(b)
+    if not seen:
+        r.event(tier, a.label(), "learns nothing", f"the {side} did nothing she can learn")
+        r.pm_later(a.actor, r.say("betrayal_nothing"), needs_alive=True)
+        return
+    b = r.rng.choice(seen)
+    character = r.state.role_title(b.actor).split(",")[0]
+    text = _fmt(b.ability.params.get("betrayed_as", r.rules.messages.get("betrayal", "")),
+                character=character, ability=noun_of(b), target=", ".join(b.targets))
+    r.event(tier, a.label(), f"learns: {text}")
+    r.pm_later(a.actor, text, needs_alive=True)
+
+
 HANDLERS: dict[str, Handler] = {
     "block": block,
     "redirect": redirect,
@@ -1697,11 +1770,16 @@ HANDLERS: dict[str, Handler] = {
     "blame": blame,
     "erase": erase,
     "bribe": nothing,
+    "cover": cover,
+    "fake": fake,
+    "betray": betray,
 }
 
 
 #: Kinds handled first in their tier: they change what the tier's others see.
-_FIRST_IN_TIER = frozenset({"invert", "blame"})
+_FIRST_IN_TIER = frozenset({"invert", "blame", "fake"})
+#: Kinds handled last in their tier: they report what the others did.
+_LAST_IN_TIER = frozenset({"betray"})
 
 
 def within_tier_key(a: Action) -> tuple[int, str]:
@@ -1709,6 +1787,8 @@ def within_tier_key(a: Action) -> tuple[int, str]:
     others' view (a slander) first, then finders."""
     if a.kind in _FIRST_IN_TIER or a.ability.params.get("first_in_tier"):
         return (0, a.actor)
+    if a.kind in _LAST_IN_TIER:
+        return (3, a.actor)
     return (1 if a.ability.params.get("field") == "is_role" else 2, a.actor)
 
 

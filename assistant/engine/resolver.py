@@ -15,7 +15,14 @@ from assistant.engine import abilities, deaths
 from assistant.engine.claims import Act, keyword_of
 from assistant.engine.orders import Order, check_order, choice_and_targets
 from assistant.engine.rules import AbilityDef, phase_index
-from assistant.engine.state import Death, Event, GameState, settle_flights, whereabouts
+from assistant.engine.state import (
+    COVER,
+    Death,
+    Event,
+    GameState,
+    settle_flights,
+    whereabouts,
+)
 from assistant.errors import OrderError
 
 
@@ -165,6 +172,7 @@ class Resolution:
         """Acts that investigations see besides the orders (a blamed action, 004)."""
         self._statuses_after_deaths()
         self._travellers()
+        self._drop_old_covers()
 
     # ---- output helpers --------------------------------------------------------------
 
@@ -371,6 +379,14 @@ class Resolution:
             {k: tuple(v) for k, v in self.notices.items()},
         )
 
+    def _drop_old_covers(self) -> None:
+        """A cover lasts for the night after the day it was chosen."""
+        index = phase_index(self.rules, self.phase, self.number)
+        for p in self.state.players.values():
+            for s in [s for s in p.statuses if s.startswith(COVER)]:
+                if int(s.rsplit(":", 1)[1]) < index:
+                    p.statuses.discard(s)
+
     def _travellers(self) -> None:
         """004 travel: a player abroad "is handled as if he were arrested" (acts only with
         what passes `unblockable_by = ["abroad"]`, is reached only by `reaches_abroad`); one
@@ -470,6 +486,13 @@ class Resolution:
             if not self.state.players[name].alive:
                 continue
             held = self.state.players[name].statuses
+            role = self.state.role_of(name)
+            for ab in role.abilities.values() if role is not None else ():
+                # A role's action that needs no order (004 Kir's Betrayal: "Kir doesn't need
+                # to PM the GM to use this action, but it can be discombobulated").
+                if ab.params.get("every_night") is True:
+                    order = Order(name, ab.name, (name,), "night", self.number)
+                    self.actions.append(Action(order, ab, [name], ab.tier))
             for item in self.state.items_of(name):
                 lent = any(s.startswith(f"{abilities.BORROWED}{item.key}:") for s in held)
                 for ab in item.abilities.values():

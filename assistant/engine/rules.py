@@ -68,6 +68,9 @@ KINDS = frozenset(
         "blame",
         "erase",
         "bribe",
+        "cover",
+        "fake",
+        "betray",
     }
 )
 TARGET_STATES = frozenset({"alive", "dead", "any"})

@@ -7,7 +7,8 @@ nights and the GM's deaths. The resolver works on a copy and hands back a new on
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 from assistant.engine.claims import Act
 from assistant.engine.rules import AbilityDef, EngineRules, ItemDef, RoleDef
@@ -118,6 +119,10 @@ def settle_flights(player: PlayerState, index: int) -> None:
 
 #: The status of a befriended pair (004 Sonoko): "friend:NAME" on each of them.
 FRIEND = "friend:"
+
+#: "cover:ALLY:INDEX": the ally whose night abilities the player uses in phase INDEX.
+COVER = "cover:"
+
 
 #: The status a disguised player carries, followed by the role key worn.
 DISGUISE = "disguise:"
@@ -237,12 +242,18 @@ class GameState:
         (the mafia kill) are separate. A role with the passive `borrows_friend` (004's
         Sonoko: "can use the same abilities as her friend, so long as her friend is still
         alive") has its living friend's too, but those the passive lists."""
-        role = self.role_of(name)
-        out = {} if role is None else dict(role.abilities)
-        worn = disguise_of(self.players[name])
-        if worn is not None and worn in self.rules.roles:
-            for key, ab in self.rules.roles[worn].abilities.items():
-                out.setdefault(key, ab)
+        out = self.own_abilities(name)
+        for s in sorted(self.players[name].statuses):
+            if not s.startswith(COVER):
+                continue
+            # 004 Cover: "The next night, Calvados can use one night ability from that ally"
+            # (one of them: a shared slot), those of the ally's disguise too.
+            ally = s[len(COVER):].rsplit(":", 1)[0]
+            if ally in self.players:
+                for key, ab in self.own_abilities(ally).items():
+                    if not ab.params.get("uncoverable") and key not in out:
+                        out[key] = replace(ab, params=MappingProxyType(
+                            {**ab.params, "slot": "cover", "covered": True}))
         for item in self.items_of(name):
             for key, ab in item.abilities.items():
                 out.setdefault(key, ab)
@@ -255,6 +266,17 @@ class GameState:
                     for key, ab in (theirs.abilities if theirs else {}).items():
                         if key not in barred:
                             out.setdefault(key, ab)
+        return out
+
+    def own_abilities(self, name: str) -> dict[str, AbilityDef]:
+        """The role's abilities and those of the disguise worn (004: "the disguised player
+        retains any abilities from their actual role and gains all those of their disguise")."""
+        role = self.role_of(name)
+        out = {} if role is None else dict(role.abilities)
+        worn = disguise_of(self.players[name])
+        if worn is not None and worn in self.rules.roles:
+            for key, ab in self.rules.roles[worn].abilities.items():
+                out.setdefault(key, ab)
         return out
 
     def side_members(self, side: str, *, alive: bool = True) -> list[str]:
