@@ -32,7 +32,7 @@ from assistant.errors import (
 )
 from assistant.game import Game
 from assistant.models import to_iso
-from assistant.monitor import day_tally, load_game, load_view
+from assistant.monitor import day_tally, game_ruleset, load_game, load_view
 from assistant.outcome import TallyRules
 from assistant.phases import game_zone, local_text, parse_past, phase_at, phases_from_inputs
 from assistant.rulesets import find_ruleset
@@ -78,7 +78,7 @@ def game_tally(
     The day ends when it really ends (`monitor.day_end`: everyone voted, a majority, the
     GM moving the deadline), as `phase`, `draft dusk` and the daemon see it."""
     game = load_game(store)
-    ruleset = find_ruleset(game.ruleset)
+    ruleset = game_ruleset(store, game.ruleset)
     require_posts(store, game)
     at = parse_at(at_text, now=now, tz=game.tz) if at_text else None
     if at_post is not None and at is None:

@@ -36,7 +36,7 @@ from assistant.errors import AssistantError
 from assistant.game import Game, Phase
 from assistant.models import Post
 from assistant.night_orders import OrdersStatus, night_orders_status
-from assistant.outcome import NO_LYNCH, TallyRules
+from assistant.outcome import NO_LYNCH, TallyRules, with_tally
 from assistant.phases import (
     Deadline,
     PhaseRules,
@@ -79,6 +79,20 @@ class GameView:
     (`day_tally`), so each post counts as it stood at the moment asked about."""
 
 
+#: A game's own `[tally]` variants, kept in its config (`game new` / `game rules`).
+GAME_TALLY_KEYS = ("at_deadline", "no_lynch_majority")
+
+
+def game_ruleset(store: GameStore, name: str | None = None) -> Ruleset:
+    """The game's ruleset (`name`, else the one its config names) with the game's own
+    `[tally]` variants over the file's: what happens at the deadline without a majority,
+    and the votes No Lynch needs (issue 9: per-game settings of majority rulesets)."""
+    config = store.config()
+    ruleset = find_ruleset(name or config.get("ruleset", "permissive"))
+    own = {k: v for k, v in (config.get("tally") or {}).items() if k in GAME_TALLY_KEYS and v}
+    return with_tally(ruleset, **own) if own else ruleset
+
+
 def load_game(
     store: GameStore, *, ruleset: Ruleset | None = None, rep: Replay | None = None
 ) -> Game:
@@ -88,7 +102,7 @@ def load_game(
     inputs = store.inputs()
     if not _has_setup(inputs):
         return facts.load_game(store)  # no setup: nothing derived (or: no players, says so)
-    ruleset = ruleset or find_ruleset(store.config().get("ruleset", "permissive"))
+    ruleset = ruleset or game_ruleset(store)
     return facts.load_game(store, derived=derived_inputs(ruleset, inputs, rep))
 
 
@@ -124,10 +138,10 @@ def load_view(store: GameStore, now: datetime) -> GameView:
     inputs = store.inputs()
     ruleset, rep = None, None
     if _has_setup(inputs):
-        ruleset = find_ruleset(store.config().get("ruleset", "permissive"))
+        ruleset = game_ruleset(store)
         rep = replay(load_engine_rules(ruleset), with_seq(inputs))
     game = load_game(store, ruleset=ruleset, rep=rep)
-    ruleset = ruleset or find_ruleset(game.ruleset)
+    ruleset = ruleset or game_ruleset(store, game.ruleset)
     prules = ruleset.phases
     posting = posting_rules(ruleset, store.config().get("posting"))
     stored = store.posts()

@@ -16,7 +16,7 @@ from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
 from assistant.game import Game
 from assistant.gm import enter_pm_vote, game_tally, over_line, tally_bbcode, why_name
-from assistant.monitor import load_game
+from assistant.monitor import GAME_TALLY_KEYS, game_ruleset, load_game
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules, with_tally
 from assistant.rulesets import find_ruleset, stored_name
@@ -106,6 +106,33 @@ def game() -> None:
     """Create a game and record its setup."""
 
 
+def _majority_options(func: Any) -> Any:
+    """--at-deadline and --no-lynch-majority: a game's own [tally] variants (majority)."""
+    func = click.option(
+        "--no-lynch-majority",
+        type=click.Choice(["majority", "one_less"]),
+        help="The votes No Lynch needs: a majority, or one less (half the living).",
+    )(func)
+    return click.option(
+        "--at-deadline",
+        type=click.Choice(["no_lynch", "plurality"]),
+        help="This game's rule when the deadline comes without a majority (majority rulesets).",
+    )(func)
+
+
+def _own_tally(ruleset: Any, at_deadline: str | None, no_lynch: str | None) -> dict[str, str]:
+    """The [tally] variants given for one game, checked against its ruleset now."""
+    own = {k: v for k, v in (("at_deadline", at_deadline), ("no_lynch_majority", no_lynch)) if v}
+    if own and TallyRules.from_ruleset(ruleset).decision != "majority":
+        raise ConfigError(
+            f"--at-deadline and --no-lynch-majority are for majority rulesets; "
+            f"{ruleset.name} decides by {TallyRules.from_ruleset(ruleset).decision}; leave "
+            "them out, or give the game a majority ruleset"
+        )
+    with_tally(ruleset, **own)  # a value the ruleset file could not hold is refused the same
+    return own
+
+
 @game.command("new")
 @click.argument("game_id")
 @click.option("--thread", "thread_url", required=True, help="The game thread's URL.")
@@ -121,6 +148,7 @@ def game() -> None:
 @click.option("--tz", default="UTC", show_default=True, help="The game's time zone (IANA name).")
 @click.option("--forum-tz", "forum_tz", default=None,
               help="The zone the forum shows its dates in, when not the game's (SMF).")
+@_majority_options
 @common_options
 @click.pass_context
 def game_new(
@@ -132,11 +160,14 @@ def game_new(
     gms: tuple[str, ...],
     tz: str,
     forum_tz: str | None,
+    at_deadline: str | None,
+    no_lynch_majority: str | None,
 ) -> None:
     """Create GAME: its thread, ruleset, players, GMs and time zone."""
     a = app(ctx)
     thread_url_info(thread_url)  # a URL that is not a topic is refused now, not at the first poll
     ruleset = find_ruleset(ruleset_name)  # every section checked: a broken file is refused now
+    own = _own_tally(ruleset, at_deadline, no_lynch_majority)
     zone(tz)
     if forum_tz:
         zone(forum_tz)
@@ -164,6 +195,7 @@ def game_new(
                 tz=tz,
                 gms=list(gms),
                 **({"forum_tz": forum_tz} if forum_tz else {}),
+                **({"tally": own} if own else {}),
             )
             store.add_input("players", {"players": [list(s.names) for s in slots]}, a.clock.now())
     a.emit(
@@ -175,8 +207,40 @@ def game_new(
             "gms": list(gms),
             "players": [list(s.names) for s in slots],
         },
-        f"Created {game_id}: {len(slots)} players, ruleset {ruleset.name}, GMs: "
-        f"{', '.join(gms) or 'none'}, time zone {tz}.",
+        f"Created {game_id}: {len(slots)} players, ruleset {ruleset.name}"
+        + "".join(f", {k} = {v}" for k, v in own.items())
+        + f", GMs: {', '.join(gms) or 'none'}, time zone {tz}.",
+    )
+
+
+@game.command("rules")
+@click.argument("game_id", metavar="GAME")
+@_majority_options
+@common_options
+@click.pass_context
+def game_rules(
+    ctx: click.Context, game_id: str, at_deadline: str | None, no_lynch_majority: str | None
+) -> None:
+    """Show or set GAME's own majority variants over its ruleset's [tally]: what the
+    deadline does without a majority, and the votes No Lynch needs."""
+
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        base = find_ruleset(store.config().get("ruleset", "permissive"))
+        given = _own_tally(base, at_deadline, no_lynch_majority)
+        if given:
+            store.update_config(tally={**(store.config().get("tally") or {}), **given})
+        rules = TallyRules.from_ruleset(game_ruleset(store))
+        own = store.config().get("tally") or {}
+    shown = {k: getattr(rules, k) for k in GAME_TALLY_KEYS}
+    lines = [
+        f"  {k} = {v}" + ("  (this game's)" if k in own else f"  ({base.name}'s default)")
+        for k, v in shown.items()
+    ]
+    a.emit(
+        {"game": game_id, "ruleset": base.name, **shown, "own": sorted(own)},
+        ("Set. " if given else "") + f"{game_id} counts under {base.name} with:\n"
+        + "\n".join(lines),
     )
 
 
