@@ -117,13 +117,15 @@ def test_a_members_only_board_is_read_with_a_login_and_nothing_secret_is_kept(
     assert code == 0, err
     assert json.loads(out)["new"] == [first, reply]
 
-    # The daemon logs in by itself with the name kept with the game and the variable.
+    # The daemon logs in by itself with the name kept with the game and the variable (its
+    # most talkative log: --verbose).
     later = board.reply(ann, topic, f"[b]vote {host}[/b]")
-    code, out, err = call(capsys, data, "--json", "run", "--once", "--delay", "0")
+    code, out, err = call(capsys, data, "--json", "run", "--once", "--verbose", "--delay", "0")
     printed += [out, err]
     assert code == 0, err
     (report,) = json.loads(out)["games"]
     assert report["poll"]["new"] == [later], report
+    assert "poll g: 1 new" in err  # the log was captured
     code, out, err = call(capsys, data, "--json", "posts", "g")
     printed += [out, err]
     assert [p["id"] for p in json.loads(out)] == [first, reply, later]
