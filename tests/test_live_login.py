@@ -11,6 +11,7 @@ password nor the session cookies the forum handed out appear in what was printed
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from urllib.parse import unquote
@@ -22,7 +23,9 @@ from live_admin import phpbb_members_only_forum, smf_members_only_board
 
 import assistant.cli.daemon_cmds
 import assistant.cli.fetch_cmds
-from assistant.scrapers.http import guarded_client
+from assistant.clock import SystemClock
+from assistant.daemon import Daemon
+from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
 
 PASSWORD = "Tr0ub4dor-3-live"  # the GM's member password (not forum.py's default)
 VARIABLE = "LIVE_FORUM_PASSWORD"
@@ -126,9 +129,16 @@ def test_a_members_only_board_is_read_with_a_login_and_nothing_secret_is_kept(
     (report,) = json.loads(out)["games"]
     assert report["poll"]["new"] == [later], report
     assert "poll g: 1 new" in err  # the log was captured
+    # The daemon of `run` (its event loop): logs in through the form, hands the session on.
+    last = board.reply(ann, topic, "One more.")
+    daemon = Daemon(data, SystemClock(), lambda: Fetcher(clients(), FetchSettings(delay=0)),
+                    fetch_settings=FetchSettings(delay=0))
+    cycle = asyncio.run(daemon.acycle("g"))
+    assert cycle.poll_error is None and cycle.poll is not None and cycle.poll.new == (last,)
+    printed += [capsys.readouterr().err]
     code, out, err = call(capsys, data, "--json", "posts", "g")
     printed += [out, err]
-    assert [p["id"] for p in json.loads(out)] == [first, reply, later]
+    assert [p["id"] for p in json.loads(out)] == [first, reply, later, last]
 
     cookies = cookie_secrets(clients)
     assert any(c.name.lower().startswith(("smfcookie", "phpbb"))

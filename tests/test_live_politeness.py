@@ -3,18 +3,23 @@ every request the assistant sent is a line in the PHP server's access log.
 
 The first read of a thread of three full pages (45 posts on SMF, 30 on phpBB) asks for
 each of the three pages once and for nothing else; an idle poll, by `fetch` or by the
-daemon, costs at most two requests (the last page, and the page after it since the last
+daemon (`run --once`, and `run`'s event loop), costs at most two requests (the last page, and the page after it since the last
 page is full); the post that starts page 4 is found by such a poll.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
 import pytest
 from cli_support import call
 from live_admin import AccessLog
+
+from assistant.clock import SystemClock
+from assistant.daemon import Daemon
+from assistant.scrapers.http import Fetcher, FetchSettings
 
 _PAGE_START = {"smf": re.compile(r"[?&;]topic=(\d+)\.(\d+)"),
                "phpbb": re.compile(r"[?&]t=(\d+)(?:&start=(\d+))?")}
@@ -69,6 +74,14 @@ def test_a_backfill_asks_for_each_page_once_and_an_idle_poll_for_two_at_most(
     assert idle["new"] == idle["changed"] == [] and len(pages) <= 2
     idle, pages = fetch("run", "--once", "--delay", "0")  # the daemon's idle poll
     assert idle["new"] == idle["changed"] == [] and len(pages) <= 2
+    daemon = Daemon(tmp_path, SystemClock(), lambda: Fetcher(settings=FetchSettings(delay=0)),
+                    fetch_settings=FetchSettings(delay=0))
+    log.mark()
+    cycle = asyncio.run(daemon.acycle("g"))  # the same in `run`'s event loop
+    assert cycle.poll is not None and cycle.poll.new == cycle.poll.changed == ()
+    sent = log.since_mark()
+    assert cycle.poll.requests == len(sent) and len(pages_asked(sent, software, topic,
+                                                                board.per_page)) <= 2
 
     page_4 = board.reply(ann, topic, "The first post of page 4.")
     found, pages = fetch("run", "--once", "--delay", "0")
