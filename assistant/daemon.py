@@ -43,7 +43,7 @@ from urllib.parse import urlsplit
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.clock import Clock
 from assistant.engine.history import ROLES
-from assistant.errors import AssistantError, ConfigError
+from assistant.errors import AssistantError, ConfigError, LoginError
 from assistant.models import Post, to_iso
 from assistant.monitor import GameView, day_tally, draft_dusk, load_view, run_checks
 from assistant.outcome import TallyRules
@@ -371,15 +371,34 @@ class Daemon:
         login(fetcher, thread_url_info(config["thread_url"]), user, password)
         self._logged_in.add(game_id)
 
+    def _session_lapsed(self, game_id: str) -> bool:
+        """A page showed the login form although this game had logged in: the forum ended
+        the session (expired, or the member logged out elsewhere). Forget the login, so
+        the caller logs in again at once and polls once more, instead of failing this poll
+        with "log in" advice the game already follows."""
+        if game_id not in self._logged_in:
+            return False
+        self._logged_in.discard(game_id)
+        log.info("session of %s ended on the forum: logging in again", game_id)
+        return True
+
     def poll(self, game_id: str) -> PollResult:
         fetcher = self._fetcher(game_id)
         with GameStore.open(self.data_dir, game_id, create=False) as store:
             config = store.config()
             self._login(game_id, fetcher, config)
             try:
-                result = self._poller(store, fetcher, config).poll(recheck_since=_day_start(store))
+                try:
+                    result = self._poller(store, fetcher, config).poll(
+                        recheck_since=_day_start(store))
+                except LoginError:
+                    if not self._session_lapsed(game_id):
+                        raise
+                    self._login(game_id, fetcher, config)
+                    result = self._poller(store, fetcher, config).poll(
+                        recheck_since=_day_start(store))
             except AssistantError:
-                self._logged_in.discard(game_id)  # a lapsed session: log in again next time
+                self._logged_in.discard(game_id)  # log in again next time
                 raise
         _log_poll(game_id, result)
         return result
@@ -463,7 +482,14 @@ class Daemon:
             poller = await run(self._poller, store, fetcher, config)
             since = _day_start(store)
             try:
-                result = await poller.apoll(recheck_since=since, run=run)
+                try:
+                    result = await poller.apoll(recheck_since=since, run=run)
+                except LoginError:
+                    if not self._session_lapsed(game_id):
+                        raise
+                    await self._alogin(game_id, fetcher, config)
+                    poller = await run(self._poller, store, fetcher, config)
+                    result = await poller.apoll(recheck_since=since, run=run)
             except AssistantError:
                 self._logged_in.discard(game_id)
                 raise

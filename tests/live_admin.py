@@ -173,3 +173,21 @@ class AccessLog:
             text = f.read().decode("utf-8", "replace")
         return [Request(m["client"], int(m["status"]), m["method"], m["path"])
                 for m in _REQUEST.finditer(text)]
+
+
+# ---- sessions ---------------------------------------------------------------------------
+
+def end_sessions(board: forum.SMF | forum.PhpBB, name: str) -> None:
+    """End every session of member `name` on the forum, so a reader logged in as them is
+    shown the login form again. SMF: the member logs out (its Logout link gives the
+    member a new salt, which voids every login cookie of theirs). phpBB: its sessions and
+    "remember me" keys are deleted, as its garbage collection does once they expire."""
+    if isinstance(board, forum.SMF):
+        url, page = board.fetch("index.php", as_member=board.login(name).name)
+        link = LexborHTMLParser(page).css_first('a[href*="action=logout"]')
+        assert link is not None, "no Logout link for a logged-in member"
+        board.fetch(urljoin(url, link.attributes["href"] or ""), as_member=name)
+        return
+    user = board.member_id(name)
+    board.sql(f"DELETE FROM phpbb_sessions WHERE session_user_id={user}")
+    board.sql(f"DELETE FROM phpbb_sessions_keys WHERE user_id={user}")

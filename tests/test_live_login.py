@@ -4,8 +4,9 @@
 Each forum's administrator closes a board to guests through the forum's own admin pages
 (tests/live_admin.py). Then, as a GM would: a plain `fetch` is refused with one line
 saying to log in; a wrong password is one line saying what the forum said; the right
-one reads the thread, and the daemon (`run --once`) logs in the same way. Neither the
-password nor the session cookies the forum handed out appear in what was printed, in
+one reads the thread, and the daemon (`run --once`, and `run`'s event loop) logs in the
+same way, and again at once when the forum ends its session. Neither the password nor
+the session cookies the forum handed out appear in what was printed, in
 `--json`, in the daemon's log or anywhere in the data directory.
 """
 
@@ -19,7 +20,7 @@ from urllib.parse import unquote
 import httpx
 import pytest
 from cli_support import call
-from live_admin import phpbb_members_only_forum, smf_members_only_board
+from live_admin import end_sessions, phpbb_members_only_forum, smf_members_only_board
 
 import assistant.cli.daemon_cmds
 import assistant.cli.fetch_cmds
@@ -136,9 +137,21 @@ def test_a_members_only_board_is_read_with_a_login_and_nothing_secret_is_kept(
     cycle = asyncio.run(daemon.acycle("g"))
     assert cycle.poll_error is None and cycle.poll is not None and cycle.poll.new == (last,)
     printed += [capsys.readouterr().err]
+
+    # The forum ends the session (the member logs out elsewhere, or it expires): the next
+    # poll is shown the login form, logs in again at once and reads what is new.
+    end_sessions(board, host)
+    after = board.reply(ann, topic, "After the session ended.")
+    cycle = asyncio.run(daemon.acycle("g"))
+    assert cycle.poll_error is None and cycle.poll is not None and cycle.poll.new == (after,)
+    end_sessions(board, host)  # the same for the daemon's plain cycle (`run --once`)
+    again = board.reply(ann, topic, "After the second end.")
+    cycle = daemon.cycle("g")
+    assert cycle.poll_error is None and cycle.poll is not None and cycle.poll.new == (again,)
+    printed += [capsys.readouterr().err]
     code, out, err = call(capsys, data, "--json", "posts", "g")
     printed += [out, err]
-    assert [p["id"] for p in json.loads(out)] == [first, reply, later, last]
+    assert [p["id"] for p in json.loads(out)] == [first, reply, later, last, after, again]
 
     cookies = cookie_secrets(clients)
     assert any(c.name.lower().startswith(("smfcookie", "phpbb"))

@@ -3,8 +3,9 @@ every request the assistant sent is a line in the PHP server's access log.
 
 The first read of a thread of three full pages (45 posts on SMF, 30 on phpBB) asks for
 each of the three pages once and for nothing else; an idle poll, by `fetch` or by the
-daemon (`run --once`, and `run`'s event loop), costs at most two requests (the last page, and the page after it since the last
-page is full); the post that starts page 4 is found by such a poll.
+daemon (`run --once`, and `run`'s event loop), costs at most two requests (the last page,
+and the page after it since the last page is full); the post that starts page 4 is found
+by such a poll.
 """
 
 from __future__ import annotations
