@@ -739,6 +739,11 @@ def arrest(r: Resolution, a: Action, tier: str) -> None:
     character, and the officer is injured for `resist_injury` phases."""
     t = a.targets[0]
     params = a.ability.params
+    if not r.state.players[t].alive:
+        # 004 vest: "the arrest would never take place and they would die as a result of the
+        # explosion instead. The police officer would not be suspended either way".
+        r.event(tier, a.label(), "fails", f"{t} is dead")
+        return
     if params.get("claim") and a.order.choice:
         why = arrest_refused(r, a, t)
         if why:
@@ -1720,6 +1725,70 @@ def betray(r: Resolution, a: Action, tier: str) -> None:
     r.pm_later(a.actor, text, needs_alive=True)
 
 
+# ---- the explosive vest (004, experimental) ---------------------------------------------
+
+#: The status of a player strapped with a bomb: "bomb:PLANTER".
+BOMB = "bomb:"
+
+
+def bomb(r: Resolution, a: Action, tier: str) -> None:
+    """004 Explosive Vest: "In place of the nightly kill, the Black Org member set to kill that
+    night may instead strap a bomb to their target"; stopped as a kill is ("The planting of
+    the vest may be hindered by tricking or any other such action"); "only considered used if
+    the plant is successful"; announced before the day."""
+    t = a.targets[0]
+    why = deaths.saved_by(r, a, t, tier)
+    if why:
+        a.failed = why
+        r.event(tier, a.label(), "fails", f"{why}: the vest is not used")
+        return
+    r.state.use_stock(a.actor, a.ability)
+    r.state.players[t].statuses.add(BOMB + a.actor)
+    r.public.append(r.say("bomb_strapped", player=t))
+    r.event(tier, a.label(), f"{t} is strapped with a bomb", "it explodes at the day's end")
+
+
+def disarm(r: Resolution, a: Action, tier: str) -> None:
+    """004: "The bomb can only be defused by police officers"; settled in `explode_bombs`."""
+    r.event(tier, a.label(), f"works on the bomb on {a.targets[0]}")
+
+
+def _defuser_rank(r: Resolution, b: Action, planter: str) -> tuple[int, int, str]:
+    """Whose name the planter hears: "If Vermouth or Irish also defuse the bomb, the planter
+    is always given the name of the Black Org defuser", else the ability's `rank` order."""
+    rank = list(b.ability.params.get("rank", ()))
+    role = r.state.players[b.actor].role or ""
+    own = 0 if r.state.players[b.actor].side == r.state.players[planter].side else 1
+    return (own, rank.index(role) if role in rank else len(rank), b.actor)
+
+
+def explode_bombs(r: Resolution, tier: str) -> None:
+    """After the day's `[night] bomb_tier`: "The bomb explosion takes place before all other
+    day actions, including any arrests, the lynching itself, and poisonings", unless a police
+    officer defused it: "The bomb was successfully defused." to each, and the planter is told
+    one name: a Black Org defuser's, else the first in the ability's `rank` ("Megure,
+    Shiratori, Satou, ...")."""
+    if r.phase != "day" or r.rules.night.get("bomb_tier") != tier:
+        return
+    for name, p in r.state.players.items():
+        planter = next((s[len(BOMB):] for s in p.statuses if s.startswith(BOMB)), None)
+        if planter is None or not p.alive:
+            continue
+        p.statuses.discard(BOMB + planter)
+        defusers = [b for b in r.actions if b.kind == "disarm" and b.targets == [name]
+                    and not b.failed]
+        if not defusers:
+            r.event(tier, f"the bomb on {name}", "explodes", f"strapped by {planter}")
+            r.public.append(r.say("bomb_exploded", player=name))
+            deaths.die(r, name, "other", f"the bomb {planter} strapped on them", (planter,), tier)
+            continue
+        seen = min(defusers, key=lambda b: _defuser_rank(r, b, planter)).actor
+        for b in defusers:
+            r.pm(b.actor, r.say("bomb_defused"))
+        r.pm(planter, r.say("bomb_seen", player=seen))
+        r.event(tier, f"the bomb on {name}", "defused", f"{planter} is told {seen}")
+
+
 HANDLERS: dict[str, Handler] = {
     "block": block,
     "redirect": redirect,
@@ -1758,6 +1827,8 @@ HANDLERS: dict[str, Handler] = {
     "trust": trust,
     "plant": plant,
     "poison": poison,
+    "bomb": bomb,
+    "disarm": disarm,
     "befriend": befriend,
     "ward": ward,
     "invert": invert,

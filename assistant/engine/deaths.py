@@ -188,6 +188,12 @@ def _saved_by(r: Resolution, k: Action, t: str, tier: str) -> str | None:
     return None
 
 
+def saved_by(r: Resolution, k: Action, t: str, tier: str) -> str | None:
+    """Why the kill-like action `k` on `t` is stopped (a protection, with its credit), or None:
+    for actions "treated as a normal kill as far as it being stoppable" (004's vest)."""
+    return _saved_by(r, k, t, tier)
+
+
 def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> None:
     params = protection.ability.params
     tag = kill_tag(r, k)

@@ -349,6 +349,7 @@ class Resolution:
             if self.kills:
                 deaths.resolve_kills(self, tier)
             abilities.fire_visit_kills(self, shots, tier)
+            abilities.explode_bombs(self, tier)
         abilities.finish(self)
         if self.phase == "night":
             abilities.friends_killers(self)

@@ -56,6 +56,8 @@ KINDS = frozenset(
         "trust",
         "plant",
         "poison",
+        "bomb",
+        "disarm",
         "befriend",
         "ward",
         "invert",
@@ -225,6 +227,7 @@ _NIGHT_KEYS: dict[str, Any] = {
     "unique_roles": bool,
     "mutual_kills": str,
     "day_deaths_before_lynch": bool,
+    "bomb_tier": str,
     "disabling_statuses": tuple[str, ...],
 }
 _SIDE_KEYS: dict[str, Any] = {
