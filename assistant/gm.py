@@ -11,17 +11,10 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
-from assistant.engine.abilities import with_gifts
-from assistant.engine.drafts import dawn_post, game_title, notice_pms, result_pms
-from assistant.engine.dusk import DuskResult
-from assistant.engine.history import ORDER, Replay, replay
-from assistant.engine.orders import Order, check_order, parse_order
-from assistant.engine.resolver import PhaseResult, resolve_phase
-from assistant.engine.rules import EngineRules, load_engine_rules
 from assistant.errors import (
     ConfigError,
     IllegalOrderError,
@@ -38,8 +31,15 @@ from assistant.phases import game_zone, local_text, parse_past, phase_at, phases
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore
 from assistant.tally import Tally
-from assistant.tally_draft import render_tally
 from assistant.votes import VoteRules
+
+if TYPE_CHECKING:  # the engine and Jinja2 are imported by the functions that use them, so
+    # that `assistant count` (this module) does not pay for them (tests/test_startup.py)
+    from assistant.engine.dusk import DuskResult
+    from assistant.engine.history import Replay
+    from assistant.engine.orders import Order
+    from assistant.engine.resolver import PhaseResult
+    from assistant.engine.rules import EngineRules
 
 # ---- the count ------------------------------------------------------------------------------
 
@@ -122,6 +122,8 @@ def _post_time(store: GameStore, at_post: int) -> datetime | None:
 
 def tally_bbcode(game: Game, ruleset: Any, tally: Tally, now: datetime) -> str:
     """The tally post `draft tally` prints (and the dashboard's copy button copies)."""
+    from assistant.tally_draft import render_tally
+
     urls = {v.post_id: v.url for v in tally.votes if v.post_id is not None and v.url}
     return render_tally(
         tally, TallyRules.from_ruleset(ruleset), tz=game.tz, now=now, post_urls=urls
@@ -197,6 +199,8 @@ def enter_pm_vote(
 
 
 def rules_of(store: GameStore, override: str | None = None) -> EngineRules:
+    from assistant.engine.rules import load_engine_rules
+
     name = override or store.config().get("ruleset")
     if not name:
         raise ConfigError(
@@ -206,6 +210,8 @@ def rules_of(store: GameStore, override: str | None = None) -> EngineRules:
 
 
 def replay_of(store: GameStore) -> tuple[EngineRules, Replay]:
+    from assistant.engine.history import replay
+
     rules = rules_of(store)
     return rules, replay(rules, store.inputs())
 
@@ -275,6 +281,10 @@ def enter_orders(
 ) -> tuple[str, int, list[Order]]:
     """Check and store orders (`order`, and the dashboard's form): all of them or, when one
     is refused, none; the error names the line of `source` it came from."""
+    from assistant.engine.abilities import with_gifts
+    from assistant.engine.history import ORDER
+    from assistant.engine.orders import check_order, parse_order
+
     game = store.game_id
     rules, rep = replay_of(store)
     phase, number = order_phase(night, day, rep, running_night(store, rules, rep, now))
@@ -310,6 +320,8 @@ def refuse_after_win(rep: Replay, game: str, what: str) -> None:
 def draft_result(
     store: GameStore, night: int | None, rep: Replay | None = None
 ) -> tuple[PhaseResult, bool]:
+    from assistant.engine.resolver import resolve_phase
+
     rep = rep or replay_of(store)[1]
     nights = [r for r in rep.results if r.phase == "night"]
     if night is None:
@@ -341,12 +353,16 @@ def day_result(store: GameStore, rep: Replay, day: int) -> PhaseResult:
 
 
 def title_of(store: GameStore) -> str:
+    from assistant.engine.drafts import game_title
+
     return game_title(store.config(), store.crawl_state(), store.game_id)
 
 
 def dawn_draft(store: GameStore, night: int | None = None) -> dict[str, Any]:
     """The dawn post of `night` (default: the last resolved one) as `draft dawn` and the
     dashboard show it: {"night", "confirmed", "post"}; a night not resolved yet is a preview."""
+    from assistant.engine.drafts import dawn_post
+
     rep = replay_of(store)[1]
     result, confirmed = draft_result(store, night, rep)
     text = dawn_post(result, rep.entered_deaths("night", result.number))
@@ -365,6 +381,8 @@ def pm_drafts(
 ) -> dict[str, str]:
     """The result PMs (`draft pms`, the dashboard): player -> PM text; with `pending`, the
     PMs due during the coming night; with `day`, a resolved day's actions."""
+    from assistant.engine.drafts import notice_pms, result_pms
+
     game = store.game_id
     rules, rep = replay_of(store)
     title = title_of(store)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant import game as facts
 from assistant.alerts import Alert
@@ -28,14 +28,9 @@ from assistant.checks.pm_copy import (
     pms_from_inputs,
 )
 from assistant.checks.posting import check_posting
-from assistant.engine.dusk import DuskResult, dusk_of
-from assistant.engine.history import ROLES, Replay, replay
-from assistant.engine.rules import load_engine_rules
-from assistant.engine.vote_effects import derived_inputs, with_seq
 from assistant.errors import AssistantError
 from assistant.game import Game, Phase
 from assistant.models import Post
-from assistant.night_orders import OrdersStatus, night_orders_status
 from assistant.outcome import NO_LYNCH, TallyRules, with_tally
 from assistant.phases import (
     Deadline,
@@ -50,6 +45,15 @@ from assistant.tally import ABSTAIN, Tally, count
 from assistant.timeline import Thread, thread_of
 from assistant.vote_codes import VoteCode
 from assistant.votes import VoteRules
+
+if TYPE_CHECKING:  # the engine is imported where a game has a setup (or at night), so that
+    # a count of a game without one does not pay for it (tests/test_startup.py)
+    from assistant.engine.dusk import DuskResult
+    from assistant.engine.history import Replay
+    from assistant.night_orders import OrdersStatus
+
+ROLES = "roles"
+"""The kind of the GM's setup input (`assistant roles`; engine/history.py's ROLES)."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,8 @@ def load_game(
     inputs = store.inputs()
     if not _has_setup(inputs):
         return facts.load_game(store)  # no setup: nothing derived (or: no players, says so)
+    from assistant.engine.vote_effects import derived_inputs
+
     ruleset = ruleset or game_ruleset(store)
     return facts.load_game(store, derived=derived_inputs(ruleset, inputs, rep))
 
@@ -116,6 +122,8 @@ def game_from_parts(
 ) -> Game:
     """`Game.from_parts` with what the engine derives from a setup among `inputs` (see
     `load_game`): how tests and replays build a game with roles without a store."""
+    from assistant.engine.vote_effects import derived_inputs
+
     roles = any(i["kind"] == ROLES for i in inputs)
     derived = derived_inputs(find_ruleset(ruleset), list(inputs)) if roles else []
     return Game.from_parts(
@@ -138,6 +146,10 @@ def load_view(store: GameStore, now: datetime) -> GameView:
     inputs = store.inputs()
     ruleset, rep = None, None
     if _has_setup(inputs):
+        from assistant.engine.history import replay
+        from assistant.engine.rules import load_engine_rules
+        from assistant.engine.vote_effects import with_seq
+
         ruleset = game_ruleset(store)
         rep = replay(load_engine_rules(ruleset), with_seq(inputs))
     game = load_game(store, ruleset=ruleset, rep=rep)
@@ -153,6 +165,8 @@ def load_view(store: GameStore, now: datetime) -> GameView:
     orders = None
     if phase is not None:
         if phase.kind == "night" and prules.night_ends_when_orders_in:
+            from assistant.night_orders import night_orders_status
+
             orders = night_orders_status(ruleset, inputs, phase)
         dl, tally = effective_end(game, phase, thread, ruleset, prules, inputs, now, orders=orders)
         if dl.at != phase.ends_at:
@@ -372,6 +386,9 @@ def known_pms(
     pms = pms_from_inputs(inputs)
     if not any(i["kind"] == ROLES for i in inputs):
         return pms
+    from assistant.engine.history import replay
+    from assistant.engine.rules import load_engine_rules
+
     try:
         rep = rep or replay(load_engine_rules(ruleset), inputs)
     except AssistantError:  # a setup the engine cannot read: `assistant roles` says why
@@ -448,6 +465,8 @@ def draft_dusk(store: GameStore, now: datetime, *, day: int | None = None) -> Du
     """The dusk draft of `day` (default: the current day) as of `now`: the lynch of the
     count up to the day's effective end, its reveal, what it sets off, a win
     (`engine.dusk.dusk_of`, given the game as this view sees it)."""
+    from assistant.engine.dusk import dusk_of
+
     view = load_view(store, now)
     inputs = store.inputs()
     tally = day_tally(view, inputs, day=day)

@@ -10,19 +10,65 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
+from assistant import __version__
 from assistant.clock import Clock, default_clock
 from assistant.errors import AssistantError
 from assistant.safe_text import for_json, for_terminal
-from assistant.store import GameStore, default_data_dir, write_errnos, write_error
+
+if TYPE_CHECKING:
+    from assistant.store import GameStore
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are defined in modules imported only when one of them is
+    asked for: `assistant --version` imports none, `assistant count` only count_cmds, so
+    neither pays for the daemon's, the engine's or the dashboard's imports (httpx,
+    APScheduler, Jinja2, Starlette). Listing the commands (`--help`, a misspelt command)
+    imports them all."""
+
+    def __init__(self, *args: Any, lazy: Mapping[str, str] = {}, **kwargs: Any) -> None:  # noqa: B006
+        self.lazy = dict(lazy)
+        """Command name -> the module (under assistant.cli) that defines it."""
+        super().__init__(*args, **kwargs)
+
+    @property
+    def commands(self) -> dict[str, click.Command]:  # type: ignore[override]
+        """Every command, each module imported: what click's listings read."""
+        for module in dict.fromkeys(self.lazy.values()):
+            import_module(f"assistant.cli.{module}")
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._commands = value
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """What click's `add_command` does, without importing every module (a module
+        being imported registers its commands here)."""
+        name = name or cmd.name
+        if name is None:
+            raise TypeError("Command has no name.")
+        self._commands[name] = cmd
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self._commands:
+            if cmd_name not in self.lazy:
+                return self.commands.get(cmd_name)  # not listed: look in every module
+            import_module(f"assistant.cli.{self.lazy[cmd_name]}")
+        return self._commands.get(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(self.commands)
 
 
 @dataclass
@@ -34,6 +80,8 @@ class AppContext:
     clock: Clock = field(default_factory=default_clock)
 
     def open_game(self, game_id: str, *, create: bool = False) -> GameStore:
+        from assistant.store import GameStore
+
         return GameStore.open(self.data_dir, game_id, create=create)
 
     def emit(self, data: Any, text: str | Callable[[], str]) -> None:
@@ -70,6 +118,8 @@ def common_options(func: F) -> F:
 
 def app(ctx: click.Context) -> AppContext:
     """The AppContext for this invocation, built from the options given anywhere on the line."""
+    from assistant.store import default_data_dir
+
     opts = ctx.ensure_object(dict)
     root = ctx.find_root()
     root_opts = root.ensure_object(dict)
@@ -78,28 +128,34 @@ def app(ctx: click.Context) -> AppContext:
     return AppContext(data_dir=Path(data_dir), json_output=json_output)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: Where each command is defined: its module is imported when the command is asked for.
+#: (tests/test_startup.py checks that this says where every command really is.)
+COMMANDS = {
+    "fetch": "fetch_cmds", "posts": "fetch_cmds",
+    "game": "count_cmds", "count": "count_cmds", "vote": "count_cmds",
+    "replay": "count_cmds", "sheriff": "count_cmds", "tiebreak": "count_cmds",
+    "run": "daemon_cmds", "phase": "daemon_cmds", "kill": "daemon_cmds",
+    "pm": "daemon_cmds", "alerts": "daemon_cmds",
+    "roles": "engine_cmds", "order": "engine_cmds", "resolve": "engine_cmds",
+    "demo": "demo_cmds",
+}  # fmt: skip
+DRAFTS = {"tally": "count_cmds", "dawn": "engine_cmds", "pms": "engine_cmds",
+          "dusk": "engine_cmds"}  # fmt: skip
+
+
+@click.group(
+    cls=LazyGroup, lazy=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)  # fmt: skip
 @common_options
-@click.version_option(package_name="assistant")
+@click.version_option(__version__, package_name="assistant")
 def cli() -> None:
     """Moderate a forum Mafia / Werewolf game alongside its GM."""
 
 
-@cli.group()
+@cli.group(cls=LazyGroup, lazy=DRAFTS)
 def draft() -> None:
     """Drafts ready to paste: the vote tally, the dawn post, the result PMs."""
-
-
-# Each area adds its commands to `cli` (or to `draft`) when imported:
-# fetch/posts (issue 2), game/count/draft tally/replay/vote (issue 3),
-# run/phase/kill/alerts (issue 4), roles/order/resolve/draft dawn+pms (issue 5), demo.
-from assistant.cli import (  # noqa: E402, F401 - imported for their commands
-    count_cmds,
-    daemon_cmds,
-    demo_cmds,
-    engine_cmds,
-    fetch_cmds,
-)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -118,6 +174,8 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("Interrupted; what was stored is kept.", err=True)
         sys.exit(130)
     except OSError as e:
+        from assistant.store import write_errnos, write_error
+
         if e.errno not in write_errnos():
             if os.environ.get("ASSISTANT_DEBUG"):
                 raise

@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from assistant.archive import read_posts_jsonl
 from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import ARCHIVE_POST, COUNT, PHASE_NUMBER, POST_ID
 from assistant.errors import ConfigError, StoreError, VoteError
@@ -20,7 +19,6 @@ from assistant.monitor import GAME_TALLY_KEYS, game_ruleset, load_game
 from assistant.names import parse_players_file
 from assistant.outcome import NO_LYNCH, TallyRules, with_tally
 from assistant.rulesets import find_ruleset, stored_name
-from assistant.scrapers import thread_url_info
 from assistant.tally import Tally, count
 from assistant.timezones import zone
 from assistant.votes import VoteRules
@@ -164,6 +162,8 @@ def game_new(
     no_lynch_majority: str | None,
 ) -> None:
     """Create GAME: its thread, ruleset, players, GMs and time zone."""
+    from assistant.scrapers import thread_url_info  # the forum pages' code, only here
+
     a = app(ctx)
     thread_url_info(thread_url)  # a URL that is not a topic is refused now, not at the first poll
     ruleset = find_ruleset(ruleset_name)  # every section checked: a broken file is refused now
@@ -446,6 +446,8 @@ def replay(
     why: str | None,
 ) -> None:
     """Count an archived thread from a file of posts (JSON lines, or .jsonl.gz)."""
+    from assistant.archive import read_posts_jsonl  # the forums' date formats, only here
+
     ruleset = find_ruleset(ruleset_name)  # every section checked: a broken file is refused now
     game_rules = {"at_deadline": at_deadline, "no_lynch_majority": no_lynch_majority}
     ruleset = with_tally(ruleset, **{k: v for k, v in game_rules.items() if v})

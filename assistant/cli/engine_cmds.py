@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from assistant.cli import app, cli, common_options
+from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import PHASE_NUMBER
 from assistant.engine.dusk import confirm_dusk
 from assistant.engine.history import DEATH, RESOLUTION, REVIVE, ROLES, Replay
@@ -310,21 +310,6 @@ def _resolved(rep: Replay, game: str, night: int | None, day: int | None) -> Pha
             f"`assistant resolve {game} --{phase} {number} --dry-run`"
         )
     return found
-
-
-def _draft_group() -> click.Group:
-    existing = cli.commands.get("draft")
-    if isinstance(existing, click.Group):
-        return existing
-
-    @cli.group("draft")
-    def draft() -> None:
-        """Drafts for the GM to post or send."""
-
-    return draft
-
-
-draft = _draft_group()
 
 
 @draft.command("dawn")

@@ -1,0 +1,116 @@
+"""Start-up: a command imports what it uses, nothing more (benchmarks/startup.py times it).
+
+`assistant --version` imports the command line's own module and click; `assistant count`
+of a stored game reads the store and counts, without the daemon, the forums' fetching
+(httpx), the engine, the dashboard (Starlette, uvicorn) or the drafts' Jinja2. Checked
+in a fresh interpreter by the modules it holds afterwards, not by a time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+import thread_b_support as tb
+
+from assistant.cli import COMMANDS, DRAFTS, cli, draft
+
+#: Modules a count has no use for: the daemon and its scheduling, fetching, the engine
+#: (but for `engine.rules`, the ruleset section type the loader reads), the dashboard, the
+#: drafts' templates, the progress bar, the Atom feed.
+NOT_FOR_A_COUNT = (
+    "httpx", "apscheduler", "starlette", "uvicorn", "jinja2", "tqdm", "feedgen", "bs4",
+    "asyncio", "assistant.daemon", "assistant.poller", "assistant.web", "assistant.demo",
+    "assistant.scrapers.http", "assistant.tally_draft", "assistant.templating",
+    "assistant.night_orders", "assistant.cli.daemon_cmds", "assistant.cli.engine_cmds",
+    "assistant.cli.fetch_cmds", "assistant.cli.demo_cmds",
+)  # fmt: skip
+ENGINE_ALLOWED = {"assistant.engine", "assistant.engine.rules"}
+
+CHILD = """
+import json, sys
+from assistant.cli import main
+try:
+    main(sys.argv[2:])
+except SystemExit:
+    pass
+with open(sys.argv[1], "w") as f:
+    json.dump(sorted(sys.modules), f)
+"""
+
+
+def modules_after(tmp_path: Path, *args: str) -> tuple[set[str], str]:
+    """The modules a fresh interpreter holds after running `assistant ARGS`, and its output."""
+    out = tmp_path / "modules.json"
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(out), *args],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert out.exists(), done.stderr
+    return set(json.loads(out.read_text())), done.stdout
+
+
+def unneeded(modules: set[str]) -> list[str]:
+    return sorted(
+        m for m in modules
+        if any(m == p or m.startswith(p + ".") for p in NOT_FOR_A_COUNT)
+        or (m.startswith("assistant.engine") and m not in ENGINE_ALLOWED)
+    )  # fmt: skip
+
+
+def test_version_imports_the_command_line_and_click_only(tmp_path: Path) -> None:
+    modules, out = modules_after(tmp_path, "--version")
+    assert out.strip() == "assistant, version 0.1.0"
+    ours = {m for m in modules if m.startswith("assistant")}
+    assert ours <= {"assistant", "assistant.cli", "assistant.clock", "assistant.errors",
+                    "assistant.safe_text"}, ours  # fmt: skip
+    assert not {"tinydb", "filelock", "selectolax", "rapidfuzz", "platformdirs"} & modules
+
+
+@pytest.mark.parametrize("args", [(), ("--why", "Conia"), ("--json",)])
+def test_count_of_a_stored_game_imports_no_daemon_fetching_engine_or_web(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Thread B (the real SMF pages) stored as its GM set it up, counted."""
+    data = tmp_path / "data"
+    with tb.new_store(data, "smf21") as store:
+        store.record_posts(tb.final_posts("smf21"), tb.SAVED_AT)
+    modules, out = modules_after(tmp_path, "count", "thread-b", "--data-dir", str(data), *args)
+    assert "xX_Slayer_Xx" in out  # it counted
+    assert unneeded(modules) == []
+    assert "assistant.cli.count_cmds" in modules
+
+
+def test_a_game_with_a_setup_imports_the_engine_it_needs(tmp_path: Path) -> None:
+    """The guard is not vacuous: with a setup entered, the count replays the engine."""
+    from assistant.engine.setup import PlayerSetup, Setup
+
+    data = tmp_path / "data"
+    with tb.new_store(data, "smf21") as store:
+        store.record_posts(tb.final_posts("smf21"), tb.SAVED_AT)
+        players = [p[0] for p in tb.thread_b_players("smf21")]
+        setup = Setup(tuple(PlayerSetup(p, "town", None) for p in players), 1)
+        store.add_input("roles", setup.to_dict(), tb.SAVED_AT)
+    modules, out = modules_after(tmp_path, "count", "thread-b", "--data-dir", str(data))
+    assert "xX_Slayer_Xx" in out
+    assert "assistant.engine.history" in unneeded(modules)
+
+
+def test_every_command_is_where_the_lazy_command_line_looks_for_it() -> None:
+    """`COMMANDS` and `DRAFTS` name the module defining each command (a command missing
+    from them is still found, by importing every module, but costs every import)."""
+    for group, where in ((cli, COMMANDS), (draft, DRAFTS)):
+        defined = {name: sys.modules[cmd.callback.__module__].__name__
+                   for name, cmd in group.commands.items() if cmd is not draft}  # fmt: skip
+        assert defined == {name: f"assistant.cli.{m}" for name, m in where.items()}
+    assert isinstance(cli.get_command(click.Context(cli), "draft"), click.Group)
+
+
+def test_the_setup_input_kind_is_the_engines() -> None:
+    from assistant.engine.history import ROLES
+    from assistant.monitor import ROLES as monitor_roles
+
+    assert monitor_roles == ROLES
