@@ -933,3 +933,88 @@ def test_betrayal_does_not_see_the_suitcase_a_disguise_or_a_blame():
     r = phase(s, "night", 1, "Ver: heal Con", "Boss: suitcase heal Con",
               "Boss: blame Con for killing Cam")
     assert pms(r, "Kir") == "Betrayal: you learned of no Black Org activity tonight."
+
+
+# ---- Analyze, costumes, detention -------------------------------------------------------
+
+
+def test_analyze_the_seeds_example_sober_kogorou_gets_the_true_answer():
+    quote("Example: Ran was killed during Night 2, so Kogorou got sober on Day 3: Needs to PM: "
+          "\"I want to Analyze my Interrogation from Night 1\"")
+    quote("He gets the correct answer with the Analysis, whether the result was wrong because "
+          "of being Drunk or because it was Slandered.")
+    s = game("Kog=kogorou", "Gin=gin", "Ran=ran", "Boss=anokata", "Cam=camel", "Jo=jodie")
+    s = phase(s, "night", 1, "Kog: interrogate Cam", "Gin: slander Cam").state
+    drunk = phase(s, "day", 1, "Kog: analyze Night 1")
+    assert pms(drunk, "Kog") == ""
+    assert any("only when sober" in x for x in drunk.log_lines())
+    s = phase(phase(s, "day", 1).state, "night", 2, "Black Org: kill Ran by Gin").state
+    s = phase(phase(s, "day", 2).state, "night", 3).state
+    r = phase(s, "day", 3, "Kog: analyze Night 1")
+    assert pms(r, "Kog") == "Analysis of your interrogation of Cam on Night 1: Not BO"
+    r = phase(s, "day", 3, "Kog: analyze Night 3")
+    assert pms(r, "Kog") == "You did not interrogate anyone on Night 3."
+
+
+def test_a_costume_is_worn_the_night_after_the_day_it_is_chosen_and_once():
+    quote("During the day, Yukiko can choose one of the costumes to disguise as that role during "
+          "the next night. During the next night she can use any of her disguises abilities.")
+    quote("After the night Yukiko will no longer be disguised.")
+    quote("She can not disguise as the same role twice.")
+    from assistant.engine.setup import parse_setup
+    from assistant.engine.state import GameState
+
+    text = ('players = [{ name = "Yuki", role = "yukiko", costumes = ["araide", "conan", '
+            '"ran"] }, { name = "G", role = "gin" }, { name = "Boss", role = "anokata" }, '
+            '{ name = "Cam", role = "camel" }, { name = "Hei", role = "heiji" }]')
+    s = GameState.from_setup(RULES, parse_setup(text, RULES, where="setup.toml", default_seed=3))
+    d = phase(s, "day", 1, "Yuki: temporary disguise Araide")
+    r = phase(d.state, "night", 2, "Black Org: kill Cam by G", "Yuki: heal Cam")
+    assert dead(r) == []
+    assert "glasses" in r.state.players["Yuki"].items  # the costume's items, that night
+    d2 = phase(r.state, "day", 2, "Yuki: temporary disguise Araide")
+    assert any("has worn araide already" in x for x in d2.log_lines())
+    r2 = phase(d2.state, "night", 3, "Black Org: kill Cam by G")
+    assert dead(r2) == ["Cam"]
+    assert "glasses" not in r2.state.players["Yuki"].items
+    import pytest
+
+    from assistant.errors import OrderError
+    with pytest.raises(OrderError):
+        phase(d2.state, "night", 3, "Yuki: heal Cam")
+    quote("All disguises will be town roles.")
+    from assistant.errors import ConfigError
+    with pytest.raises(ConfigError, match="may not disguise as Gin"):
+        parse_setup('players = [{ name = "I", role = "irish", costumes = ["gin"] }]', RULES,
+                    where="setup.toml", default_seed=1)
+
+
+def test_detention_holds_a_player_three_phases_one_at_a_time():
+    quote("The player will be released automatically after 3 phases or if Satou dies")
+    quote("Only one player at a time can be in detention")
+    quote("Can not be used on the same person twice in a row")
+    s = game("Sat=satou", "G=gin", "Boss=anokata", "Con=conan", "Cam=camel")
+    r = phase(s, "night", 1, "Sat: detention G")
+    assert pms(r, "G") == "You have been put in detention."
+    s = r.state
+    for kind, n in (("day", 1), ("night", 2), ("day", 2)):
+        r = phase(s, kind, n, "Con: interrogate G" if kind == "night" else "Sat: detain Cam")
+        assert pms(r, "Con") == ""
+        s = r.state
+    assert any("G is in detention already" in x for x in r.log_lines())
+    r = phase(s, "night", 3, "Con: interrogate G", "Sat: detain G")
+    assert pms(r, "Con") == "Interrogation of G: BO"  # released: three phases are over
+    assert any("G was the last one detained" in x for x in r.log_lines())
+
+
+def test_detention_comes_after_the_killing_at_night_and_cannot_be_tricked():
+    quote("Arrest > Face Pinch > Charm > APTX > Lynching > Discombobulation/Frighten > Killing > "
+          "House Search/Detain > All other actions")
+    quote("Detention - Role with action: Satou - Day/Night action, can't be covered, can't be "
+          "frightened or discombobulated.")
+    s = game("Sat=satou", "G=gin", "Boss=anokata", "Con=conan", "T=eisuke")
+    r = phase(s, "night", 1, "Sat: detain G", "Black Org: kill Con by G", "T: trick Sat",
+              "G: investigate Sat detains G")
+    assert dead(r) == ["Con"]
+    assert any(x.startswith("detained-by:Sat") for x in r.state.players["G"].statuses)
+    assert pms(r, "G") == "You have been put in detention."  # his investigation fails

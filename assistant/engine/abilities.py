@@ -6,6 +6,7 @@ an event. Kills are only collected here; `deaths.resolve_kills` lands them toget
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -16,11 +17,14 @@ from assistant.engine.orders import role_key, split_targets
 from assistant.engine.rules import phase_index
 from assistant.engine.state import (
     ABROAD,
+    COSTUME,
+    COSTUME_FOR,
     COVER,
     FLIGHT,
     FRIEND,
     disguise_of,
     drop_disguise,
+    wear_disguise,
     whereabouts,
 )
 from assistant.errors import MalformedOrderError
@@ -1789,6 +1793,83 @@ def explode_bombs(r: Resolution, tier: str) -> None:
         r.event(tier, f"the bomb on {name}", "defused", f"{planter} is told {seen}")
 
 
+def costume(r: Resolution, a: Action, tier: str) -> None:
+    """004 Temporary Disguise: "During the day, Yukiko can choose one of the costumes to
+    disguise as that role during the next night"; "She can not disguise as the same role
+    twice"; the costume's items come and go with it."""
+    role = role_chosen(r, a)
+    player = r.state.players[a.actor]
+    if COSTUME + role not in player.statuses:
+        r.event(tier, a.label(), "fails", f"{role} is not one of {a.actor}'s costumes")
+        return
+    if f"worn:{role}" in player.statuses:
+        r.event(tier, a.label(), "fails", f"{a.actor} has worn {role} already")
+        return
+    drop_disguise(r.rules, player)
+    wear_disguise(r.rules, player, role)
+    night = phase_index(r.rules, r.phase, r.number) + 1
+    player.statuses.update({f"worn:{role}", f"{COSTUME_FOR}{night}"})
+    r.event(tier, a.label(), f"{a.actor} is disguised as {r.rules.role(role).title} next night")
+
+
+#: "detained-by:ACTOR:UNTIL": in detention through the phase UNTIL (004's Satou).
+DETAINED = "detained-by:"
+
+
+def detain(r: Resolution, a: Action, tier: str) -> None:
+    """004 Detention: "The player will then be in detention until they are released"
+    (`lasts` phases after this one); "Only one player at a time can be in detention";
+    "Can not be used on the same person twice in a row"."""
+    t = a.targets[0]
+    mine = r.state.players[a.actor]
+    held = [n for n, p in r.state.players.items()
+            if any(s.startswith(f"{DETAINED}{a.actor}:") for s in p.statuses)]
+    if held:
+        r.event(tier, a.label(), "fails", f"{held[0]} is in detention already")
+        return
+    if f"detained-last:{t}" in mine.statuses:
+        r.event(tier, a.label(), "fails", f"{t} was the last one detained")
+        return
+    for s in [s for s in mine.statuses if s.startswith("detained-last:")]:
+        mine.statuses.discard(s)
+    mine.statuses.add(f"detained-last:{t}")
+    index = phase_index(r.rules, r.phase, r.number)
+    until = index + int(a.ability.params.get("lasts", 3))
+    r.state.players[t].statuses.add(f"{DETAINED}{a.actor}:{until}")
+    r.blocked.add(t)
+    r.jailed.add(t)
+    r.block_kinds.setdefault(t, set()).add("detention")
+    r.pm_later(t, r.say("detained"), needs_alive=True)
+    r.event(tier, a.label(), f"{t} is in detention", "their actions and any on them fail")
+
+
+def analyze(r: Resolution, a: Action, tier: str) -> None:
+    """004 Analyze: "he can analyze his Interrogations during the Day (even the one before
+    he got Sober) ... He gets the correct answer with the Analysis, whether the result was
+    wrong because of being Drunk or because it was Slandered" ("Analyze my Interrogation
+    from Night 1")."""
+    m = re.search(r"(night|day|n|d)\s*(\d+)", str(a.order.choice or ""), re.IGNORECASE)
+    if m is None:
+        r.event(tier, a.label(), "ignored", 'name the phase: "analyze Night 1"')
+        return
+    phase = "night" if m.group(1).lower().startswith("n") else "day"
+    number = int(m.group(2))
+    keyword = str(a.ability.params.get("of", "interrogate"))
+    done = [x for x in r.state.acts if x.actor == a.actor and x.keyword == keyword
+            and (x.phase, x.number) == (phase, number) and x.happened]
+    when = f"{phase.title()} {number}"
+    if not done:
+        r.pm_later(a.actor, r.say("analysis_none", when=when), needs_alive=True)
+        r.event(tier, a.label(), "nothing to analyze", f"no interrogation on {when}")
+        return
+    for x in done:
+        for t in x.targets:
+            result = visible(r, t, "alignment")
+            r.pm_later(a.actor, r.say("analysis", target=t, when=when, result=result),
+                       needs_alive=True)
+            r.event(tier, a.label(), f"the true result on {t}: {result}")
+
+
 HANDLERS: dict[str, Handler] = {
     "block": block,
     "redirect": redirect,
@@ -1844,6 +1925,9 @@ HANDLERS: dict[str, Handler] = {
     "cover": cover,
     "fake": fake,
     "betray": betray,
+    "costume": costume,
+    "detain": detain,
+    "analyze": analyze,
 }
 
 

@@ -429,6 +429,10 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
                 f"{say!r}: {ability.name} waits {wait} phases after each use; "
                 f"{order.actor} may use it again {_phase_name(state, last + int(wait) + 1)}"
             )
+    need = ability.params.get("needs_status")
+    if need and need not in who.statuses:
+        # 004 Analyze: "just available when Kogorou is sober".
+        raise IllegalOrderError(f"{say!r}: {order.actor} may use {ability.name} only when {need}")
     if f"lost:{ability.name}" in who.statuses:
         # 004 House Search: "He won't be able to use House search for the rest of the game."
         raise IllegalOrderError(f"{say!r}: {order.actor} has lost {ability.name} for good")

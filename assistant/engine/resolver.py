@@ -16,10 +16,12 @@ from assistant.engine.claims import Act, keyword_of
 from assistant.engine.orders import Order, check_order, choice_and_targets
 from assistant.engine.rules import AbilityDef, phase_index
 from assistant.engine.state import (
+    COSTUME_FOR,
     COVER,
     Death,
     Event,
     GameState,
+    drop_disguise,
     settle_flights,
     whereabouts,
 )
@@ -381,12 +383,27 @@ class Resolution:
         )
 
     def _drop_old_covers(self) -> None:
-        """A cover lasts for the night after the day it was chosen."""
+        """A cover lasts for the night after the day it was chosen, and so does a costume
+        ("After the night Yukiko will no longer be disguised"); a detention ends after its
+        phases or with the one who detained ("released automatically after 3 phases or if
+        Satou dies"), and holds the detained player like a jail until then."""
         index = phase_index(self.rules, self.phase, self.number)
-        for p in self.state.players.values():
+        for n, p in self.state.players.items():
             for s in [s for s in p.statuses if s.startswith(COVER)]:
                 if int(s.rsplit(":", 1)[1]) < index:
                     p.statuses.discard(s)
+            for s in [s for s in p.statuses if s.startswith(COSTUME_FOR)]:
+                if int(s[len(COSTUME_FOR):]) < index:
+                    p.statuses.discard(s)
+                    drop_disguise(self.rules, p)
+            for s in [s for s in p.statuses if s.startswith(abilities.DETAINED)]:
+                by, until = s[len(abilities.DETAINED):].rsplit(":", 1)
+                if int(until) < index or not self.state.players[by].alive:
+                    p.statuses.discard(s)
+                    continue
+                self.blocked.add(n)
+                self.jailed.add(n)
+                self.block_kinds.setdefault(n, set()).add("detention")
 
     def _travellers(self) -> None:
         """004 travel: a player abroad "is handled as if he were arrested" (acts only with
@@ -430,7 +447,7 @@ class Resolution:
         passes = set(a.ability.params.get("unblockable_by", ()))
         kinds = self.block_kinds.get(a.actor, set()) - passes
         # They know why (arrested, suspended, abroad): told only of a block besides.
-        known = {"arrest", "abroad", "in-flight", *abilities.OFF_DUTY.values()}
+        known = {"arrest", "detention", "abroad", "in-flight", *abilities.OFF_DUTY.values()}
         if not self.state.players[a.actor].alive or (kinds and kinds <= known):
             return
         if not self.is_blocked(a) or a.actor in self._told_failed:

@@ -73,6 +73,9 @@ KINDS = frozenset(
         "cover",
         "fake",
         "betray",
+        "costume",
+        "analyze",
+        "detain",
     }
 )
 TARGET_STATES = frozenset({"alive", "dead", "any"})

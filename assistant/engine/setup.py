@@ -21,6 +21,7 @@ SETUP_VERSION = 1
 #: What each key of a `[[players]]` table holds.
 _PLAYER_KEYS: dict[str, Any] = {
     "name": str, "side": str, "role": str, "items": tuple[str, ...], "disguise": str,
+    "costumes": tuple[str, ...],
 }
 
 
@@ -36,6 +37,8 @@ class PlayerSetup:
     items: tuple[str, ...] = ()
     disguise: str | None = None
     """004: the role a disguiser (Vermouth, Kid) wears from the Prep phase on."""
+    costumes: tuple[str, ...] = ()
+    """004: the roles chosen in the Prep phase to dress as by day (Yukiko, Irish)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ class Setup:
             "players": [
                 {"name": p.name, "side": p.side, "role": p.role, "items": list(p.items)}
                 | ({"disguise": p.disguise} if p.disguise else {})
+                | ({"costumes": list(p.costumes)} if p.costumes else {})
                 for p in self.players
             ],
             "extra": dict(self.extra),
@@ -70,7 +74,7 @@ class Setup:
         return cls(
             players=tuple(
                 PlayerSetup(p["name"], p["side"], p.get("role"), tuple(p.get("items", ())),
-                            p.get("disguise"))
+                            p.get("disguise"), tuple(p.get("costumes", ())))
                 for p in d["players"]
             ),
             seed=int(d["seed"]),
@@ -137,7 +141,10 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
         disguise = p.get("disguise") or None
         if disguise is not None:
             _check_disguise(rules, name, role, disguise, where)
-        players.append(PlayerSetup(name, side, role, p.get("items", ()), disguise))
+        costumes = tuple(p.get("costumes", ()))
+        for c in costumes:
+            _check_disguise(rules, name, role, c, where, passive="costumes")
+        players.append(PlayerSetup(name, side, role, p.get("items", ()), disguise, costumes))
     seed = raw.get("seed", default_seed)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"{where}: seed = {show(seed)}: expected a whole number")
@@ -146,13 +153,16 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
 
 
 def _check_disguise(
-    rules: EngineRules, name: str, role: str | None, disguise: str, where: str
+    rules: EngineRules, name: str, role: str | None, disguise: str, where: str,
+    passive: str = "disguises",
 ) -> None:
-    """A disguise is worn only by a role that disguises (`passives.disguises = [sides]`) and
-    only as a role of those sides (004: "Disguisers may not disguise as Black Org members")."""
-    sides = rules.roles[role].passives.get("disguises") if role in rules.roles else None
+    """A disguise is worn only by a role that disguises (`passives.disguises = [sides]`, for
+    costumes `passives.costumes`) and only as a role of those sides (004: "Disguisers may
+    not disguise as Black Org members"; costumes: "All disguises will be town roles")."""
+    sides = rules.roles[role].passives.get(passive) if role in rules.roles else None
     if not sides:
-        raise ConfigError(f"{where}: {name} has a disguise, but their role does not disguise")
+        what = "a disguise" if passive == "disguises" else "costumes"
+        raise ConfigError(f"{where}: {name} has {what}, but their role does not disguise")
     if disguise not in rules.roles:
         raise ConfigError(
             f"{where}: {name}'s disguise {disguise!r} is not a role of {rules.ruleset} "

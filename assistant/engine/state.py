@@ -124,6 +124,12 @@ FRIEND = "friend:"
 COVER = "cover:"
 
 
+#: "costume:ROLE": a costume chosen in the Prep phase; "worn:ROLE" once it was worn;
+#: "costume-for:INDEX": the phase the costume of the day before is worn in (004).
+COSTUME = "costume:"
+COSTUME_FOR = "costume-for:"
+
+
 #: The status a disguised player carries, followed by the role key worn.
 DISGUISE = "disguise:"
 
@@ -178,6 +184,7 @@ class GameState:
         for p in setup.players:
             if p.disguise:
                 wear_disguise(rules, players[p.name], p.disguise)
+            players[p.name].statuses.update(COSTUME + c for c in p.costumes)
             if p.role in rules.roles:
                 # 004 travellers: "At the onset of the game, the player is not in Japan."
                 players[p.name].statuses.update(rules.roles[p.role].passives.get("starts", ()))
