@@ -122,6 +122,12 @@ class DaemonSettings:
             raise ConfigError(f"poll interval {self.poll_interval!r}: give more than 0 seconds")
         if not (math.isfinite(self.jitter) and self.jitter >= 0):
             raise ConfigError(f"jitter {self.jitter!r}: give 0 seconds or more")
+        for name in ("review_every", "summary_every"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise ConfigError(f"{name.replace('_', ' ')} {value!r}: give more than 0 seconds")
+        if self.per_forum < 1:
+            raise ConfigError(f"requests per forum {self.per_forum!r}: give 1 or more")
 
 
 @dataclass(frozen=True)

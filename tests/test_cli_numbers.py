@@ -22,6 +22,8 @@ from assistant.errors import ConfigError
         (["run", "--interval", "inf"], "'inf' is not a finite number of seconds"),
         (["run", "--interval", "5m"], "'5m' is not a number of seconds"),
         (["run", "--jitter", "-1"], "Invalid value for '--jitter': '-1': give at least 0"),
+        (["run", "--summary-every", "0"],
+         "Invalid value for '--summary-every': '0': give more than 0"),
         (["run", "--delay", "nan"], "Invalid value for '--delay'"),
         (["fetch", "--game", "g", "--delay", "-0.5"], "Invalid value for '--delay'"),
         (["count", "g", "--at-post", "-3"], "Invalid value for '--at-post'"),
@@ -49,3 +51,13 @@ def test_a_bad_number_is_one_line_naming_the_option(tmp_path, capsys, args, says
 def test_the_daemon_refuses_a_spinning_interval_from_any_caller(interval, jitter) -> None:
     with pytest.raises(ConfigError):
         DaemonSettings(poll_interval=interval, jitter=jitter)
+
+
+@pytest.mark.parametrize("settings", [
+    {"summary_every": 0.0}, {"summary_every": float("nan")}, {"review_every": -1.0},
+    {"per_forum": 0},
+])
+def test_the_daemon_refuses_a_summary_review_or_forum_limit_that_cannot_work(settings) -> None:
+    """A summary every 0 s would log without pause; a forum limit of 0 would never poll."""
+    with pytest.raises(ConfigError):
+        DaemonSettings(**settings)
