@@ -17,6 +17,7 @@ measures how often bold text that is no vote (emphasis, "FoS: X") would be read 
 where a bare bold name is one (001).
 
     .venv/bin/python benchmarks/accuracy.py [--jobs 2] [--misses] [--game ID [--day N] [--why]]
+        [--closing-posts] [--false-votes]
 """
 
 from __future__ import annotations
@@ -223,9 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", help="Only this game id.")
     ap.add_argument("--day", type=int, help="Only this day (with --game).")
     ap.add_argument("--why", action="store_true", help="With --game and --day: every vote.")
+    ap.add_argument("--closing-posts", action="store_true",
+                    help="Replay the GM's posts that close a day too (its final count: "
+                    "for comparison only, it hands the count the answer).")
     ap.add_argument("--false-votes", action="store_true",
                     help="How often bold text that is no vote would be read as one (001).")
     args = ap.parse_args(argv)
+    global CLOSING_POSTS
+    CLOSING_POSTS = args.closing_posts
     if not GAMES.is_dir():
         print(f"no games at {GAMES}: put shared/ beside the repository or set ASSISTANT_SHARED")
         return 2
