@@ -222,6 +222,9 @@ class _State:
     hammer: tuple[str, int | None] | None = None
     """(target, post) of the vote that reached majority; post None for a PM vote."""
     players: tuple[str, ...] = ()
+    written: dict[str, tuple[str, str, int | None]] = field(default_factory=dict)
+    """Names (folded) as counted votes wrote them: (player, voter, post); see
+    `_as_written_before`."""
     author_notes: Mapping[str, str] = field(default_factory=dict)
     """Authors the players file does not name, read as a slot: why (`_with_unlisted_authors`)."""
     weights: dict[tuple[str, str | None], tuple[int, str]] = field(default_factory=dict)
@@ -528,6 +531,21 @@ def _with_unlisted_authors(game: Game, posts: Sequence[Post]) -> tuple[Game, dic
     }
 
 
+def _as_written_before(state: _State, text: str) -> Match | None:
+    """A vote whose leading words are a name an earlier counted vote of the day wrote for
+    one player ("vote ice ice baby" after "vote: Ice" was read as ICEninja): the thread's
+    own short name, followed by a comment."""
+    words = text.split()
+    for n in range(min(len(words) - 1, 3), 0, -1):
+        key = fold(" ".join(words[:n]))
+        said = state.written.get(key) if len(key) >= 3 else None
+        if said is not None:
+            target, voter, post_id = said
+            how = f"the leading words, as {voter}'s vote in {_where(post_id)} wrote them"
+            return Match(text, target, how)
+    return None
+
+
 #: A vote whose name no rule resolved: the GM's counts may explain it (gm_counts.py).
 _UNRESOLVED = frozenset({VoteCode.UNKNOWN_TARGET, VoteCode.AMBIGUOUS_TARGET})
 
@@ -656,6 +674,8 @@ def _apply_mark(
             target_text, target_match, note = NO_LYNCH, None, f"{note} ({read})"
         elif learned is not None:
             target_match = Match(target_text or "", learned.target, learned.how)
+        elif not target_match.ok and target_match.how != "ambiguous":
+            target_match = _as_written_before(state, target_text or "") or target_match
     _apply(
         state,
         game,
@@ -952,6 +972,8 @@ def _apply(
             target,
         )
     index = _record(state, base, voter, VoteCode.COUNTED, reason, target)
+    if target_text and target not in (NO_LYNCH, ABSTAIN):
+        state.written.setdefault(fold(target_text), (target, voter, post_id))
     if cur is not None:
         same_post = post_id is not None and state.votes[cur.index]["post_id"] == post_id
         _end(

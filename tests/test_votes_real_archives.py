@@ -327,3 +327,14 @@ def test_a_vote_written_a_colour_a_letter_is_one_vote() -> None:
     vote = next(v for v in t.votes if v.post_id == 1431)
     assert (vote.voter, vote.target, vote.code) == ("lalaladucks", "Not_Mafia", VoteCode.COUNTED)
     assert vote.text == "VOTE: Not_Maf"
+
+
+def test_a_short_name_the_day_already_used_then_a_comment() -> None:
+    # Game 1195, Day 4: Beck's "vote: Ice" (post 1444) was read as ICEninja (a prefix);
+    # his "vote ice ice baby" (post 1494) starts with that name. The same day's earlier
+    # votes are the only source: "ice" alone is not enough before anyone wrote it so.
+    t = tally_to("1195", 1494)
+    vote = next(v for v in t.votes if v.post_id == 1494)
+    assert (vote.target, vote.code) == ("ICEninja", VoteCode.COUNTED)
+    assert "as Beck's vote in post 1444 wrote them" in vote.reason
+    assert t.outcome.lynched == ("ICEninja",)
