@@ -191,3 +191,25 @@ def end_sessions(board: forum.SMF | forum.PhpBB, name: str) -> None:
     user = board.member_id(name)
     board.sql(f"DELETE FROM phpbb_sessions WHERE session_user_id={user}")
     board.sql(f"DELETE FROM phpbb_sessions_keys WHERE user_id={user}")
+
+
+# ---- moderation -------------------------------------------------------------------------
+
+def delete_topic(board: forum.SMF | forum.PhpBB, topic: int) -> None:
+    """The admin deletes a topic with the forum's own moderation link: SMF's "Remove
+    Topic" (gone for good, the recycle bin being off by default), phpBB's "Delete topic"
+    confirmed with Yes (soft-deleted: hidden from everyone but moderators)."""
+    admin = board._session(board.admin_user).name
+    url, page = board.fetch(board.topic_url(topic), as_member=admin)
+    marker = "action=removetopic2" if isinstance(board, forum.SMF) else "action=delete_topic"
+    link = LexborHTMLParser(page).css_first(f'a[href*="{marker}"]')
+    assert link is not None, f"no {marker} link for the admin on topic {topic}"
+    url, page = board.fetch(urljoin(url, link.attributes["href"] or ""), as_member=admin)
+    if isinstance(board, forum.PhpBB):
+        action, fields = find_form(page, url, "action=delete_topic")
+        board.fetch(action, fields | {"confirm": "Yes"}, as_member=admin)
+        hidden = board._one(f"SELECT topic_visibility FROM phpbb_topics WHERE topic_id={topic}")
+        assert hidden == "2", hidden  # ITEM_DELETED
+    else:
+        left = board._one(f"SELECT COUNT(*) FROM smf_topics WHERE id_topic={topic}")
+        assert left == "0", left

@@ -8,6 +8,7 @@ nothing from this package module, so there is no import cycle.
 
 from __future__ import annotations
 
+import html
 import importlib
 import re
 from datetime import datetime, tzinfo
@@ -46,6 +47,23 @@ _LOGIN_FORM = re.compile(
     r"""<form[^>]+action=["'][^"']*(?:action=login2?|ucp\.php\?mode=login)[^>]*>""", re.I
 )
 _PASSWORD_INPUT = re.compile(r"""<input[^>]+type=["']?password""", re.I)
+# What the forum says above that form: SMF "The topic or board you are looking for appears
+# to be either missing or off limits to you." (a deleted topic and a closed board alike),
+# phpBB "The board requires you to be registered and logged in to view this forum."
+_LOGIN_NOTICE = re.compile(
+    r"""<(?:p|div)\s+class=["']information[^"']*["'][^>]*>(.*?)(?:<br|</p|</div)"""
+    r"""|<h2\s+class=["']login-title["'][^>]*>(.*?)</h2>""",
+    re.I | re.S,
+)
+
+
+def _login_notice(text: str) -> str | None:
+    """The forum's own sentence above a login form shown instead of a topic, if any."""
+    m = _LOGIN_NOTICE.search(text)
+    if m is None:
+        return None
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", m.group(1) or m.group(2))).split())
+    return words[:200] or None
 
 
 def _parser(software: str) -> ModuleType:
@@ -103,10 +121,13 @@ def parse_topic_page(
         if other is not None:
             raise other from None
         if _LOGIN_FORM.search(text) and _PASSWORD_INPUT.search(text):
+            notice = _login_notice(text)
+            said = f', saying "{notice}"' if notice else ""
             raise LoginError(
-                f"{url}: the forum shows a login form instead of the topic: the board is for "
-                "members only (or the session expired); fetch with --login USER "
-                "--password-env VARIABLE",
+                f"{url}: the forum shows a login form instead of the topic{said}: if the "
+                "board is for members only (or the session expired), fetch with --login USER "
+                "--password-env VARIABLE; some forums show guests the same for a topic that was "
+                "deleted or moved: check the address in a browser",
                 url,
             ) from None
         raise

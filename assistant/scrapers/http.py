@@ -504,8 +504,10 @@ def _network_message(url: str, e: httpx.HTTPError, attempts: int) -> str:
 def _status_message(url: str, status: int, reason: str) -> str:
     advice = {
         401: "the board wants a login: pass --login USER --password-env VARIABLE",
-        403: "the forum refused access: the board may be for members only (pass --login USER "
-        "--password-env VARIABLE) or it blocks automated readers",
+        403: "the forum refused access: the topic may have been deleted or moved (SMF answers "
+        "a member so), the board may be for members only (pass --login USER --password-env "
+        "VARIABLE, as a member who may see it) or the forum blocks automated readers; check "
+        "the address in a browser",
         404: "no such page: the topic may have been deleted or moved; check the address",
         410: "the topic was removed",
     }.get(status, "check the address in a browser")
