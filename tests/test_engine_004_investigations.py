@@ -15,7 +15,7 @@ from assistant.engine.orders import parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.rules import load_engine_rules
 from assistant.engine.setup import PlayerSetup, Setup
-from assistant.engine.state import GameState
+from assistant.engine.state import GameState, wear_disguise
 from assistant.errors import MalformedOrderError
 from assistant.rulesets import find_ruleset
 from tests.conftest import SEEDS
@@ -353,3 +353,21 @@ def test_observe_example_anokata_gives_both_observers_one_random_answer():
         assert jodie == [line.replace("Camel", "Jodie") for line in camel]
         answers.add(jodie[0].rsplit(": ", 1)[1])
     assert answers <= {"Adult", "Teenager", "Child"} and len(answers) > 1
+
+
+def test_investigate_example_disguises_are_named_by_the_disguise():
+    quote('Disguise: conia(Vermouth) is disguised as Ran. Akonyl(KID) is disguised as Shinichi. '
+          '"Akonyl disguised as Shinichi" - True "Conia disguised as Vermouth" - Invalid '
+          'investigation, since you need to ask for the disguise -> false "Conia disguised as '
+          'Ran" - True "Conia disguised as Schinichi" - False')
+    s = game("conia=vermouth", "Akonyl=kid", "Inv=heiji", "Meg=megure", "G=gin", "X=camel")
+    wear_disguise(RULES, s.players["conia"], "ran")
+    wear_disguise(RULES, s.players["Akonyl"], "shinichi")
+    r = phase(s, "night", 1, "Inv: investigate Akonyl disguised as Shinichi",
+              "Inv: investigate conia disguised as Vermouth",
+              "Inv: investigate conia disguised as Ran")
+    assert pms(r, "Inv") == ['"Akonyl disguised as Shinichi" - True',
+                             '"conia disguised as Vermouth" - False',
+                             '"conia disguised as Ran" - True']
+    r = phase(s, "night", 1, "Meg: investigate conia disguised as Schinichi")
+    assert pms(r, "Meg") == ['"conia disguised as Schinichi" - False']

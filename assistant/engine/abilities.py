@@ -631,6 +631,15 @@ def _claimed_now(r: Resolution, a: Action, t: str) -> str:
     claim, params = _claim(r, a), a.ability.params
     if claim.phase is not None and (claim.phase, claim.number) != (r.phase, r.number):
         return str(params["no"])
+    if claim.keyword in r.rules.night.get("role_keywords", ()):
+        # "He may investigate if someone is disguised, but he must name the specific
+        # disguise": true while the disguise named is worn.
+        worn = disguise_of(r.state.players[t])
+        try:
+            named = role_key(claim.objects[0], r.rules, order=a.order.text)
+        except (MalformedOrderError, IndexError):
+            named = None
+        return str(params["yes" if worn is not None and worn == named else "no"])
     found = [x for x in claims.matching(r.acts_now(), t, claim) if x.happened]
     return str(params["yes"] if found else params["no"])
 

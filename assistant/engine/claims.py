@@ -157,6 +157,11 @@ def parse_claim(
             phase = "night" if m.group("short").lower() == "n" else "day"
             number = int(m.group("m"))
         rest = rest[: m.start()]
+    if key in rules.night.get("role_keywords", ()):
+        # "Conia disguised as Ran": a character, not a player (a misspelt one stays as
+        # written: "Conia disguised as Schinichi" - False).
+        name = re.sub(r"^\s*as\s+", "", rest, flags=re.IGNORECASE).strip(" ,")
+        return Claim(key, verb, (name,) if name else (), phase, number)
     objects = split_names(rest.strip(" ,"))
     return Claim(key, verb, tuple(objects), phase, number)
 

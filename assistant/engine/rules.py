@@ -231,6 +231,7 @@ _NIGHT_KEYS: dict[str, Any] = {
     "mutual_kills": str,
     "day_deaths_before_lynch": bool,
     "bomb_tier": str,
+    "role_keywords": tuple[str, ...],
     "disabling_statuses": tuple[str, ...],
 }
 _SIDE_KEYS: dict[str, Any] = {
