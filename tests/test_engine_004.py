@@ -185,7 +185,7 @@ def test_order_of_healing_the_highest_priority_succeeds():
     assert "first-aided" not in pms(r, "Teach")
     s = game("Doc=araide", "Teach=kobayashi", "Ran=ran", "V=camel", "G=gin", "Boss=anokata")
     r = phase(s, "night", 1, "Black Org: kill V by G", "Doc: heal V", "Ran: protect V")
-    assert "You protected V from an attack tonight." in pms(r, "Ran")
+    assert "You protected V from G's attack tonight." in pms(r, "Ran")
     assert "healed" not in pms(r, "Doc")
 
 

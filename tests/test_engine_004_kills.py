@@ -219,3 +219,35 @@ def test_an_aptx_on_a_target_arrested_that_phase_is_unused():
     r = phase(s, "day", 1, "Meg: arrest G for killing J on Night 1", "V: aptx G as Gin")
     assert dead(r) == []
     assert r.state.stock_left("V", RULES.side("black-org").abilities["aptx"]) == 2
+
+
+# ---- what the attacker, the target and the protector are told -------------------------
+
+
+def test_a_heal_is_told_to_target_and_attacker_but_not_by_whom():
+    quote("If successfully healed, the healer will know that he successfully healed. The target "
+          "and the attacker will be notified that the target was healed, but not by whom.")
+    quote("If a member of the Black Org attacks a player and that player is saved from death as "
+          "a result of healing, protection, first aid, or anything of the sort, the attacker is "
+          "informed that healing or protecting was in effect")
+    s = game("G=gin", "Boss=anokata", "V=camel", "Doc=araide", "X=jodie")
+    r = phase(s, "night", 1, "Black Org: kill V by G", "Doc: heal V")
+    assert pms(r, "Doc") == ["You successfully healed V."]
+    assert pms(r, "V") == ["You were attacked tonight, but someone healed you."]
+    assert pms(r, "G") == ["Your target was healed."]
+
+
+def test_a_protection_names_the_attacker_unless_a_sniper():
+    quote("If a protect is successful at night and saves a target, the attacker's name is "
+          "revealed to both the protector and the target. The exception to this is if the "
+          "attacker is a sniper, in which case their identity will not be revealed in this "
+          "situation.")
+    s = game("G=gin", "Boss=anokata", "V=camel", "Mak=makoto", "Ch=korn", "X=jodie")
+    s.players["Mak"].statuses.discard("abroad")  # Makoto starts abroad; here he is home
+    r = phase(s, "night", 1, "Black Org: kill V by G", "Mak: protect V")
+    assert pms(r, "Mak")[0] == "You protected V from G's attack tonight."
+    assert pms(r, "V") == ["You were attacked tonight by G, but someone protected you."]
+    assert pms(r, "G") == ["Your target was protected."]
+    r = phase(s, "night", 1, "Black Org: kill V by Ch", "Mak: protect V")
+    assert dead(r) == ["Mak"]
+    assert pms(r, "V") == ["You were attacked tonight, but someone protected you."]

@@ -211,8 +211,17 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
             r.public.append(r.say("injured_public"))
     if params.get("kills_attacker"):
         r.avenged.append((protection, k.actor))
+    # 004: a protector and the protected learn the attacker's name, "The exception to this is
+    # if the attacker is a sniper" (`hides_attacker`: the kill tags whose attacker stays
+    # unnamed, told with the `..._hidden` sentences).
+    hidden = tag in params.get("hides_attacker", ())
     if params.get("tells_target"):
-        r.pm_later(t, str(params["tells_target"]).format(attacker=k.actor), needs_alive=True)
+        said = params.get("tells_target_hidden", params["tells_target"]) if hidden else \
+            params["tells_target"]
+        r.pm_later(t, str(said).format(attacker=k.actor), needs_alive=True)
+    if params.get("tells_attacker") and k.actor != t:
+        # 004: "the attacker is informed that healing or protecting was in effect".
+        r.pm_later(k.actor, str(params["tells_attacker"]).format(target=t), needs_alive=True)
     if params.get("spend_on") == "success":
         r.state.spend(protection.actor, protection.ability)
     if params.get("rests_after_save"):
@@ -221,7 +230,8 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
             tier, protection.label(), "stops a kill", f"{protection.actor} may not act next night"
         )
     if params.get("saved_pm"):
-        r.pm(protection.actor, str(params["saved_pm"]).format(target=t))
+        said = params.get("saved_pm_hidden", params["saved_pm"]) if hidden else params["saved_pm"]
+        r.pm(protection.actor, str(said).format(target=t, attacker=k.actor))
     if params.get("injures_target"):
         # 004 First Aid: "The player who received First Aid will not die if attacked, but
         # will instead become injured."
