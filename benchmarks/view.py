@@ -7,7 +7,8 @@ run, on the same store:
 
 1. the view again (`load_view(store, now)`, as every daemon poll and every command asks
    for it; the posts are already read), and the view with every check (`run_checks`, as
-   each daemon poll does): the best of `--repeat`;
+   each daemon poll does): the best of `--repeat` in each of `--rounds` child processes,
+   and the median over the rounds of both;
 2. what one view (and one view with its checks) recomputes, counted with cProfile:
    readings of a ruleset section (`known_section`: `[votes]`, `[tally]`, `[phases]`;
    `typed_fields`: every section and ability), readings of the engine's tables
@@ -26,6 +27,7 @@ import cProfile
 import hashlib
 import json
 import pstats
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -121,7 +123,8 @@ def main() -> None:
     ap.add_argument("--posts", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--against", type=Path, help="another checkout to time the view with")
-    ap.add_argument("--rounds", type=int, default=3, help="turns each checkout takes")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="child processes per checkout (taking turns with --against)")
     ap.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -130,8 +133,8 @@ def main() -> None:
         print(json.dumps(measure(args.posts, args.repeat)))
         return
     checkouts = [args.root] + ([args.against] if args.against else [])
-    best: list[dict[str, Any]] = [{} for _ in checkouts]
-    for _ in range(args.rounds if args.against else 1):
+    rounds: list[list[dict[str, Any]]] = [[] for _ in checkouts]
+    for _ in range(args.rounds):
         for i, checkout in enumerate(checkouts):
             out = subprocess.run(
                 [sys.executable, __file__, "--child", "--root", str(checkout),
@@ -140,15 +143,20 @@ def main() -> None:
             )
             if out.returncode != 0:
                 sys.exit(f"the view with {checkout} failed:\n{out.stderr}")
-            got = json.loads(out.stdout)
-            if best[i] and got["seconds"] > best[i]["seconds"]:
-                got["seconds"] = best[i]["seconds"]
-            best[i] = got
+            rounds[i].append(json.loads(out.stdout))
+    best: list[dict[str, Any]] = []
+    for got in rounds:  # each round's best of --repeat; across rounds, the median of both
+        summary = dict(got[-1])
+        for key in ("seconds", "seconds_checks"):
+            summary[key] = statistics.median(g[key] for g in got)
+        if len({g["digest"] for g in got}) != 1:
+            sys.exit(f"{summary['code']} saw the game differently from one round to the next")
+        best.append(summary)
     if len({b["digest"] for b in best}) != 1:
         sys.exit(f"{args.against} sees this game differently: the comparison is void")
-    print(f"monitor.load_view on a {args.posts}-post chat-mafia day with a setup "
-          f"(best of {args.repeat}" + (f", {args.rounds} rounds taking turns)" if args.against
-                                       else ")"))
+    print(f"monitor.load_view on a {args.posts}-post chat-mafia day with a setup (the median "
+          f"over {args.rounds} rounds" + (" taking turns" if args.against else "")
+          + f" of each round's best of {args.repeat})")
     for checkout, b in zip(checkouts, best, strict=True):
         if Path(b["code"]).resolve() != checkout.resolve():
             sys.exit(f"the child meant to run {checkout} ran the code of {b['code']}")
