@@ -1018,3 +1018,21 @@ def test_detention_comes_after_the_killing_at_night_and_cannot_be_tricked():
     assert dead(r) == ["Con"]
     assert any(x.startswith("detained-by:Sat") for x in r.state.players["G"].statuses)
     assert pms(r, "G") == "You have been put in detention."  # his investigation fails
+
+
+def test_a_sniped_watch_holder_survives_and_the_watch_breaks():
+    quote("If a player is sniped while in possession of the watch, they will survive but the "
+          "watch will not--the watch breaks and is no longer in play. The player that "
+          "distributed the watch the day before and the player that used the watch to protect "
+          "themselves from the sniping are given a notice that the watch was used successfully "
+          "and is now broken.")
+    s = game("Aga=agasa", "Con=conan", "Chi=chianti", "Boss=anokata", "Cam=camel")
+    d = phase(s, "day", 1, "Aga: lend watch to Con")
+    r = phase(d.state, "night", 2, "Black Org: kill Con by Chi")
+    assert dead(r) == []
+    assert pms(r, "Con") == "The watch was used successfully and is now broken."
+    assert pms(r, "Aga") == "The watch was used successfully and is now broken."
+    assert "watch" not in r.state.players["Aga"].items + r.state.players["Con"].items
+    # A plain kill: the watch goes back whole.
+    r = phase(d.state, "night", 2, "Black Org: kill Con by Boss")
+    assert dead(r) == [] and "watch" in r.state.players["Aga"].items

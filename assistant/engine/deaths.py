@@ -215,7 +215,9 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
     # if the attacker is a sniper" (`hides_attacker`: the kill tags whose attacker stays
     # unnamed, told with the `..._hidden` sentences).
     hidden = tag in params.get("hides_attacker", ())
-    if params.get("tells_target"):
+    if tag in params.get("breaks_on", ()):
+        _break_item(r, protection, tier)
+    elif params.get("tells_target"):
         said = params.get("tells_target_hidden", params["tells_target"]) if hidden else \
             params["tells_target"]
         r.pm_later(t, str(said).format(attacker=k.actor), needs_alive=True)
@@ -245,6 +247,23 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
     if params.get("injures_self"):
         # 004 Ran: "If Ran successfully protects, she will become injured."
         injure(r, protection.actor, tier, f"protected {t}", mark=str(params["injures_self"]))
+
+
+def _break_item(r: Resolution, protection: Action, tier: str) -> None:
+    """004's watch against a snipe: "they will survive but the watch will break and become
+    unusable for the remainder of the game"; its holder and the one who lent it are told."""
+    item = str(protection.ability.params.get("item", ""))
+    holder = r.state.players[protection.actor]
+    if item in holder.items:
+        holder.items.remove(item)
+    lender = None
+    for s in sorted(holder.statuses):
+        if s.startswith(f"borrowed:{item}:"):
+            holder.statuses.discard(s)
+            lender = s.rsplit(":", 1)[1]
+    for who in filter(None, (protection.actor, lender)):
+        r.pm_later(who, r.say("item_broken"), needs_alive=True)
+    r.event(tier, protection.label(), f"the {item} breaks", "it stopped a snipe")
 
 
 #: The status of a player who lost their role's abilities for good (004's injuries).
