@@ -116,3 +116,12 @@ def test_a_count_showing_the_vote_before_teaches_nothing() -> None:
     taught = taught_names(chosen, game, rules, game.matcher(rules.close_spelling))
     assert "forDavstoslynch".lower() not in taught
     assert _vote("1733", 630, 614, "pistachi0n").code == VoteCode.UNKNOWN_TARGET
+
+
+def test_every_bundled_ruleset_states_whether_the_gms_counts_are_read() -> None:
+    from conftest import ROOT
+
+    for path in sorted((ROOT / "rulesets").glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        assert "\ngm_counts = " in text, f"{path.name} does not state [votes] gm_counts"
+        assert find_ruleset(str(path)).votes.gm_counts is True
