@@ -203,6 +203,9 @@ def find_ruleset(name_or_path: str) -> Ruleset:
     """A bundled ruleset by name or alias ("chat-mafia", "002"), or a file path."""
     if _is_file(name_or_path):
         return load_ruleset(name_or_path)
+    own = RULESETS_DIR / f"{name_or_path.lower()}.toml"
+    if own.is_file() and _load_cached(own).name.lower() == name_or_path.lower():
+        return _load_cached(own)  # by its name: the other files need not be read (start-up)
     known = available_rulesets()
     path = known.get(name_or_path.lower())
     if path is None:

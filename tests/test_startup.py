@@ -17,6 +17,7 @@ import pytest
 import thread_b_support as tb
 
 from assistant.cli import COMMANDS, DRAFTS, cli, draft
+from assistant.rulesets import find_ruleset
 
 #: Modules a count has no use for: the daemon and its scheduling, fetching, the engine
 #: (but for `engine.rules`, the ruleset section type the loader reads), the dashboard, the
@@ -114,3 +115,22 @@ def test_the_setup_input_kind_is_the_engines() -> None:
     from assistant.monitor import ROLES as monitor_roles
 
     assert monitor_roles == ROLES
+
+
+def test_a_bundled_ruleset_asked_for_by_name_is_read_alone() -> None:
+    """`count` of a game reads its ruleset file only; an alias ("002") still finds it among
+    all. Exact because no bundled file's name or alias is claimed by another file."""
+    from assistant import RULESETS_DIR
+    from assistant.rulesets import _load_cached, load_ruleset
+
+    claimed: dict[str, str] = {}
+    for path in sorted(RULESETS_DIR.glob("*.toml")):
+        rs = load_ruleset(path)
+        assert rs.name == path.stem
+        for key in (rs.name, *rs.aliases):
+            assert claimed.setdefault(key.lower(), path.stem) == path.stem, key
+    _load_cached.cache_clear()
+    assert find_ruleset("chat-mafia").name == "chat-mafia"
+    assert _load_cached.cache_info().currsize == 1
+    assert find_ruleset("002").name == "chat-mafia"
+    assert _load_cached.cache_info().currsize == len(list(RULESETS_DIR.glob("*.toml")))
