@@ -155,7 +155,9 @@ def test_every_card_carries_the_items_it_lists():
                "haibara", "kazuha", "ran", "kobayashi", "eri", "sonoko", "asami", "ayumi",
                "yukiko"}
     have = {k for k, role in RULES.roles.items() if "panties" in role.passives["carries"]}
-    assert have == (females - {"haibara", "ayumi"}) | {"kujou"}
+    # (and the experimental Uehara's card: "Items: Car-keys, Gun, Panties")
+    quote("Uehara, Visiting Police Detective")
+    assert have == (females - {"haibara", "ayumi"}) | {"kujou", "uehara"}
 
 
 def test_a_stolen_item_is_gone_not_added_to_the_thief_and_the_victim_is_told():

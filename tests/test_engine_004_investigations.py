@@ -371,3 +371,52 @@ def test_investigate_example_disguises_are_named_by_the_disguise():
                              '"conia disguised as Ran" - True']
     r = phase(s, "night", 1, "Meg: investigate conia disguised as Schinichi")
     assert pms(r, "Meg") == ['"conia disguised as Schinichi" - False']
+
+
+# ---- Experimental: Police Detect and Police Identify (Uehara) ------------------------------
+
+
+def test_police_detect_sees_a_disguised_officer_too():
+    quote('An example of its use would be to send the action: "Detect Megure". If Megure were '
+          'in the game, Uehara would receive "true".')
+    quote("If Uehara uses Police Detect for Megure and there is no Megure but there IS a "
+          "disguised Megure (for example, Vermouth-Megure), Uehara will receive \"true\" as a "
+          "result regardless.")
+    s = game("Ue=uehara", "V=vermouth", "Sat=satou", "G=gin", "X=camel")
+    answers = [pms(phase(s, "night", 1, f"Ue: police detect {who}"), "Ue")[0]
+               for who in ("Megure", "Satou", "Chiba")]
+    assert answers == ["Police Detect: Megure is in the game. Answer from GM: false",
+                       "Police Detect: Satou is in the game. Answer from GM: true",
+                       "Police Detect: Chiba is in the game. Answer from GM: false"]
+    wear_disguise(RULES, s.players["V"], "megure")
+    r = phase(s, "night", 1, "Ue: police detect Megure")
+    assert pms(r, "Ue") == ["Police Detect: Megure is in the game. Answer from GM: true"]
+    # Only police roles: Detect is not for any character.
+    r = phase(s, "night", 1, "Ue: police detect Gin")
+    assert pms(r, "Ue") == ["Police Detect: Gin is in the game. Answer from GM: false"]
+
+
+def test_police_identify_until_a_positive_identification():
+    quote('An example of its use would be to send the action: "Identify PhoenixTears as '
+          'Megure". If PhoenixTears were Megure, the result would be "true".')
+    quote("Uehara may use Police Identify every day phase until she makes a positive "
+          "identification. Once she does, the ability is considered expired and may not be used "
+          "again for the remainder of the game.")
+    s = game("Ue=uehara", "PhoenixTears=vermouth", "Sat=satou", "G=gin", "X=camel")
+    wear_disguise(RULES, s.players["PhoenixTears"], "megure")
+    d1 = phase(s, "day", 1, "Ue: police identify Sat as Megure")
+    assert pms(d1, "Ue") == ['"Sat is Megure" - false']
+    d2 = phase(phase(d1.state, "night", 2).state, "day", 2,
+               "Ue: police identify PhoenixTears as Megure")
+    assert pms(d2, "Ue") == ['"PhoenixTears is Megure" - true']
+    d3 = phase(phase(d2.state, "night", 3).state, "day", 3, "Ue: police identify Sat as Satou")
+    assert pms(d3, "Ue") == [] and "no use of police identify left" in " ".join(d3.log_lines())
+
+
+def test_special_investigate_may_name_the_dead():
+    quote("Special Investigate may now be used to investigate past actions involving both dead "
+          "and alive targets.")
+    s = game("G=gin", "V=camel", "Okiya=okiya", "Boss=anokata", "X=jodie")
+    s = phase(s, "night", 1, "Black Org: kill V by G").state
+    r = phase(s, "night", 2, "Okiya: si G kills V on Night 1")
+    assert pms(r, "Okiya") == ['"G kills V on Night 1" - True']

@@ -315,6 +315,9 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
     if field == "alignment":
         result = _forged(r, a, t, tier) or result
     r.event(tier, a.label(), f"result: {result}")
+    if params.get("spend_on") == "success" and result == params.get("yes"):
+        # 004 Police Identify: "Once she does, the ability is considered expired".
+        r.state.spend(a.actor, a.ability)
     if params.get("target_pm"):
         # 004 Follow: "the accompanied will learn that someone accompanied/followed them".
         r.pm_later(t, _fmt(params["target_pm"], target=t), needs_alive=True)
@@ -683,6 +686,34 @@ def _in_game(r: Resolution, a: Action, t: str) -> str:
     return str(a.ability.params["yes" if held else "no"])
 
 
+def _named_role(r: Resolution, a: Action) -> str | None:
+    """The character the order names, if the ability may name it (`only_roles`)."""
+    key = role_chosen(r, a)
+    allowed = a.ability.params.get("only_roles")
+    return None if allowed is not None and key not in allowed else key
+
+
+def _in_game_seen(r: Resolution, a: Action, t: str) -> str:
+    """004 Police Detect: a character in the game, or worn as a disguise ("If Uehara uses
+    Police Detect for Megure and there is no Megure but there IS a disguised Megure ...
+    Uehara will receive "true" as a result regardless")."""
+    key = _named_role(r, a)
+    seen = any(
+        key is not None and key in (p.role, disguise_of(p)) for p in r.state.players.values()
+    )
+    return str(a.ability.params["yes" if seen else "no"])
+
+
+def _role_seen(r: Resolution, a: Action, t: str) -> str:
+    """004 Police Identify: the player is that character, or wears it ("If Uehara uses Police
+    Identify for Megure on PhoenixTears (who is Vermouth-Megure here), the result would
+    still come back as "true"")."""
+    key = _named_role(r, a)
+    p = r.state.players[t]
+    return str(a.ability.params["yes" if key is not None and key in (p.role, disguise_of(p))
+                                else "no"])
+
+
 def _role_guess(r: Resolution, a: Action, t: str) -> str:
     """004 Identify: whether the player is that character ("If the person is disguised, they
     can't Identify the disguise but have to Identify if the player is Kid or Vermouth")."""
@@ -718,6 +749,8 @@ CLAIM_FIELDS: dict[str, Callable[[Resolution, Action, str], str]] = {
     "crimes": _crimes,
     "in_game": _in_game,
     "role_guess": _role_guess,
+    "in_game_seen": _in_game_seen,
+    "role_seen": _role_seen,
 }
 
 
