@@ -1000,8 +1000,9 @@ def run_forever(daemon: Daemon) -> None:
     try:
         loop.run_until_complete(daemon.serve(stop))
     finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+        if not signals:  # stopping, the handler stays: a second signal while the process
+            for s, handler in previous.items():  # winds down still stops it at once
+                signal.signal(s, handler)
         loop.close()
     log.info("stopped")
 
