@@ -5,8 +5,11 @@ stealing, Kogorou, follow and the rest of the actions. Each test quotes the sent
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.engine.vote_effects import modifiers_for_day
 from tests.test_engine_004 import RULES, dead, game, phase, pms, quote
+from tests.test_engine_004_lynch import END, Day
 
 # ---- discombobulation (tricking) ---------------------------------------------------------
 
@@ -1038,3 +1041,30 @@ def test_a_sniped_watch_holder_survives_and_the_watch_breaks():
     # A plain kill: the watch goes back whole.
     r = phase(d.state, "night", 2, "Black Org: kill Con by Boss")
     assert dead(r) == [] and "watch" in r.state.players["Aga"].items
+
+
+# ---- Vengeance by lynch (through the GM's commands) -------------------------------------
+
+
+@pytest.fixture
+def day(tmp_path, capsys, monkeypatch) -> Day:
+    return Day(tmp_path / "data", capsys, monkeypatch)
+
+
+def test_a_lynched_akai_kills_the_player_he_voted_for(day: Day, tmp_path) -> None:
+    quote("If Akai gets lynched, he'll kill the person he voted for too.")
+    day.start(tmp_path, {"Akai": "akai", "Abs": "gin", "Miaka": "pisco", "Pofa": "satou",
+                         "Lynz": "ran", "Eri": "eri"})
+    day.votes(("Abs", "Akai"), ("Miaka", "Akai"), ("Lynz", "Akai"), ("Akai", "Abs"))
+    post = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
+    assert "Akai has been lynched." in post
+    assert "Abs has died as well. Abs was the Gin, Mafia Slanderer (Black Org)." in post, post
+
+
+def test_a_lynched_akai_who_did_not_vote_takes_nobody(day: Day, tmp_path) -> None:
+    quote("If Frightened, he can't vote and can't use this action.")
+    day.start(tmp_path, {"Akai": "akai", "Abs": "gin", "Miaka": "pisco", "Pofa": "satou",
+                         "Lynz": "ran", "Eri": "eri"})
+    day.votes(("Abs", "Akai"), ("Miaka", "Akai"), ("Lynz", "Akai"))
+    post = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
+    assert "Akai has been lynched." in post and "Abs has died" not in post, post

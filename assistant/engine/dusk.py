@@ -124,6 +124,12 @@ def _last_voter(tally: Tally, target: str) -> str | None:
     return wagon.voters[-1] if wagon and wagon.voters else None
 
 
+def _vote_of(tally: Tally, voter: str) -> str | None:
+    """Whom `voter` voted for at the day's end (004 Vengeance: "If Akai gets lynched, he'll
+    kill the person he voted for too")."""
+    return next((w.target for w in tally.wagons if voter in w.voters), None)
+
+
 def dusk_of(
     view: Any,
     inputs: list[dict[str, Any]],
@@ -176,6 +182,7 @@ def dusk_of(
                     "player": engine_name[slot],
                     "how": "lynch",
                     "last_voter": engine_name.get(_last_voter(tally, slot) or "", None),
+                    "voted_for": engine_name.get(_vote_of(tally, slot) or "", None),
                 },
                 rep.open_orders,
             )

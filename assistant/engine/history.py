@@ -167,6 +167,17 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
                 f"{name} was the {title}: the last person to vote for them dies; enter that "
                 "death with the vote counter's answer"
             )
+    if how == "lynch" and r.state.passive(name, "on_lynched") == "kills_own_vote":
+        # 004 Akai's Vengeance: "If Akai gets lynched, he'll kill the person he voted for too."
+        target = data.get("voted_for")
+        if target in r.state.players:
+            deaths.die(r, target, "other", f"{name}'s vengeance: {name} voted for them",
+                       (name,), how)
+        elif "voted_for" not in data:
+            r.notes.append(
+                f"{name} ({r.state.role_title(name)}) kills the player they voted for: enter "
+                "that death with the vote counter's answer"
+            )
     return PhaseResult("death", 0, tuple(r.log), tuple(r.deaths), {}, (), tuple(r.notes), r.state)
 
 
