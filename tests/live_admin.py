@@ -93,6 +93,19 @@ def smf_default_zone(smf: forum.SMF, zone: str) -> None:
     assert got == [[zone]], got
 
 
+def smf_member_zone(smf: forum.SMF, name: str, zone: str) -> None:
+    """A member's own time zone, set in their Profile > Look and Layout: the forum then
+    shows that member every time in it (guests keep the board's)."""
+    member = smf.login(name).name
+    user = smf.member_id(name)
+    url, page = smf.fetch(f"index.php?action=profile;area=theme;u={user}", as_member=member)
+    action, fields = find_form(page, url, "area=theme", "timezone")
+    fields.update(timezone=zone, save="Change profile")
+    smf.fetch(action, fields, as_member=member)
+    got = smf.sql(f"SELECT timezone FROM smf_members WHERE id_member={user}")
+    assert got == [[zone]], got
+
+
 # ---- phpBB ------------------------------------------------------------------------------
 
 def _phpbb_acp(phpbb: forum.PhpBB) -> str:

@@ -7,7 +7,8 @@ Auckland's calendar. The GM's game is in America/New_York (UTC-5), 18 hours behi
 for most of the day Auckland's "today" is New York's "tomorrow". Every post time and
 "Last Edit" time the assistant stores must be the moment SMF itself stored (its
 `poster_time` / `modified_time`, to the minute SMF prints), whether the GM gave the
-board's zone (`--forum-tz`) or not (the zone the page shows).
+board's zone (`--forum-tz`) or not (the zone the page shows), and when the GM reads
+logged in as a member whose own zone is a third one (Asia/Kolkata, UTC+5:30).
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from cli_support import call
-from live_admin import smf_default_zone
+from live_admin import smf_default_zone, smf_member_zone
 
 from assistant.models import from_iso
 
 BOARD_ZONE = "Pacific/Auckland"
 GAME_ZONE = "America/New_York"
+MEMBER_ZONE = "Asia/Kolkata"
+PASSWORD = "Member-pw-zones-2027"
+VARIABLE = "LIVE_ZONES_PASSWORD"
 
 
 @contextmanager
@@ -40,10 +44,14 @@ def minute(epoch: str) -> datetime:
     return datetime.fromtimestamp(int(epoch), UTC).replace(second=0)
 
 
-def test_smf_post_and_edit_times_on_a_board_in_another_zone(live_forums, tmp_path, capsys):
+def test_smf_post_and_edit_times_on_a_board_in_another_zone(
+    live_forums, tmp_path, capsys, monkeypatch
+):
     smf = live_forums.smf
-    host, ann = live_forums.names("host", "ann")
+    host, ann, member = live_forums.names("host", "ann", "member")
     smf.create_members(host, ann)
+    smf.create_members(member, password=PASSWORD)
+    smf_member_zone(smf, member, MEMBER_ZONE)
     now = datetime.now(UTC).replace(microsecond=0)
     topic, first = smf.new_topic(host, "Auckland day 1", "Day 1 begins.")
     older = smf.reply(ann, topic, "vote host")
@@ -65,13 +73,19 @@ def test_smf_post_and_edit_times_on_a_board_in_another_zone(live_forums, tmp_pat
         page = smf.page(topic)
         auckland = db[first][0].astimezone(ZoneInfo(BOARD_ZONE))
         assert auckland.strftime("%I:%M %p") in page  # the forum writes Auckland's time
+        kolkata = db[first][0].astimezone(ZoneInfo(MEMBER_ZONE)).strftime("%I:%M %p")
+        assert kolkata in smf.page(topic, as_member=member) and kolkata not in page
         # The GM who knows the board's zone says so; the one who does not relies on the
         # zone the page shows (its header's <time datetime> beside the same moment as text).
-        for game, told in (("told", ["--forum-tz", BOARD_ZONE]), ("untold", [])):
+        # A GM logged in as a member whose own zone is Kolkata's (UTC+5:30) sees that zone
+        # on every page: the page's header says so too.
+        monkeypatch.setenv(VARIABLE, PASSWORD)
+        for game, told in (("told", ["--forum-tz", BOARD_ZONE]), ("untold", []),
+                           ("member", ["--login", member, "--password-env", VARIABLE])):
             code, out, err = call(capsys, tmp_path, "fetch", url, "--game", game, "--tz",
                                   GAME_ZONE, *told, "--delay", "0")
             assert code == 0, err
-    for game in ("told", "untold"):
+    for game in ("told", "untold", "member"):
         code, out, err = call(capsys, tmp_path, "posts", game, "--json")
         assert code == 0, err
         stored = {p["id"]: p for p in json.loads(out)}
