@@ -574,8 +574,32 @@ def abduct(r: Resolution, a: Action, tier: str) -> None:
         r.event(tier, a.label(), f"takes {t}'s role ({title})", f"{t} is now {now}")
         r.pm_later(a.actor, r.say("role_stolen_by_you", target=t, role=title), needs_alive=True)
         r.pm(t, r.say("role_stolen", role=r.state.role_title(t)))
+        _score_theft(r, a, taken, tier)
     else:
         r.event(tier, a.label(), f"abducts {t}", "out of play tonight")
+
+
+def _score_theft(r: Resolution, a: Action, taken: str | None, tier: str) -> None:
+    """000 Mind Stealer: "needs to steal X 'points' worth of Roles to win. Points per role
+    will be revealed to the MS during the role PM": the setup's `role_points = { ROLE = N }`
+    (a role not listed is worth the ability's `points`, a vanilla player nothing) and
+    `points_to_win = X`. Reaching X gives the status "won" ([[win.joins]])."""
+    params = a.ability.params
+    if not params.get("scores"):
+        return
+    table = r.state.extra.get("role_points") or {}
+    worth = int(table.get(taken, params.get("points", 1))) if taken else 0  # type: ignore[union-attr]
+    thief = r.state.players[a.actor]
+    thief.used["points"] = thief.used.get("points", 0) + worth
+    goal = r.state.extra.get("points_to_win")
+    got = thief.used["points"]
+    r.event(tier, a.label(), f"{worth} point(s), {got} stolen",
+            f"{goal} to win" if goal is not None else "the setup names no points_to_win")
+    if goal is not None and got >= int(goal) and "won" not in thief.statuses:  # type: ignore[call-overload]
+        thief.statuses.add("won")
+        r.notes.append(r.say("points_reached", actor=a.actor, points=got, goal=goal))
+        r.pm_later(a.actor, r.say("points_reached", actor=a.actor, points=got, goal=goal),
+                   needs_alive=False)
 
 
 #: The status an arrest leaves (004): the player acts no more and every action on them fails.

@@ -157,6 +157,21 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
             victim = r.rng.choice(clean)
             r.state.players[victim].statuses.add("infected")
             r.notes.append(f"{name}'s spore cloud infects {victim} (drawn at random)")
+    if (
+        how == "lynch"
+        and r.state.passive(name, "on_lynched") == "bloom"
+        and any(e.get("player") == name for e in r.state.pending)
+    ):
+        # 000 Bloom: "If the SS is lynched that day [the day following the Seeding], it will
+        # send forth a cloud of chemicals that will activate the plants. The plants then
+        # release spores that convert all other players into Spore Spreaders, and winning
+        # the game for the SS." (Its death the night after is pending until then.)
+        side = r.state.players[name].side
+        r.state.pending = [e for e in r.state.pending if e.get("player") != name]
+        for p in r.state.living():
+            p.side = side
+        r.notes.append(r.say("bloomed", player=name, side=r.rules.side(side).title))
+        r.event(how, name, "the plants bloom", f"every other player joins the {side}")
     if how == "lynch" and r.state.passive(name, "on_lynched") == "last_voter_dies":
         voter = data.get("last_voter")
         title = r.state.role_title(name)  # the ruleset's name for the role ("Bomb")

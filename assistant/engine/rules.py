@@ -265,6 +265,7 @@ _REVEAL_KEYS: dict[str, Any] = {
 }
 _WIN_KEYS: dict[str, Any] = {
     "checks": tuple[Mapping[str, Any], ...],
+    "joins": tuple[Mapping[str, Any], ...],
     "mixed_lovers_win_alone": bool,
     "lovers_title": str,
     "modkilled_lose": bool,
@@ -280,6 +281,14 @@ _CHECK_KEYS: dict[str, Any] = {
     "strict": bool,
     "text": str,
     "announces": bool,
+}
+#: A `[[win.joins]]` table: third parties who win beside whoever ends the game.
+_JOIN_KEYS: dict[str, Any] = {
+    "when": str,
+    "status": str,
+    "side": str,
+    "roles": tuple[str, ...],
+    "text": str,
 }
 #: Bounds of the numbers of an ability.
 _ABILITY_BOUNDS = {"targets": 0, "uses": 1, "first_night": 1, "last_night": 1}
@@ -484,4 +493,22 @@ def _win(raw: Mapping[str, Any], where: str, sides: Mapping[str, SideDef]) -> Ma
         checks.append(MappingProxyType(checked))
     if "checks" in win:
         win["checks"] = tuple(checks)
+    joins = []
+    for i, join in enumerate(win.get("joins", ()), 1):
+        at = f"{where} joins #{i}"
+        checked = _table(join, _JOIN_KEYS, at, closed=True)
+        if checked.get("when") not in ("status", "all_living_have") or not checked.get("status"):
+            raise RulesetError(
+                f'{at}: when = "status" or "all_living_have", with status = "NAME"'
+            )
+        side = checked.get("side")
+        if (side is None) == (checked["when"] == "all_living_have"):
+            raise RulesetError(f'{at}: side = "..." goes with when = "all_living_have" only')
+        if side is not None and side not in sides:
+            raise RulesetError(
+                f"{at} names the side {side!r}, not in [night.sides] ({', '.join(sides)})"
+            )
+        joins.append(MappingProxyType(checked))
+    if "joins" in win:
+        win["joins"] = tuple(joins)
     return MappingProxyType(win)

@@ -7,6 +7,7 @@ nights and the GM's deaths. The resolver works on a copy and hands back a new on
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -130,6 +131,12 @@ COSTUME = "costume:"
 COSTUME_FOR = "costume-for:"
 
 
+#: 000 Mind Stealer: "stock:ROLE" for each role in the stockpile; "robot:ROLE" for the role
+#: given to the Robot by day.
+STOCK = "stock:"
+ROBOT = "robot:"
+
+
 #: The status a disguised player carries, followed by the role key worn.
 DISGUISE = "disguise:"
 
@@ -188,6 +195,10 @@ class GameState:
             if p.role in rules.roles:
                 # 004 travellers: "At the onset of the game, the player is not in Japan."
                 players[p.name].statuses.update(rules.roles[p.role].passives.get("starts", ()))
+            # 000 Mind Stealer: "begins the game with 2 Roles available (1 Investigative, 1
+            # Random)": the setup's `stockpile = { NAME = [ROLE, ...] }`.
+            start = (setup.extra.get("stockpile") or {}).get(p.name, ())
+            players[p.name].statuses.update(STOCK + str(k) for k in start)
         return cls(rules=rules, players=players, seed=setup.seed, extra=dict(setup.extra))
 
     def copy(self) -> GameState:
@@ -264,6 +275,7 @@ class GameState:
         for item in self.items_of(name):
             for key, ab in item.abilities.items():
                 out.setdefault(key, ab)
+        out.update(self.stockpile_abilities(name, out))
         barred = self.passive(name, "borrows_friend")
         if isinstance(barred, (list, tuple)):
             for s in sorted(self.players[name].statuses):
@@ -273,6 +285,41 @@ class GameState:
                     for key, ab in (theirs.abilities if theirs else {}).items():
                         if key not in barred:
                             out.setdefault(key, ab)
+        return out
+
+    def stockpile(self, name: str) -> list[str]:
+        """The roles in a player's stockpile (000 Mind Stealer), in the ruleset's order."""
+        have = {s[len(STOCK):] for s in self.players[name].statuses if s.startswith(STOCK)}
+        return [k for k in self.rules.roles if k in have]
+
+    def stockpile_abilities(
+        self, name: str, taken: Mapping[str, AbilityDef]
+    ) -> dict[str, AbilityDef]:
+        """000 Mind Stealer: "may choose to take on any Role in its stockpile for the next
+        Day/Night phase and use that role instead of Abducting": with the passive
+        `uses_stockpile`, the abilities of every stockpiled role, in the role's own slot
+        (one action a phase, instead of the abduction). With a `robot` item: "they may give
+        the Robot a Role each day from their stockpile. The Robot can use that role in
+        addition to any actions the MS takes": the role programmed by day (status
+        "robot:ROLE") acts as "robot ABILITY", in a slot of its own."""
+        out: dict[str, AbilityDef] = {}
+        if not self.passive(name, "uses_stockpile"):
+            return out
+        for role in self.stockpile(name):
+            for key, ab in self.rules.roles[role].abilities.items():
+                if key not in taken and key not in out and ab.tier != "passive":
+                    out[key] = ab
+        for s in sorted(self.players[name].statuses):
+            role = s[len(ROBOT):] if s.startswith(ROBOT) else None
+            if role not in self.rules.roles or role not in self.stockpile(name):
+                continue
+            for key, ab in self.rules.roles[role].abilities.items():
+                if ab.tier == "passive":
+                    continue
+                out["robot " + key] = replace(
+                    ab, name="robot " + key, aliases=tuple("robot " + w for w in ab.aliases),
+                    params=MappingProxyType({**ab.params, "slot": "robot"}),
+                )
         return out
 
     def own_abilities(self, name: str) -> dict[str, AbilityDef]:

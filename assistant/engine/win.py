@@ -83,6 +83,34 @@ def _holds(check: Mapping[str, Any], state: GameState, living: list[str]) -> str
     )
 
 
+def joiners(state: GameState, living: list[str] | None = None) -> list[str]:
+    """`[[win.joins]]`: third parties who win beside whoever ends the game (000's
+    Xenozoologist with one of each, the Mind Stealer with enough points, the Infester when
+    every survivor is infected). Shapes: `when = "status"` (whoever holds `status`, dead,
+    alive or out), `when = "all_living_have"` (every player in the game outside `side`
+    holds `status`: the side's players of `roles`, dead or alive, win)."""
+    living = _in_game(state) if living is None else living
+    out: list[str] = []
+    for j in state.rules.win.get("joins", ()):
+        when = j.get("when")
+        if when == "status":
+            out += [n for n, p in state.players.items() if j["status"] in p.statuses]
+        elif when == "all_living_have":
+            side, roles = j["side"], set(j.get("roles", ()))
+            rest = [n for n in living if state.players[n].side != side]
+            members = [
+                n for n, p in state.players.items()
+                if p.side == side and (not roles or p.role in roles)
+            ]
+            if members and all(j["status"] in state.players[n].statuses for n in rest):
+                out += members
+        else:
+            raise RulesetError(
+                f"[[win.joins]] when = {when!r} is not one of status, all_living_have"
+            )
+    return list(dict.fromkeys(out))
+
+
 def check_win(state: GameState, at: str = "dawn") -> Win | None:
     """The first win check of the ruleset that holds now (at "dawn" or "dusk")."""
     win_rules = state.rules.win
@@ -114,6 +142,7 @@ def check_win(state: GameState, at: str = "dawn") -> Win | None:
             if state.rules.side(state.players[n].side).passives.get("wins_if_alive")
             and n not in players
         )
+        players += tuple(n for n in joiners(state, living) if n not in players)
         return Win(
             winner, title, str(check.get("text", "")), players, bool(check.get("announces"))
         )
