@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from assistant.engine import claims, deaths
 from assistant.engine.claims import Act, Claim, parse_claim
-from assistant.engine.orders import role_key, split_targets
+from assistant.engine.orders import buildable, role_key, split_targets
 from assistant.engine.rules import phase_index
 from assistant.engine.state import (
     ABROAD,
@@ -22,6 +22,7 @@ from assistant.engine.state import (
     COVER,
     FLIGHT,
     FRIEND,
+    ROBOT,
     disguise_of,
     drop_disguise,
     wear_disguise,
@@ -488,13 +489,13 @@ def reached(r: Resolution, a: Action) -> set[str]:
     (000's Reporter, who can "track anyone anywhere"), wherever the followed player went."""
     places = set(a.targets)
     if a.kind == "follow" and a.ability.params.get("goes_along"):
-        places |= went_to(r, a.targets[0])
+        places |= seen_going(r, a.targets[0])
     return places
 
 
 def follow(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
-    went = sorted(went_to(r, t))
+    went = sorted(seen_going(r, t))
     result = ", ".join(went) or a.ability.params.get("nobody", "nowhere")
     r.event(tier, a.label(), f"sees {t} visit {result}")
     r.pm_later(
@@ -996,6 +997,84 @@ def disguise(r: Resolution, a: Action, tier: str) -> None:
     if not role.strip():
         r.disguises[a.actor].pop("role")
     r.event(tier, a.label(), f"{a.actor} shows as {a.order.choice} tonight")
+
+
+def hologram(r: Resolution, a: Action, tier: str) -> None:
+    """000 Advanced Holoform Modulator: "allows the Alien to project an active hologram. This
+    hologram can be shown to go to any location (or stay at home). Anyone following the Alien
+    will watch the Hologram instead of the Alien." Targeting oneself: it stays at home. The
+    device is used up with it (`spends`: "Once activated it lasts the entire night but is
+    used up after that")."""
+    place = a.targets[0]
+    r.holograms[a.actor] = place
+    used = r.state.players[a.actor].used
+    for other in a.ability.params.get("spends", ()):
+        used[str(other)] = max(used.get(str(other), 0), 1)
+    where = "stays at home" if place == a.actor else f"goes to {place}"
+    r.event(tier, a.label(), f"{a.actor}'s hologram {where}", "followers watch it")
+
+
+def seen_going(r: Resolution, who: str) -> set[str]:
+    """Where a follower sees `who` go tonight: their hologram's place if they project one
+    (000), else where they went."""
+    if who in r.holograms:
+        return {r.holograms[who]} - {who}
+    return went_to(r, who)
+
+
+def build(r: Resolution, a: Action, tier: str) -> None:
+    """000 building. Mad Scientists: "All types of Mad Scientist can build the following -
+    Mind Shield ... - Anti-Tech Field"; "The Scientist starts with 2 devices and can create
+    more devices by spending two nights working to build one" (`makes = { ITEM = NIGHTS }`,
+    nights of work counted until done; `adds_use`: an item held already gets one more use of
+    that ability). The Replicator: "Can create a single Medium Tech item or two Small tech
+    items before it runs out of energy and materials" (`sizes`, `cost`, `budget`)."""
+    params = a.ability.params
+    item = str(a.order.choice)
+    player = r.state.players[a.actor]
+    title = r.rules.items[item].title
+    if item not in buildable(r.state, a.actor, a.ability):
+        a.failed = f"{a.actor} cannot build {title} now"
+        r.event(tier, a.label(), "fails", a.failed)
+        return
+    need = int(params.get("makes", {}).get(item, params.get("nights", 1)))
+    key = f"build:{item}"
+    player.used[key] = player.used.get(key, 0) + 1
+    if player.used[key] < need:
+        r.event(tier, a.label(), f"works on {title}", f"night {player.used[key]} of {need}")
+        r.pm_later(a.actor, r.say("building", item=title, done=player.used[key], nights=need),
+                   needs_alive=True)
+        return
+    del player.used[key]
+    if params.get("sizes") and item not in params.get("makes", {}):
+        size = r.rules.items[item].size
+        spent = f"{a.ability.name}$"
+        player.used[spent] = player.used.get(spent, 0) + int(params.get("cost", {}).get(size, 1))
+    more = params.get("adds_use", {}).get(item)
+    if more:
+        player.used[str(more)] = player.used.get(str(more), 0) - 1
+    else:
+        player.items.append(item)
+    r.event(tier, a.label(), f"{a.actor} has built {title}",
+            f"one more use of {more}" if more else "ready from the next night")
+    r.pm_later(a.actor, r.say("built", item=title), needs_alive=True)
+
+
+def program(r: Resolution, a: Action, tier: str) -> None:
+    """000 Mind Stealer's Robot: "they may give the Robot a Role each day from their
+    stockpile. The Robot can use that role in addition to any actions the MS takes": the
+    role stands until another is given."""
+    role = role_chosen(r, a)
+    player = r.state.players[a.actor]
+    if role not in r.state.stockpile(a.actor):
+        a.failed = f"{r.rules.role(role).title} is not in {a.actor}'s stockpile"
+        r.event(tier, a.label(), "fails", a.failed)
+        return
+    for s in [s for s in player.statuses if s.startswith(ROBOT)]:
+        player.statuses.discard(s)
+    player.statuses.add(ROBOT + role)
+    r.event(tier, a.label(), f"{a.actor}'s robot now has the role {r.rules.role(role).title}")
+    r.pm_later(a.actor, r.say("robot_role", role=r.rules.role(role).title), needs_alive=True)
 
 
 def plasma(r: Resolution, a: Action, tier: str) -> None:
@@ -1969,6 +2048,9 @@ HANDLERS: dict[str, Handler] = {
     "repair": repair,
     "pulse": pulse,
     "disguise": disguise,
+    "hologram": hologram,
+    "build": build,
+    "program": program,
     "plasma": plasma,
     "bond": bond,
     "trust": trust,
@@ -2116,6 +2198,9 @@ def _gadgets(r: Resolution, tier: str) -> None:
         if a.kind == "disguise" and a.actor in r.disguises_seen:
             if a.ability.params.get("spend_on") == "success":
                 r.state.spend(a.actor, a.ability)
+                used = r.state.players[a.actor].used
+                for other in a.ability.params.get("spends", ()):
+                    used[str(other)] = max(used.get(str(other), 0), 1)  # the same device
     for name, p in r.state.players.items():
         if not p.alive:
             continue
@@ -2144,7 +2229,7 @@ def _gadgets(r: Resolution, tier: str) -> None:
                 p.statuses.discard(s)
                 r.event(tier, f"{owner}'s tracking device", f"lost with {name}")
                 continue
-            went = ", ".join(sorted(went_to(r, name))) or "home"
+            went = ", ".join(sorted(seen_going(r, name))) or "home"
             if r.state.level(name, "anti_tech") >= 2:
                 went = "home"  # "Tracking devices will show the player at home"
             r.pm_later(owner, r.say("tracked", target=name, result=went), needs_alive=True)

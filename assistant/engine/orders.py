@@ -255,6 +255,16 @@ def parse_order(
                 f"{text!r}: {actor} holds no such item; they hold: {', '.join(held) or 'none'}"
             )
         choice, target_text = found_item
+    elif choices == "buildable":
+        # 000 building: "Ms: build mind-shield-tech", "Al: replicate Stun Orb".
+        can = buildable(state, actor, ability)
+        found_item = _held_item(target_text, can, state)
+        if found_item is None:
+            raise MalformedOrderError(
+                f"{text!r}: {actor} cannot build {target_text.strip() or 'nothing'!r} with "
+                f"{ability.name}; now it makes: {', '.join(can) or 'nothing more'}"
+            )
+        choice, target_text = found_item
     elif choices == "claim" and ability.params.get("claim_optional") and not find_verb(
         target_text, rules
     ):
@@ -314,6 +324,27 @@ def parse_order(
             else ""
         ),
     )
+
+
+def buildable(state: GameState, actor: str, ability: AbilityDef) -> list[str]:
+    """The items `ability` (kind "build") can make now: those of `makes` (the Mad Scientist's
+    shields, more tracking devices of one who has them) and, with `sizes`, every item of
+    those sizes whose `cost` fits what is left of the `budget` (the Replicator)."""
+    params = ability.params
+    held = state.players[actor].items
+    out = [
+        k for k in params.get("makes", {})
+        if k in state.rules.items and (k not in params.get("adds_use", {}) or k in held)
+    ]
+    sizes = params.get("sizes")
+    if sizes:
+        left = int(params.get("budget", 0)) - state.players[actor].used.get(f"{ability.name}$", 0)
+        cost = params.get("cost", {})
+        out += [
+            k for k, item in state.rules.items.items()
+            if item.size in sizes and int(cost.get(item.size, 1)) <= left and k not in out
+        ]
+    return out
 
 
 def role_key(text: str, rules: EngineRules, *, order: str) -> str:

@@ -141,6 +141,9 @@ class Resolution:
         self.disguises_seen: set[str] = set()
         self.disguises: dict[str, dict[str, str]] = {}
         """What investigations see of a player tonight (000's Holoform Modulator)."""
+        self.holograms: dict[str, str] = {}
+        """Where a player's hologram goes tonight, as followers see it (000's Advanced
+        Holoform Modulator; their own place: it stays at home)."""
         self.tiers = self.rules.tiers if phase == "night" else self.rules.day_tiers
         self._told_failed: set[str] = set()
         self.alive_at_start = {n for n, p in self.state.players.items() if p.alive}

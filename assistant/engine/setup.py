@@ -215,6 +215,9 @@ def _item_warnings(setup: Setup, rules: EngineRules) -> list[str]:
             for i in tech:
                 used[i.size] = used.get(i.size, 0) + 1
             over = [f"{n} {size}" for size, n in used.items() if n > int(slots.get(size, 0))]
+            instead = dict(passives.get("tech_slots_instead", {}))
+            if instead and all(n <= int(instead.get(size, 0)) for size, n in used.items()):
+                over = []  # 000 Mind Stealer: "1 Robot or 2 Small Tech slots"
             if over:
                 have = ", ".join(f"{n} {k}" for k, n in slots.items()) or "no tech slots"
                 out.append(f"{p.name} holds {', '.join(over)} tech, but has {have}")
