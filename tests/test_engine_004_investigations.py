@@ -15,7 +15,7 @@ from assistant.engine.orders import parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.rules import load_engine_rules
 from assistant.engine.setup import PlayerSetup, Setup
-from assistant.engine.state import GameState, wear_disguise
+from assistant.engine.state import GameState, disguise_of, wear_disguise
 from assistant.errors import MalformedOrderError
 from assistant.rulesets import find_ruleset
 from tests.conftest import SEEDS
@@ -420,3 +420,19 @@ def test_special_investigate_may_name_the_dead():
     s = phase(s, "night", 1, "Black Org: kill V by G").state
     r = phase(s, "night", 2, "Okiya: si G kills V on Night 1")
     assert pms(r, "Okiya") == ['"G kills V on Night 1" - True']
+
+
+def test_an_arrest_for_a_disguise_worn_and_the_disguise_is_lost():
+    quote("Arrest Sebolains for disguising as Megure on Night 3.")
+    quote("Kid/Vermouth lose their disguise if pinched, injured, arrested for being disguised, "
+          "house searched; keep their disguise otherwise.")
+    s = game("Sebolains=vermouth", "Pofa=satou", "Meg=megure", "G=gin", "X=camel")
+    wear_disguise(RULES, s.players["Sebolains"], "ran")
+    s = phase(s, "night", 1).state
+    wrong = phase(s, "day", 1, "Pofa: arrest Sebolains for disguising as Megure on Night 1")
+    assert "arrested" not in wrong.state.players["Sebolains"].statuses
+    assert wrong.public == ("An unidentified police officer was suspended for the next 2 "
+                            "phases.",)
+    right = phase(s, "day", 1, "Meg: arrest Sebolains for disguising as Ran on Night 1")
+    assert "arrested" in right.state.players["Sebolains"].statuses
+    assert disguise_of(right.state.players["Sebolains"]) is None

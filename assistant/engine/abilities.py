@@ -789,10 +789,27 @@ def arrest_refused(r: Resolution, a: Action, t: str) -> str | None:
     if claims.claim_index(r.rules, claim.phase, claim.number or 0) >= r.index:
         return "the crime named is not from a past phase"
     said = claim.text(t)
+    done = r.state.extra.setdefault("arrested_for", [])
+    if claim.keyword in r.rules.night.get("role_keywords", ()):
+        # "Arrest Sebolains for disguising as Megure on Night 3": the disguise named is worn
+        # (a Prep disguise is worn from the start until it is lost); "Kid/Vermouth lose their
+        # disguise if ... arrested for being disguised".
+        worn = disguise_of(r.state.players[t])
+        try:
+            named = role_key(claim.objects[0], r.rules, order=a.order.text)
+        except (MalformedOrderError, IndexError):
+            named = None
+        if worn is None or worn != named:
+            return f"{said}: {t} is not disguised so"
+        key = f"{t}|disguise|{named}"
+        if key in done:  # type: ignore[operator]
+            return f"{said}: already arrested for this crime once"
+        done.append(key)  # type: ignore[union-attr]
+        drop_disguise(r.rules, r.state.players[t])
+        return None
     found = [x for x in claims.matching(r.state.acts, t, claim) if x.crime and x.succeeded]
     if not found:
         return f"{said}: no such crime was committed"
-    done = r.state.extra.setdefault("arrested_for", [])
     key = f"{t}|{found[0].keyword}|{','.join(found[0].targets)}|{found[0].phase}{found[0].number}"
     if key in done:  # type: ignore[operator]
         return f"{said}: already arrested for this crime once"
