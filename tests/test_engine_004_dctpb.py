@@ -237,13 +237,15 @@ def test_drunk_kogorou_gets_random_results_sober_ones_are_true():
 def test_kogorou_is_sober_the_phase_after_ran_dies():
     quote("The player becomes sober the phase after Eri, Ran, Conan, or Shinichi dies. Those "
           "disguised do not count.")
-    s = game("Kog=kogorou", "G=gin", "Ran=ran", "Con=camel", "Boss=anokata")
+    s = game("Kog=kogorou", "G=gin", "Ran=ran", "Con=camel", "Boss=anokata",
+             "J=jodie", "M=megure", "T=takagi")
     r = phase(s, "night", 1, "Black Org: kill Ran by G")
     assert dead(r) == ["Ran"]
     assert "sober" not in r.state.players["Kog"].statuses
     assert _kogorou_answers(r.state, range(2, 14)) == {"Interrogation of G: BO"}
     # Another death does not sober him.
-    s = game("Kog=kogorou", "G=gin", "Ran=ran", "Cam=camel", "Boss=anokata")
+    s = game("Kog=kogorou", "G=gin", "Ran=ran", "Cam=camel", "Boss=anokata",
+             "J=jodie", "M=megure", "T=takagi")
     s = phase(s, "night", 1, "Black Org: kill Cam by G").state
     assert len(_kogorou_answers(s, range(2, 14))) == 2
 
@@ -778,7 +780,8 @@ def test_pisco_erases_another_members_victim_once_per_game():
 def test_an_erased_ran_does_not_sober_kogorou():
     quote("If Eri, Ran, Conan, or Shinichi get erased, Kogorou will not get sober and will stay "
           "drunk.")
-    s = game("Pis=pisco", "Ran=ran", "Boss=anokata", "Kog=kogorou", "G=gin")
+    s = game("Pis=pisco", "Ran=ran", "Boss=anokata", "Kog=kogorou", "G=gin", "J=jodie",
+             "M=megure", "T=takagi")
     r = phase(s, "night", 1, "Black Org: kill Ran by Pis", "Pis: erase")
     assert len(_kogorou_answers(r.state, range(2, 14))) == 2
 
@@ -1068,3 +1071,36 @@ def test_a_lynched_akai_who_did_not_vote_takes_nobody(day: Day, tmp_path) -> Non
     day.votes(("Abs", "Akai"), ("Miaka", "Akai"), ("Lynz", "Akai"))
     post = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
     assert "Akai has been lynched." in post and "Abs has died" not in post, post
+
+
+def test_kogorou_sobers_on_the_night_a_quarter_of_the_townies_have_died():
+    quote("Becomes sober after 1/4th the total townies have died, meaning his interrogation the "
+          "night of the dividing death will be an accurate one.")
+    # Eight townies (Kogorou among them): the second death is the dividing one.
+    town = ["Kog=kogorou", "A=camel", "B=jodie", "C=megure", "D=takagi", "E=chiba",
+            "F=araide", "H=heiji"]
+    s = game(*town, "G=gin", "Boss=anokata")
+    s = phase(s, "night", 1, "Black Org: kill A by G").state
+    assert len(_kogorou_answers(s, range(2, 14))) == 2  # one of eight: still drunk
+    answers = set()
+    for n in range(2, 14):
+        r = phase(s, "night", n, "Black Org: kill B by G", "Kog: interrogate G")
+        answers.add(pms(r, "Kog"))
+    assert answers == {"Interrogation of G: BO"}
+
+
+def test_a_costume_picked_in_prep_is_worn_on_night_1_only():
+    quote("Once Irish/Yukiko have their selected disguises, they can already pick a costume, "
+          "meaning they would be disguised N1.")
+    from assistant.engine.setup import parse_setup
+    from assistant.engine.state import GameState
+
+    text = ('players = [{ name = "Ir", role = "irish", costumes = ["kir", "conan", "ran"], '
+            'disguise = "kir" }, { name = "Boss", role = "anokata" }, '
+            '{ name = "Con", role = "conan" }, { name = "Cam", role = "camel" }]')
+    s = GameState.from_setup(RULES, parse_setup(text, RULES, where="setup.toml", default_seed=3))
+    r = phase(s, "night", 1, "Con: interrogate Ir")
+    assert pms(r, "Con") == "Interrogation of Ir: BO"  # Kir's card
+    d = phase(r.state, "day", 1)
+    r2 = phase(d.state, "night", 2, "Con: interrogate Ir")
+    assert pms(r2, "Con") == "Interrogation of Ir: Not BO"  # Irish undisguised

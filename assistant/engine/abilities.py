@@ -310,6 +310,7 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
             result = inversions[result]
         result = params.get("results", {}).get(result, result)
         sober = params.get("random_unless")
+        share_rule(r, a.actor)
         if sober and sober not in r.state.players[a.actor].statuses:
             # 004 Kogorou: "Interrogate (random result when drunk)".
             result = r.rng.choice(sorted(params["random_results"]))
@@ -346,6 +347,20 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
         )
         if learn:
             r.pm(name, _fmt(learn, investigator=a.actor, target=t))
+
+
+def share_rule(r: Resolution, name: str) -> None:
+    """A role passive `status_when_share_dead = { status, side, share }`: the status once
+    that share of the side's players is dead, deaths of this phase counted (004 Kogorou:
+    "Becomes sober after 1/4th the total townies have died, meaning his interrogation the
+    night of the dividing death will be an accurate one")."""
+    rule = r.state.passive(name, "status_when_share_dead")
+    if not isinstance(rule, Mapping):
+        return
+    side = [p for p in r.state.players.values() if p.side == rule["side"]]
+    dead = sum(1 for p in side if not p.alive)
+    if side and dead >= float(rule["share"]) * len(side):
+        r.state.players[name].statuses.add(str(rule["status"]))
 
 
 def goal_tonight(r: Resolution, t: str) -> str:

@@ -139,9 +139,9 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
                 f"({', '.join(sorted(rules.items))})"
             )
         disguise = p.get("disguise") or None
-        if disguise is not None:
-            _check_disguise(rules, name, role, disguise, where)
         costumes = tuple(p.get("costumes", ()))
+        if disguise is not None and disguise not in costumes:
+            _check_disguise(rules, name, role, disguise, where)
         for c in costumes:
             _check_disguise(rules, name, role, c, where, passive="costumes")
         players.append(PlayerSetup(name, side, role, p.get("items", ()), disguise, costumes))

@@ -192,6 +192,11 @@ class GameState:
             if p.disguise:
                 wear_disguise(rules, players[p.name], p.disguise)
             players[p.name].statuses.update(COSTUME + c for c in p.costumes)
+            if p.disguise and p.disguise in p.costumes:
+                # 004: "Once Irish/Yukiko have their selected disguises, they can already
+                # pick a costume, meaning they would be disguised N1."
+                first = 1 if rules.first_phase == "night" else 2
+                players[p.name].statuses.update({f"worn:{p.disguise}", f"{COSTUME_FOR}{first}"})
             if p.role in rules.roles:
                 # 004 travellers: "At the onset of the game, the player is not in Japan."
                 players[p.name].statuses.update(rules.roles[p.role].passives.get("starts", ()))
