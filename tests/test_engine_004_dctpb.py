@@ -1104,3 +1104,39 @@ def test_a_costume_picked_in_prep_is_worn_on_night_1_only():
     d = phase(r.state, "day", 1)
     r2 = phase(d.state, "night", 2, "Con: interrogate Ir")
     assert pms(r2, "Con") == "Interrogation of Ir: Not BO"  # Irish undisguised
+
+
+DISGUISED_SETUP = """seed = 4
+players = [
+  { name = "Akonyl", role = "kid", disguise = "kir" }, { name = "Abs", role = "gin" },
+  { name = "Yuri", role = "yukiko", costumes = ["araide", "conan", "ran"] },
+  { name = "Con", role = "conan" }, { name = "Jd-", role = "araide" },
+  { name = "Boss", role = "anokata" },
+]
+"""
+
+
+def test_a_setup_with_a_disguise_and_costumes_is_stored_and_read_back_by_the_cli(
+    tmp_path, capsys
+):
+    """The GM's path: `roles` keeps the disguise and the costumes; a night resolves with them."""
+    from cli_support import call
+
+    quote("The GM then randomly chooses one of the names and awards the disguiser the player's "
+          "role as a disguise.")
+    (tmp_path / "setup.toml").write_text(DISGUISED_SETUP, encoding="utf-8")
+    code, out, err = call(capsys, tmp_path, "roles", "g", "--file", str(tmp_path / "setup.toml"),
+                          "--ruleset", "dctp-mini")
+    assert code == 0, err
+    for line in ("Con: interrogate Akonyl", "Akonyl: steal Jd-"):
+        code, _, err = call(capsys, tmp_path, "order", "g", line, "--night", "1")
+        assert code == 0, err
+    code, out, err = call(capsys, tmp_path, "resolve", "g", "--night", "1")
+    assert code == 0, err
+    code, out, err = call(capsys, tmp_path, "draft", "pms", "g")
+    assert code == 0, err
+    assert "Interrogation of Akonyl: BO" in out
+    assert "An item was stolen from you:" in out
+    code, out, err = call(capsys, tmp_path, "order", "g", "Yuri: temporary disguise Ran",
+                          "--day", "1")
+    assert code == 0, err
