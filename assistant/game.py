@@ -13,7 +13,8 @@ replay, from files; nothing is derived from posts. The input kinds read:
 - "modifier" {"player", "vote_weight": int (default 1), "powerless": bool, "lover_of": str|None,
               "votes_against": int (default 0: added to the votes on the player that day),
               "day": int|None (None = every day), "charmed_by": str|None,
-              "tiebreaker": bool, "lynch_immune": bool, "source": str}
+              "tiebreaker": bool, "lynch_immune": bool, "source": str,
+              "vote_by": str|None (000 Mind Control Ray: whose choice the vote is that day)}
              vote facts the GM knows from the roles: a doublevoter or Enchanter has
              vote_weight 2; a hexed (002 Hex of Powerlessness) or Imaginary-Friend vote is
              powerless (shown, not counted); lovers voting together get the ruleset's bonus.
@@ -123,6 +124,11 @@ class Modifier:
     votes_against: int = 0
     """Added to the votes on this player that day (004 Accompany: "The target will have
     his/her lynching votes reduced by 1 for that day": -1)."""
+    vote_by: str | None = None
+    """000 Mind Control Ray: this player's vote that day is this other player's to choose
+    ("may change it as often as he wishes"). The GM enters each choice as a PM vote of the
+    controlled player (`assistant vote`), counted under any ruleset; the controlled
+    player's own votes in the thread do not count that day."""
 
 
 @dataclass(frozen=True)
@@ -253,6 +259,7 @@ class Game:
                         bool(data.get("lynch_immune")),
                         data.get("source") or "gm",
                         int(data.get("votes_against", 0)),
+                        data.get("vote_by"),
                     )
                 )
             elif kind == "revive":
@@ -489,6 +496,7 @@ def _with_resolved(
                 player=resolve(m.player, "modifier"),
                 lover_of=resolve(m.lover_of, "lover") if m.lover_of else None,
                 charmed_by=resolve(m.charmed_by, "charm") if m.charmed_by else None,
+                vote_by=resolve(m.vote_by, "controller") if m.vote_by else None,
             )
             for m in modifiers
         ),

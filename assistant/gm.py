@@ -169,12 +169,12 @@ def enter_pm_vote(
         )
     g = load_game(store)
     vrules = VoteRules.from_ruleset(find_ruleset(g.ruleset))
-    if "pm" not in vrules.forms:
+    at = parse_at(at_text, now=now, tz=g.tz) if at_text else now
+    if "pm" not in vrules.forms and not _controlled(g, voter, vrules, at):
         raise VoteError(
             f"the ruleset of {game_id!r} ({g.ruleset}) does not take votes by PM: it counts "
             f"{vrules.describe()}; add \"pm\" to [votes] forms in a copy of it to allow them"
         )
-    at = parse_at(at_text, now=now, tz=g.tz) if at_text else now
     who = g.matcher(vrules.close_spelling).match(voter)
     if not who.ok:
         raise VoteError(f"the voter {who.describe()}; players: {', '.join(g.players)}")
@@ -196,6 +196,15 @@ def enter_pm_vote(
     else:
         did = f"votes {resolved}"
     return data, f"Recorded: {who.slot} {did} at {to_iso(at)}."
+
+
+def _controlled(g: Game, voter: str, vrules: VoteRules, at: datetime) -> bool:
+    """Whether `voter`'s vote at `at` is another player's to choose (000's Mind Control Ray):
+    the GM enters it by PM under any ruleset."""
+    who = g.matcher(vrules.close_spelling).match(voter)
+    phase = phase_at(g.phases, at)
+    day = phase.number if phase is not None and phase.kind == "day" else None
+    return who.ok and any(m.vote_by for m in g.modifiers_for(str(who.slot), day))
 
 
 def rules_of(store: GameStore, override: str | None = None) -> EngineRules:

@@ -824,7 +824,12 @@ def _apply_pm(
         url=None,
         action="vote" if pm.target else "unvote",
     )
-    if "pm" not in vrules.forms:
+    counted = "counted: vote sent to the GM by PM"
+    controller = _controller(game, pm.voter, phase)
+    if controller is not None:
+        by, how = controller
+        counted = f"counted: {pm.voter}'s vote as {by} chose it ({how}), sent to the GM by PM"
+    elif "pm" not in vrules.forms:
         why = "not counted: this ruleset does not take votes by PM"
         _record(state, base, pm.voter, VoteCode.PM_NOT_ALLOWED, why)
         return
@@ -842,11 +847,19 @@ def _apply_pm(
         action,
         pm.target,
         target_match,
-        "counted: vote sent to the GM by PM",
+        counted,
         base,
         None,
         pm.at,
     )
+
+
+def _controller(game: Game, voter: str, phase: Phase | None) -> tuple[str, str] | None:
+    """Who chooses `voter`'s vote during `phase` (000's Mind Control Ray) and by what
+    ("Ms", "Mind Control Ray"); None when the vote is the voter's own."""
+    day = phase.number if phase else None
+    by = next((m for m in game.modifiers_for(voter, day) if m.vote_by), None)
+    return None if by is None or by.vote_by is None else (by.vote_by, by.source)
 
 
 def _special(text: str | None, vrules: VoteRules) -> bool:
@@ -906,6 +919,13 @@ def _apply(
         )
     if not game.is_alive(voter, post_id=post_id, at=at):
         return refuse(VoteCode.DEAD_VOTER, f"not counted: {_dead(game, voter)}")
+    controller = _controller(game, voter, phase) if base.get("markup") != "PM" else None
+    if controller is not None:
+        return refuse(
+            VoteCode.VOTE_CONTROLLED,
+            f"not counted: {voter}'s vote today is {controller[0]}'s to choose ({controller[1]}); "
+            f"the GM enters it with `assistant vote GAME {voter} NAME`",
+        )
 
     target: str | None = None
     note = ""

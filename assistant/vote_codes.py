@@ -33,6 +33,7 @@ Not counted because of the game's rules (tally.py):
 - ``after_deadline``    cast after the day's deadline
 - ``after_hammer``      cast after majority ended the day
 - ``sheriff_election``  001: cast in the sheriff election, before the sheriff was appointed
+- ``vote_controlled``   000: cast in the thread on a day a Mind Control Ray controls the vote
 
 Edits that changed a post's votes (tally.py, timeline.py):
 
@@ -78,6 +79,7 @@ class VoteCode(StrEnum):
     AFTER_DEADLINE = "after_deadline"
     AFTER_HAMMER = "after_hammer"
     SHERIFF_ELECTION = "sheriff_election"
+    VOTE_CONTROLLED = "vote_controlled"
     EDITED_AFTER_END = "edited_after_end"
     EDITED_AROUND_END = "edited_around_end"
     EDIT_NOT_ALLOWED = "edit_not_allowed"

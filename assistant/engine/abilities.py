@@ -880,7 +880,8 @@ def arrest(r: Resolution, a: Action, tier: str) -> None:
 
 def control(r: Resolution, a: Action, tier: str) -> None:
     """000 Mind Control Ray: the victim's action tonight goes where the controller says; no
-    action ordered, none taken. The next day's vote is the controller's (a note)."""
+    action ordered, none taken. The next day's vote is the controller's: the day status of
+    `[night] vote_statuses.controlled` (the count takes it, vote_effects.py)."""
     victim, new = a.targets
     moved = [
         b
@@ -897,6 +898,10 @@ def control(r: Resolution, a: Action, tier: str) -> None:
     )
     r.pm_later(victim, r.say("controlled"), needs_alive=True)
     r.notes.append(r.say("vote_controlled", actor=a.actor, target=victim, day=r.number + 1))
+    status = r.rules.night.get("vote_statuses", {}).get("controlled")
+    if status:
+        # "The alien still controls the vote on the next day" (vote_effects.py counts it).
+        r.state.players[victim].day_statuses.add(f"{status}:{a.actor}")
 
 
 def give_item(state: GameState, giver: str, item: str, to: str) -> str | None:

@@ -9,7 +9,8 @@ of the GM's "modifier" input. They are recomputed from the stored facts on every
 never stored (facts in, everything else derived): a setup entered again or a role stolen
 at night cannot leave a stale modifier behind.
 
-Which passives and statuses mean what is ruleset data: a role's `vote_weight`,
+Which passives and statuses mean what is ruleset data (`controlled`: the day status a
+Mind Control Ray leaves, 000): a role's `vote_weight`,
 `lovers_vote`, `tiebreaker`, `lynch_immune` and `lost_with_status` passives, and the
 `[night.vote_statuses]` table naming the day statuses (set by hexes) that make a vote
 powerless or charm it. 003's lynches a day follow the deaths of the night before
@@ -92,6 +93,14 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
         charmed_by = next((s[len(prefix) :] for s in p.day_statuses if s.startswith(prefix)), None)
         if charmed_by:
             sources.append(f"charmed by {charmed_by}")
+        vote_by = None
+        if names.get("controlled"):
+            # 000 Mind Control Ray: "The Ray also allows the Scientist to control that
+            # player's vote during the next day and may change it as often as he wishes."
+            mark = f"{names['controlled']}:"
+            vote_by = next((s[len(mark):] for s in p.day_statuses if s.startswith(mark)), None)
+        if vote_by:
+            sources.append(str(state.rules.messages.get("vote_controlled_source", "controlled")))
         lover = state.lover_of(name) if state.passive(name, "lovers_vote") else None
         if lover:
             sources.append(f"lover of {lover}")
@@ -138,6 +147,7 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
                 "lynch_immune": immune,
                 "votes_against": votes_against,
                 "source": ", ".join(dict.fromkeys(sources)),
+                **({"vote_by": vote_by} if vote_by else {}),
             }
         )
     return out
