@@ -436,3 +436,17 @@ def test_an_arrest_for_a_disguise_worn_and_the_disguise_is_lost():
     right = phase(s, "day", 1, "Meg: arrest Sebolains for disguising as Ran on Night 1")
     assert "arrested" in right.state.players["Sebolains"].statuses
     assert disguise_of(right.state.players["Sebolains"]) is None
+
+
+def test_the_black_org_cannot_arrest_for_a_blamed_action():
+    quote("The BO can't arrest someone for a blamed action in any way. But a town player, that "
+          "is a lover with a BO, can arrest someone for a blamed action.")
+    quote("Vermouth may not arrest someone for a blamed action for any reason.")
+    s = game("Boss=anokata", "Xpon=haibara", "CTU=camel", "Sat=satou", "V=vermouth")
+    wear_disguise(RULES, s.players["V"], "takagi")  # Takagi's card: an Arrest
+    n1 = phase(s, "night", 1, "Black Org: kill CTU by Boss", "Boss: blame Xpon for killing CTU")
+    d = phase(n1.state, "day", 1, "V: arrest Xpon for killing CTU on Night 1")
+    assert "arrested" not in d.state.players["Xpon"].statuses
+    assert "may not arrest anyone for a blamed action" in " ".join(d.log_lines())
+    d = phase(n1.state, "day", 1, "Sat: arrest Xpon for killing CTU on Night 1")
+    assert "arrested" in d.state.players["Xpon"].statuses

@@ -823,6 +823,10 @@ def arrest_refused(r: Resolution, a: Action, t: str) -> str | None:
         drop_disguise(r.rules, r.state.players[t])
         return None
     found = [x for x in claims.matching(r.state.acts, t, claim) if x.crime and x.succeeded]
+    if found and all(x.blamed for x in found) and r.state.passive(a.actor, "no_blamed_arrests"):
+        # 004: "The BO can't arrest someone for a blamed action in any way. But a town player,
+        # that is a lover with a BO, can" (a side passive of the Black Org).
+        return f"{said}: {a.actor} may not arrest anyone for a blamed action"
     if not found:
         return f"{said}: no such crime was committed"
     key = f"{t}|{found[0].keyword}|{','.join(found[0].targets)}|{found[0].phase}{found[0].number}"
@@ -1764,7 +1768,7 @@ def blame(r: Resolution, a: Action, tier: str) -> None:
         return
     claim = _claim(r, a)
     r.extra_acts.append(
-        Act(r.phase, r.number, t, claim.keyword, claim.objects, True, True, True)
+        Act(r.phase, r.number, t, claim.keyword, claim.objects, True, True, True, blamed=True)
     )
     r.event(tier, a.label(), f"{t} is blamed for {claim.rest()}")
 

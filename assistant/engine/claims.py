@@ -32,6 +32,9 @@ class Act:
     succeeded: bool
     """Nothing hindered it: a crime that failed "is treated as ... not happening"."""
     crime: bool
+    blamed: bool = False
+    """Not done but blamed on the actor (004's Blame): true to investigations, a crime, but
+    "The BO can't arrest someone for a blamed action in any way"."""
 
 
 @dataclass(frozen=True)
