@@ -14,7 +14,7 @@ from assistant.engine.orders import check_order, parse_order
 from assistant.engine.setup import parse_setup, setup_warnings
 from assistant.engine.state import GameState
 from assistant.engine.win import check_win
-from assistant.errors import IllegalOrderError, MalformedOrderError
+from assistant.errors import ConfigError, IllegalOrderError, MalformedOrderError
 from tests.test_engine_000 import RULES, dead, night, quote
 from tests.test_engine_000 import game as plain_game
 from tests.test_engine_000_roles import day
@@ -156,12 +156,42 @@ def test_the_robot_uses_a_role_from_the_stockpile_beside_the_mind_stealer() -> N
     bad = day(s, 1, "Mi: program agent")
     assert "[day_actions] Mi: program Agent: fails (Agent is not in Mi's stockpile)" in \
         bad.log_lines()
-    text = """stockpile = { Mi = ["detective", "vigilante"] }
+    text = """stockpile = { Mi = ["detective", "vigilante", "guardian"] }
 players = [{ name = "Mi", role = "mind-stealer", items = ["robot"] }]"""
     assert setup_warnings(parse_setup(text, RULES, where="s", default_seed=1), RULES) == []
-    both = """players = [{ name = "Mi", role = "mind-stealer", items = ["robot", "stun-orb"] }]"""
+    two = """stockpile = { Mi = ["detective", "vigilante"] }
+players = [{ name = "Mi", role = "mind-stealer", items = ["robot"] }]"""
+    assert setup_warnings(parse_setup(two, RULES, where="s", default_seed=1), RULES) == [
+        "Mi starts with 2 stockpiled role(s), not 3 (stockpile = { Mi = [...] })",
+        "Mi has a Robot: the stockpile also holds a Bodyguard role",
+    ]
+    both = """stockpile = { Mi = ["detective", "vigilante", "guardian"] }
+players = [{ name = "Mi", role = "mind-stealer", items = ["robot", "stun-orb"] }]"""
     assert setup_warnings(parse_setup(both, RULES, where="s", default_seed=1), RULES) == [
         "Mi holds 1 robot tech, but has 2 small"]
+
+
+def test_a_setup_s_stockpile_and_points_are_checked() -> None:
+    quote("Points per role will be revealed to the MS during the role PM.")
+    ok = """stockpile = { Mi = ["detective", "vigilante"] }
+role_points = { agent = 2, exterminator = 4 }
+points_to_win = 6
+players = [{ name = "Mi", role = "mind-stealer" },
+           { name = "Ag", role = "agent", side = "town" }]"""
+    setup = parse_setup(ok, RULES, where="s.toml", default_seed=1)
+    assert setup_warnings(setup, RULES) == []
+    assert GameState.from_setup(RULES, setup).stockpile("Mi") == ["vigilante", "detective"]
+    for bad, msg in (
+        (ok.replace('"detective"', '"detectiv"'), "Mi's stockpile = .*a list of roles"),
+        (ok.replace("stockpile = { Mi", "stockpile = { Mo"), "stockpile names 'Mo'"),
+        (ok.replace("agent = 2", "agnet = 2"), "role_points = "),
+        (ok.replace("points_to_win = 6", "points_to_win = 0"), "points_to_win = 0"),
+    ):
+        with pytest.raises(ConfigError, match=msg):
+            parse_setup(bad, RULES, where="s.toml", default_seed=1)
+    one = ok.replace('["detective", "vigilante"]', '["detective"]')
+    assert setup_warnings(parse_setup(one, RULES, where="s", default_seed=1), RULES) == [
+        "Mi starts with 1 stockpiled role(s), not 2 (stockpile = { Mi = [...] })"]
 
 
 # ---- building ---------------------------------------------------------------------------------

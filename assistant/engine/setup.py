@@ -149,7 +149,38 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"{where}: seed = {show(seed)}: expected a whole number")
     extra = {k: v for k, v in raw.items() if k not in {"players", "seed"}}
+    _check_stockpiles(extra, rules, {p.name for p in players}, where)
     return Setup(tuple(players), seed, extra)
+
+
+def _check_stockpiles(
+    extra: dict[str, Any], rules: EngineRules, names: set[str], where: str
+) -> None:
+    """000 Mind Stealer: `stockpile = { NAME = [ROLE, ...] }`, `role_points = { ROLE = N }`,
+    `points_to_win = X`: a name or role misspelt would silently do nothing."""
+    stock = extra.get("stockpile", {})
+    if not isinstance(stock, dict):
+        raise ConfigError(f'{where}: stockpile = {show(stock)}: write {{ NAME = ["ROLE", ...] }}')
+    for name, roles in stock.items():
+        if name not in names:
+            raise ConfigError(f"{where}: stockpile names {name!r}, who is not a player")
+        if not isinstance(roles, list) or any(r not in rules.roles for r in roles):
+            raise ConfigError(
+                f"{where}: {name}'s stockpile = {show(roles)}: a list of roles of "
+                f"{rules.ruleset} ({', '.join(sorted(rules.roles))})"
+            )
+    points = extra.get("role_points", {})
+    if not isinstance(points, dict) or any(
+        r not in rules.roles or not isinstance(n, int) or isinstance(n, bool) or n < 0
+        for r, n in points.items()
+    ):
+        raise ConfigError(
+            f"{where}: role_points = {show(points)}: write {{ ROLE = POINTS }} with roles of "
+            f"{rules.ruleset} and whole numbers of 0 or more"
+        )
+    goal = extra.get("points_to_win", 1)
+    if not isinstance(goal, int) or isinstance(goal, bool) or goal < 1:
+        raise ConfigError(f"{where}: points_to_win = {show(goal)}: expected a whole number >= 1")
 
 
 def _check_disguise(
@@ -230,6 +261,30 @@ def _item_warnings(setup: Setup, rules: EngineRules) -> list[str]:
         banned = [i for i in passives.get("forbidden_items", ()) if i in p.items]
         if banned:
             out.append(f"{p.name} may not hold {', '.join(banned)}")
+        out += _stockpile_warnings(setup, rules, p, passives, items)
+    return out
+
+
+def _stockpile_warnings(
+    setup: Setup, rules: EngineRules, p: PlayerSetup, passives: Any, items: list[Any]
+) -> list[str]:
+    """000 Mind Stealer: "begins the game with 2 Roles available (1 Investigative, 1
+    Random)"; with a Robot "the MS also begins with a Bodyguard Role of their choice in
+    addition to the other two" (`starting_roles`, the item's `adds_starting_role`)."""
+    want = passives.get("starting_roles")
+    if want is None:
+        return []
+    stock = list((setup.extra.get("stockpile") or {}).get(p.name, ()))
+    extra = [str(i.passives["adds_starting_role"]) for i in items
+             if "adds_starting_role" in i.passives]
+    out = []
+    if len(stock) != int(want) + len(extra):
+        out.append(f"{p.name} starts with {len(stock)} stockpiled role(s), not "
+                   f"{int(want) + len(extra)} (stockpile = {{ {p.name} = [...] }})")
+    for kind in extra:
+        if not any(kind in {rules.roles[r].title, rules.roles[r].passives.get("visible_role")}
+                   for r in stock):
+            out.append(f"{p.name} has a Robot: the stockpile also holds a {kind} role")
     return out
 
 
