@@ -81,3 +81,49 @@ def test_the_mind_control_ray_takes_the_next_days_vote(cli: Cli, tmp_path: Path)
     thread.post(d3 + timedelta(hours=1), ("Pw", red_vote(p, "Gus")))
     count = cli.json(d3 + timedelta(hours=2), "count", "pn")
     assert {w["target"]: w["effective"] for w in count["wagons"]} == {"Gus": 1}
+
+
+MS_SETUP = """seed = 3
+stockpile = { Mi = ["detective", "vigilante", "guardian"] }
+role_points = { agent = 2 }
+points_to_win = 2
+players = [
+  { name = "Mi", role = "mind-stealer", items = ["robot"] },
+  { name = "Ag", role = "agent", side = "town" },
+  { name = "Gus", role = "townie" },
+  { name = "Dop", role = "doppelganger" },
+  { name = "Lea", role = "doppelganger-leader" },
+]
+"""
+
+
+def test_a_mind_stealer_night_through_the_command_line(cli: Cli, tmp_path: Path) -> None:
+    quote("The Robot can use that role in addition to any actions the MS takes")
+    players = tmp_path / "players.txt"
+    players.write_text("Mi\nAg\nGus\nDop\nLea\n", encoding="utf-8")
+    setup = tmp_path / "setup.toml"
+    setup.write_text(MS_SETUP, encoding="utf-8")
+    before = D1 - timedelta(hours=1)
+    cli.text(before, "game", "new", "ms", "--thread", "http://127.0.0.1:8021/index.php?topic=2.0",
+             "--ruleset", "paranormal", "--players", str(players), "--gm", "Host")  # fmt: skip
+    cli.text(before, "roles", "ms", "--file", str(setup))
+    cli.text(D1, "phase", "ms", "day", "1")
+    cli.text(D1 + timedelta(hours=1), "order", "ms", "Mi: program vigilante", "--day", "1")
+    end1 = D1 + timedelta(hours=72)
+    cli.text(end1, "resolve", "ms", "--day", "1")
+    cli.text(end1 + timedelta(minutes=1), "phase", "ms", "night", "1")
+    n1 = end1 + timedelta(hours=1)
+    cli.text(n1, "order", "ms", "Mi: robot kill Gus")
+    cli.text(n1, "order", "ms", "Mi: abduct Ag")
+    d2 = D1 + timedelta(hours=96)
+    resolved = cli.text(d2, "resolve", "ms")
+    assert "Mi has stolen 2 points worth of roles (2 needed) and wins." in resolved
+    quote("The Mind Stealer wins if it has stolen enough points worth of Roles.")
+    # Two doppelgangers against Mi and Ag: the doppelgangers win, and Mi with them.
+    assert cli.text(d2, "draft", "dawn", "ms") == (
+        "Night 1 is over.\nGus has died. Gus was a Townie (Town).\n\nThe game is over. "
+        "Doppelgangers Win: they are as many as everyone else.\nWinners: Dop, Lea, Mi.\n"
+    )
+    pms = cli.json(d2, "draft", "pms", "ms")
+    assert "You took Ag's role: Agent." in pms["Mi"]
+    assert "Your role was taken from you. You are now: Townie." in pms["Ag"]
