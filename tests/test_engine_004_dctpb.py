@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from assistant.engine.vote_effects import modifiers_for_day
-from tests.test_engine_004 import RULES, dead, game, phase, pms, quote
+from tests.dctp_support import RULES, dead, game, phase, quote
+from tests.test_engine_004 import pms
 from tests.test_engine_004_lynch import END, Day
 
 # ---- discombobulation (tricking) ---------------------------------------------------------
