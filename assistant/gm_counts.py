@@ -66,7 +66,7 @@ VOTERS_KNOWN = 2 / 3
 
 
 @lru_cache(maxsize=4096)
-def _text_lines(body_html: str) -> tuple[str, ...]:
+def text_lines(body_html: str) -> tuple[str, ...]:
     """A post's own text (quotes, spoilers and code left out), a line at a time: lines
     end at line breaks and paragraphs, not at the inline blocks forums wrap bold text in.
     Kept: every count of the day reads the GM's posts again."""
@@ -131,7 +131,7 @@ def _count_of(
     body_html: str, matcher: NameMatcher, rules: VoteRules
 ) -> tuple[tuple[str, str], ...] | None:
     """The (voter, target) pairs of a GM post that is a vote count, else None."""
-    lines = _text_lines(body_html)
+    lines = text_lines(body_html)
     pairs: list[tuple[str, str]] = []
     entries = 0
     for line in lines:

@@ -49,6 +49,10 @@ class TallyRules:
     no_lynch_majority: str = "majority"
     """Under "majority", the votes No Lynch needs: "majority" like a player, or "one_less"
     ("one less for No Lynch": half the living players are enough)."""
+    gm_threshold: bool = False
+    """Under "majority", a GM post stating what it takes to lynch with today's living count
+    ("With 6 alive, it takes 3 to lynch") sets the threshold from that post on, with a note
+    for the GM where it is not the ruleset's majority (gm_threshold.py)."""
     tie: str = "no_lynch"
     """"no_lynch" (000), "random" (002, 003), "decided" by someone (001: the sheriff)."""
     tie_decider: str = "the GM"

@@ -29,6 +29,7 @@ from assistant.all_voted import AllVotedWatch
 from assistant.errors import PhaseError
 from assistant.game import Game, Phase
 from assistant.gm_counts import Taught, taught_by_count
+from assistant.gm_threshold import StatedThreshold, stated_threshold, threshold_note
 from assistant.models import Post, to_iso
 from assistant.names import Match, NameMatcher, Slot, fold
 from assistant.outcome import (
@@ -137,6 +138,8 @@ class Tally:
     """Lynches available this day (003 multi-lynch: up to three)."""
     thresholds: tuple[float, ...] = ()
     """The ruleset's share of the living players' votes the 2nd, 3rd... lynch must exceed."""
+    majority_note: str = ""
+    """For the GM: `majority` is the GM's stated threshold, not the ruleset's (gm_threshold.py)."""
 
     def lynch_rule(self) -> str:
         """The line under a count that says what lynches (plurality rulesets never hammer),
@@ -168,6 +171,7 @@ class Tally:
             "not_voting": list(self.not_voting),
             "alive": list(self.alive),
             "majority": self.majority,
+            **({"majority_note": self.majority_note} if self.majority_note else {}),
             "outcome": self.outcome.to_json(),
         }
         if why:
@@ -230,6 +234,8 @@ class _State:
     weights: dict[tuple[str, str | None], tuple[int, str]] = field(default_factory=dict)
     """`_vote_weight` of (voter, target) on the day counted: the game's facts do not change
     during a count, and the weights are asked for again at every vote on a wagon."""
+    stated: StatedThreshold | None = None
+    """The lynch threshold the GM last stated for today's living count ([tally] gm_threshold)."""
 
     def weight(
         self, game: Game, voter: str, target: str | None, day: int | None
@@ -318,6 +324,8 @@ def count(
             start = len(state.votes)
             if kind == "post":
                 post: Post = item
+                if trules.gm_threshold and game.is_gm(post.author):
+                    _read_threshold(state, game, post)
                 for mark in extract_votes(post, vrules, gms=game.gms):
                     _apply_mark(
                         state, game, vrules, trules, phase, post, mark, matcher, election(post),
@@ -371,6 +379,11 @@ def count(
     abstaining = tuple(v for v, st in state.current.items() if st.target == ABSTAIN and v in alive)
     not_voting = tuple(s for s in alive if s not in voting and s not in abstaining)
     majority = len(alive) // 2 + 1
+    majority_note = ""
+    if state.stated is not None and state.stated.alive == len(alive):
+        if state.stated.need != majority:
+            majority_note = threshold_note(state.stated, majority)
+        majority = state.stated.need
     deadline = phase.ends_at if phase else None
     now = now or at
     final = deadline is not None and now is not None and now >= deadline
@@ -415,7 +428,19 @@ def count(
         decision=trules.decision,
         lynches=lynches_today(trules, game.lynches_available(number), number),
         thresholds=tuple(trules.thresholds),
+        majority_note=majority_note,
     )
+
+
+def _read_threshold(state: _State, game: Game, post: Post) -> None:
+    """A GM post that states what it takes to lynch with today's living count sets the
+    threshold from then on (gm_threshold.py); one about another living count is ignored."""
+    stated = stated_threshold(post.body_html, post.post_id)
+    if stated is None:
+        return
+    alive = [s for s in state.players if game.is_alive(s, post_id=post.post_id, at=post.posted_at)]
+    if stated.alive == len(alive):
+        state.stated = stated
 
 
 def _alive_at_end(
@@ -1007,6 +1032,8 @@ def _apply(
     if trules.decision == "majority" and target != ABSTAIN:
         alive = [s for s in state.players if game.is_alive(s, post_id=post_id, at=at)]
         majority = len(alive) // 2 + 1
+        if state.stated is not None and state.stated.alive == len(alive):
+            majority = state.stated.need  # the GM's own number for today (gm_threshold.py)
         if target == NO_LYNCH and trules.no_lynch_majority == "one_less":
             majority -= 1  # "one less for No Lynch": half the living end the day
         total = sum(_weights(state, game, trules, phase, alive, target).values())

@@ -214,6 +214,8 @@ def explain(game_id: str, day_no: int) -> None:
         print(f"  post {v.post_id} {v.voter}: {v.text!r} -> {v.target}: {v.reason}")
     for w in tally.wagons:
         print(f"  {w.target} ({w.effective}): {', '.join(w.voters)}")
+    if tally.majority_note:
+        print(f"  threshold: {tally.majority_note}")
     print(f"  outcome: {tally.outcome.reason}")
 
 

@@ -41,6 +41,8 @@ def _text(tally: Tally, why: str | None, tz: str = "UTC") -> str:
     if tally.abstaining:
         lines.append(f"Abstaining ({len(tally.abstaining)}): {', '.join(tally.abstaining)}")
     lines.append(tally.lynch_rule())
+    if tally.majority_note:
+        lines.append(f"Note: {tally.majority_note}.")
     over = over_line(tally, tz)
     if over:
         lines.append(over)
