@@ -7,26 +7,37 @@ HTML, edit notice, quotes with their cited post) written for the SMF 2.1 and php
 pages of `realforum/`; the wild pages (other versions and themes) are timed for the
 assistant only, since the baseline does not read them.
 
-    python benchmarks/parse.py [--rounds 20]
+The assistant parses in a child process of its own (the code of this checkout), and with
+`--against CHECKOUT` (e.g. a `git worktree` of the commit before a change) another child
+parses with that checkout's code, checked to read every page the same (every field of
+every post); the children and BeautifulSoup take turns round by round, so a busy machine
+slows all of them alike. Printed: the median over the rounds of each one's posts per
+second, and of the ratios within a round. Each page is parsed as a poll reads it: the
+forum software known, and no date remembered from an earlier round.
+
+    python benchmarks/parse.py [--rounds 20] [--against /tmp/base]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import re
+import statistics
+import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from bs4 import BeautifulSoup
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from assistant.scrapers import parse_topic_page  # noqa: E402
-from assistant.scrapers.common import decode_html  # noqa: E402
 
 SHARED = Path(os.environ.get("ASSISTANT_SHARED", ROOT.parent / "shared")).resolve()
 REALFORUM = SHARED / "fixtures" / "realforum"
@@ -58,11 +69,29 @@ def url_for(folder: str) -> str:
     return "http://127.0.0.1:8033/viewtopic.php?t=2"
 
 
-def assistant_parse(folder: str, data: bytes) -> int:
-    """As the poller reads a thread's pages after its first: the forum software known."""
-    software = "smf" if folder.startswith("smf") else "phpbb"
-    return len(parse_topic_page(data, url_for(folder), tz=UTC_ZONE, now=NOW,
-                                software=software).posts)
+def load(root: Path) -> Any:
+    """The scrapers package of the checkout at `root` (put first on the import path)."""
+    sys.path.insert(0, str(root))
+    import assistant.scrapers as scrapers
+    import assistant.scrapers.dates  # noqa: F401  (the attribute below)
+
+    if Path(scrapers.__file__).resolve().parent.parent.parent != root.resolve():
+        sys.exit(f"meant to time the code of {root}, imported {scrapers.__file__}")
+    return scrapers
+
+
+def assistant_parser(scrapers: Any) -> Callable[[str, bytes], Any]:
+    """As the poller reads a thread's pages after its first: the forum software known.
+    Every page is parsed as if read for the first time: dates read from the same page in
+    an earlier round are forgotten (a poll reads each page at a new clock)."""
+    forget = getattr(scrapers.dates, "clear_cache", lambda: None)  # (older checkouts: none)
+
+    def parse(folder: str, data: bytes) -> Any:
+        forget()
+        software = "smf" if folder.startswith("smf") else "phpbb"
+        return scrapers.parse_topic_page(data, url_for(folder), tz=UTC_ZONE, now=NOW,
+                                         software=software)
+    return parse
 
 
 def bs4_smf21(html: str) -> list[dict]:
@@ -119,50 +148,133 @@ def bs4_phpbb33(html: str) -> list[dict]:
 
 
 def bs4_parse(folder: str, data: bytes) -> int:
-    html = decode_html(data)
-    return len(bs4_smf21(html) if folder == "smf21" else bs4_phpbb33(html))
+    return len(bs4_smf21(decode(data)) if folder == "smf21" else bs4_phpbb33(decode(data)))
 
 
-def timed(fn, pages, rounds: int) -> tuple[int, float]:
+def decode(data: bytes) -> str:
+    """The page's text as the assistant decodes it, for the baseline (no time counted
+    against the assistant that it does not spend)."""
+    from assistant.scrapers.common import decode_html  # (this checkout's: the same everywhere)
+
+    return decode_html(data)
+
+
+def timed(fn: Callable[[str, bytes], int], pages: list[tuple[str, bytes]]) -> tuple[int, float]:
     posts = 0
     start = time.perf_counter()
-    for _ in range(rounds):
-        for folder, data in pages:
-            posts += fn(folder, data)
+    for folder, data in pages:
+        posts += fn(folder, data)
     return posts, time.perf_counter() - start
+
+
+def child(root: Path) -> None:
+    """Parse on request, one line per request on stdin, one JSON answer per line."""
+    scrapers = load(root)
+    parse = assistant_parser(scrapers)
+    pages, wild = realforum_pages(), [("wild", d) for d in wild_pages()]
+    count = lambda folder, data: len(parse(folder, data).posts)  # noqa: E731
+    read_wild = lambda _folder, data: scrapers.parse_topic_page(  # noqa: E731
+        data, "http://forum.test/index.php?topic=1.0", tz=UTC_ZONE, now=NOW)
+    timed(count, pages)  # warm: imports, compiled regexes
+    for line in sys.stdin:
+        request = line.strip()
+        if request == "round":
+            answer: Any = timed(count, pages)
+        elif request == "wild":
+            answer = timed(lambda f, d: len(read_wild(f, d).posts), wild)
+        elif request == "ids":  # what the baseline must find too
+            answer = [[(p.post_id, p.author, p.author_id) for p in parse(f, d).posts]
+                      for f, d in pages]
+        else:  # "digest": every field of every post of every page, to compare checkouts
+            read = [parse(f, d) for f, d in pages] + [read_wild(f, d) for f, d in wild]
+            answer = hashlib.sha256(repr(read).encode()).hexdigest()
+        print(json.dumps(answer), flush=True)
+
+
+class Child:
+    """A child process parsing with the code of one checkout."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--child", str(root)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True)
+
+    def ask(self, request: str) -> Any:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(request + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            sys.exit(f"the child parsing with {self.root} stopped")
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--against", type=Path, help="another checkout to time the parser of")
+    ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.child:
+        child(args.child)
+        return
+    sys.path.insert(0, str(ROOT))
     pages = realforum_pages()
-    for folder, data in pages:  # same pages, same posts: otherwise the race is unfair
-        ours = parse_topic_page(data, url_for(folder), tz=UTC_ZONE, now=NOW).posts
-        html = decode_html(data)
+    children = {"assistant": Child(ROOT)}
+    if args.against:
+        children["before"] = Child(args.against.resolve())
+    try:
+        report(pages, children, args.rounds, args.against)
+    finally:
+        for c in children.values():
+            c.close()
+
+
+def report(pages: list[tuple[str, bytes]], children: dict[str, Child], rounds: int,
+           against: Path | None) -> None:
+    ours = children["assistant"].ask("ids")
+    for (folder, data), found in zip(pages, ours, strict=True):  # same posts: a fair race
+        html = decode(data)
         theirs = bs4_smf21(html) if folder == "smf21" else bs4_phpbb33(html)
-        if [(p.post_id, p.author, p.author_id) for p in ours] != [
-            (p["id"], p["author"], p["author_id"]) for p in theirs
-        ]:
-            raise SystemExit(f"the two parsers disagree on a {folder} page")
-    # Interleave the two so machine noise hits both alike.
-    totals = {"assistant": [0, 0.0], "bs4": [0, 0.0]}
-    for _ in range(args.rounds):
-        for name, fn in (("assistant", assistant_parse), ("bs4", bs4_parse)):
-            n, secs = timed(fn, pages, 1)
-            totals[name][0] += n
-            totals[name][1] += secs
-    rate = {k: n / secs for k, (n, secs) in totals.items()}
-    wild = [("wild", d) for d in wild_pages()]
-    wn, ws = timed(lambda _f, d: len(parse_topic_page(
-        d, "http://forum.test/index.php?topic=1.0", tz=UTC_ZONE, now=NOW).posts), wild, args.rounds)
-    print(f"{len(pages)} realforum topic pages, {totals['assistant'][0] // args.rounds} posts, "
-          f"{args.rounds} rounds")
+        if [tuple(p) for p in found] != [(p["id"], p["author"], p["author_id"]) for p in theirs]:
+            sys.exit(f"the assistant and the baseline disagree on a {folder} page")
+    if against and children["before"].ask("digest") != children["assistant"].ask("digest"):
+        sys.exit(f"{against} parses the pages differently: the comparison is void")
+    # Take turns so machine noise hits all alike; medians over the rounds, so one round
+    # slowed by another process does not move the figures.
+    rates: dict[str, list[float]] = {name: [] for name in [*children, "bs4"]}
+    posts = 0
+    for _ in range(rounds):
+        for name in rates:
+            posts, secs = timed(bs4_parse, pages) if name == "bs4" else children[name].ask("round")
+            rates[name].append(posts / secs)
+    rate = {name: statistics.median(values) for name, values in rates.items()}
+    ratio = {name: statistics.median(r / b for r, b in zip(values, rates["bs4"], strict=True))
+             for name, values in rates.items()}
+    print(f"{len(pages)} realforum topic pages, {posts} posts, {rounds} rounds (medians)")
     print(f"  assistant (selectolax/lexbor): {rate['assistant']:10.0f} posts/s")
+    if against:
+        print(f"  before ({against}): {rate['before']:10.0f} posts/s")
     print(f"  BeautifulSoup (html.parser):   {rate['bs4']:10.0f} posts/s")
-    print(f"  ratio assistant / bs4:         {rate['assistant'] / rate['bs4']:10.1f}x")
-    print(f"{len(wild)} wild pages (SMF 2.0, phpBB 3.0-3.2, other themes), {wn // args.rounds} "
-          f"posts: assistant {wn / ws:.0f} posts/s")
+    print(f"  ratio assistant / bs4:         {ratio['assistant']:10.1f}x")
+    if against:
+        print(f"  ratio before / bs4:            {ratio['before']:10.1f}x")
+        before = statistics.median(a / b for a, b in zip(rates["assistant"], rates["before"],
+                                                         strict=True))
+        print(f"  ratio assistant / before:      {before:10.2f}x")
+    for name, c in children.items():
+        wn, ws = 0, 0.0
+        for _ in range(rounds):
+            n, secs = c.ask("wild")
+            wn, ws = wn + n, ws + secs
+        print(f"{len(wild_pages())} wild pages (SMF 2.0, phpBB 3.0-3.2, other themes), "
+              f"{wn // rounds} posts: {name} {wn / ws:.0f} posts/s")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from assistant.errors import (
     UnsupportedForumError,
 )
 from assistant.models import TopicPage
-from assistant.scrapers.common import decode_html
+from assistant.scrapers.common import decode_page
 from assistant.scrapers.other_pages import feed_error, other_page_error
 from assistant.scrapers.urls import THREAD_URL_HELP, ThreadRef, thread_url_info
 
@@ -107,7 +107,7 @@ def parse_topic_page(
     after the thread's first page): telling it from the page runs a dozen regexes over the
     whole page, a third of the time a page takes to parse.
     """
-    text = decode_html(html, header_charset)
+    text, source = decode_page(html, header_charset)
     feed = feed_error(text, url)
     if feed is not None:
         raise feed
@@ -115,7 +115,8 @@ def parse_topic_page(
         software = detect_software(text, url)
     _check_closed(text, url)  # before parsing: a cut post would read as a strange theme
     try:
-        page = _parser(software).parse_page(text, url, tz=tz, now=now, forum_tz=forum_tz)
+        page = _parser(software).parse_page(text, url, tz=tz, now=now, forum_tz=forum_tz,
+                                            source=source)
     except (LayoutError, NotAThreadError) as e:
         other = other_page_error(text, url, software) if isinstance(e, NotAThreadError) else None
         if other is not None:
@@ -143,8 +144,8 @@ _TAIL = 64 * 1024
 
 def _check_closed(text: str, url: str) -> None:
     """A page that ends before the forum's closing markup was cut short on the way."""
-    tail = text[-_TAIL:]
-    if "</html>" not in tail and not _CLOSING.search(tail):  # (the plain tag: no regex)
+    tail = max(len(text) - _TAIL, 0)  # (searched in place, from the end: no copy of the tail)
+    if text.rfind("</html>", tail) < 0 and not _CLOSING.search(text, tail):
         raise TruncatedPageError(
             f"{url}: the page ends before the forum's closing markup (</html>): it was cut "
             "short on the way; nothing from it was stored, and the next poll reads it again",

@@ -6,6 +6,7 @@ Forum dates have their own module, `dates.py`.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -26,16 +27,27 @@ def decode_html(data: bytes | str, header_charset: str | None = None) -> str:
     Old SMF forums serve ISO-8859-1 (geekhack); an empty `<meta charset="">` means UTF-8.
     Undecodable bytes are replaced rather than raising: one odd byte must not lose a page.
     """
+    return decode_page(data, header_charset)[0]
+
+
+def decode_page(data: bytes | str, header_charset: str | None = None) -> tuple[str, bytes | str]:
+    """The page's text (as `decode_html`), and what the C parser should read: the page's
+    own bytes when the text was decoded from them as UTF-8, since the parser would only
+    encode the text back into those very bytes (a tenth of its time on a long page), else
+    the text."""
     if isinstance(data, str):
-        return data
+        return data, data
     for charset in (header_charset, _meta_charset(data), "utf-8"):
         if not charset:
             continue
         try:
-            return data.decode(_python_codec(charset))
+            codec = _python_codec(charset)
+            text = data.decode(codec)
         except (LookupError, UnicodeDecodeError):
             continue
-    return data.decode("utf-8", errors="replace")
+        return text, (data if codecs.lookup(codec).name == "utf-8" else text)
+    text = data.decode("utf-8", errors="replace")
+    return text, text
 
 
 def _meta_charset(data: bytes) -> str | None:
@@ -90,12 +102,12 @@ def absolute(base_url: str, href: str) -> str:
     return strip_session_ids(urljoin(base_url, href))
 
 
-_WS = re.compile(r"\s+")
-
-
 def clean_text(text: str | None) -> str:
-    """Collapse runs of whitespace (including non-breaking spaces) and strip."""
-    return _WS.sub(" ", (text or "").replace("\xa0", " ")).strip()
+    """Collapse runs of whitespace (including non-breaking spaces) and strip.
+
+    (`str.split` splits at exactly the characters a regex's \\s matches, non-breaking
+    spaces among them, at a third of the cost: it runs some 70 times a page.)"""
+    return " ".join((text or "").split())
 
 
 _MEMBER_ID = re.compile(r"[?&;](?:amp;)?u=(\d+)")

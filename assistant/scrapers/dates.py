@@ -29,8 +29,8 @@ from functools import lru_cache
 
 from assistant.scrapers.common import clean_text
 
-__all__ = ["LANGUAGES", "Language", "Slashes", "find_forum_time", "parse_forum_time",
-           "parse_iso"]
+__all__ = ["LANGUAGES", "Language", "Slashes", "clear_cache", "find_forum_time",
+           "parse_forum_time", "parse_iso"]
 
 
 @dataclass(frozen=True)
@@ -176,15 +176,14 @@ def parse_iso(text: str, tz: tzinfo) -> datetime | None:
 
 
 def _iso(m: re.Match[str], tz: tzinfo) -> datetime:
-    year, month, day, hour, minute = (int(m.group(i)) for i in range(1, 6))
-    second = int(m.group(6) or 0)
-    offset = m.group(7)
-    if offset:
+    year, month, day, hour, minute, second, offset = m.groups()
+    if offset:  # (phpBB's every post time: the text fromisoformat reads, built without ints)
         stamp = datetime.fromisoformat(
-            f"{m.group(1)}-{m.group(2)}-{m.group(3)}T{hour:02d}:{minute:02d}:{second:02d}"
+            f"{year}-{month}-{day}T{hour.zfill(2)}:{minute}:{second or '00'}"
             + ("+00:00" if offset == "Z" else offset))
         return stamp.astimezone(UTC)
-    return datetime(year, month, day, hour, minute, second, tzinfo=tz).astimezone(UTC)
+    return datetime(int(year), int(month), int(day), int(hour), int(minute), int(second or 0),
+                    tzinfo=tz).astimezone(UTC)
 
 
 def parse_forum_time(text: str, tz: tzinfo, now: datetime, *,
@@ -194,17 +193,35 @@ def parse_forum_time(text: str, tz: tzinfo, now: datetime, *,
     Every word must be a date word, so "Jerry's on Nov 21, 2026, 10:42 AM" is refused;
     "Today" / "Yesterday" count back from `now`. Raises ValueError naming the problem.
     """
-    return _Reader(text, tz, now, slashes, strict=True).read()
+    read = _read(text, tz, now, slashes, True)
+    if isinstance(read, str):
+        raise ValueError(read)
+    return read
 
 
 def find_forum_time(text: str, tz: tzinfo, now: datetime, *,
                     slashes: Slashes = Slashes.DAY_FIRST) -> datetime | None:
     """The date somewhere in `text` ("on Sat Nov 21, 2026 12:01 pm"), words the table
     does not know skipped, as aware UTC; None when the text holds no date and time."""
+    read = _read(text, tz, now, slashes, False)
+    return None if isinstance(read, str) else read
+
+
+@lru_cache(maxsize=1024)
+def _read(text: str, tz: tzinfo, now: datetime, slashes: Slashes,
+          strict: bool) -> datetime | str:
+    """The date, or why there is none. Read once per distinct text: a page prints the same
+    minute for many posts, and SMF tries every split of a quote header ("Quote from: NAME
+    on DATE") for each quote of a popular post. The result depends on nothing else."""
     try:
-        return _Reader(text, tz, now, slashes, strict=False).read()
-    except ValueError:
-        return None
+        return _Reader(text, tz, now, slashes, strict=strict).read()
+    except ValueError as e:
+        return str(e)
+
+
+def clear_cache() -> None:
+    """Forget the dates read so far (benchmarks time a page as if read for the first time)."""
+    _read.cache_clear()
 
 
 @dataclass

@@ -31,7 +31,7 @@ def stated_zone(tree: LexborHTMLParser) -> tzinfo | None:
         m = _OFFSET_LABEL.match(clean_text(span.text()))
         if not m:
             continue
-        name = (span.attributes.get("title") or "").strip()
+        name = (span.attrs.get("title") or "").strip()
         if "/" in name or name == "UTC":
             try:
                 return ZoneInfo(name)
@@ -53,7 +53,7 @@ def offset_from_times(
     offsets: set[timedelta] = set()
     for node in tree.css("time[datetime]"):
         try:
-            stamp = datetime.fromisoformat(node.attributes.get("datetime") or "")
+            stamp = datetime.fromisoformat(node.attrs.get("datetime") or "")
         except ValueError:
             continue
         text = clean_text(node.text())

@@ -75,11 +75,13 @@ class _Block:
 
 
 def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime,
-               forum_tz: tzinfo | None = None) -> TopicPage:
+               forum_tz: tzinfo | None = None,
+               source: bytes | str | None = None) -> TopicPage:
     """Parse one phpBB topic page read from `url`. Text dates (edit notices) are read in
     `forum_tz` when the GM gave one, else in the zone the page states or shows
-    (`page_zone`), else in `tz`."""
-    tree = LexborHTMLParser(html)
+    (`page_zone`), else in `tz`. `source` is what the C parser reads when not the text
+    itself (`common.decode_page`)."""
+    tree = LexborHTMLParser(html if source is None else source)
     tz = forum_tz or page_zone.stated_zone(tree) or page_zone.offset_from_times(
         tree, lambda text, zone: parse_forum_time(text, zone, now)) or tz
     clean_url = strip_session_ids(url).split("#", 1)[0]
@@ -118,14 +120,14 @@ def _find_blocks(tree: LexborHTMLParser) -> list[_Block]:
     blocks: list[_Block] = []
     seen: set[int] = set()
     for node in tree.css('div[id^="p"]'):  # (ids not starting with p never match)
-        m = _POST_ANCHOR.match(node.attributes.get("id") or "")
+        m = _POST_ANCHOR.match(node.attrs.get("id") or "")
         if m and int(m.group(1)) not in seen:
             seen.add(int(m.group(1)))
             blocks.append(_Block(int(m.group(1)), (node,), table=False))
     if blocks:
         return blocks
     for anchor in tree.css("a[name], a[id]"):  # subsilver2: <tr><td><a name="p24"></a>
-        m = _POST_ANCHOR.match(anchor.attributes.get("name") or anchor.attributes.get("id") or "")
+        m = _POST_ANCHOR.match(anchor.attrs.get("name") or anchor.attrs.get("id") or "")
         row = _ancestor(anchor, "tr")
         if m and row is not None and int(m.group(1)) not in seen:
             seen.add(int(m.group(1)))
@@ -143,7 +145,7 @@ def _post_rows(first: LexborNode) -> Iterator[LexborNode]:
     while row is not None:
         if row.tag == "tr":
             if row.css_first("td.spacer") is not None or any(
-                _POST_ANCHOR.match(a.attributes.get("name") or "") for a in row.css("a[name]")
+                _POST_ANCHOR.match(a.attrs.get("name") or "") for a in row.css("a[name]")
             ):
                 return
             yield row
@@ -161,7 +163,7 @@ def _raise_no_posts(tree: LexborHTMLParser, url: str) -> None:
             f"{url}: the forum shows no topic but the message {clean_text(message.text())!r}: "
             "check the thread's address", url)
     body = tree.body
-    classes = (body.attributes.get("class") or "") if body is not None else ""
+    classes = (body.attrs.get("class") or "") if body is not None else ""
     if "section-viewtopic" in classes:
         raise LayoutError(
             f"{url}: a phpBB topic page, but no post (an element with id=\"pNNN\") was found "
@@ -205,7 +207,7 @@ def _pagination(tree: LexborHTMLParser, url: str, post_count: int) -> _Pages:
             page = int(clean_text(active.text()))
         for link in box.css("a[href]"):
             label = clean_text(link.text())
-            href = link.attributes.get("href") or ""
+            href = link.attrs.get("href") or ""
             if not label.isdigit() or ("viewtopic" not in href and "start=" not in href):
                 continue
             numbers.append(int(label))
@@ -213,7 +215,7 @@ def _pagination(tree: LexborHTMLParser, url: str, post_count: int) -> _Pages:
             if start:
                 offsets.append((int(label), int(start.group(1))))
         for node in box.css("[data-per-page]"):
-            value = node.attributes.get("data-per-page") or ""
+            value = node.attrs.get("data-per-page") or ""
             if value.isdigit():
                 stated.append(int(value))
     shown = page is not None
@@ -271,21 +273,21 @@ def _topic_id(tree: LexborHTMLParser, url: str) -> int | None:
     if from_url and from_url.isdigit():
         return int(from_url)
     candidates: list[str] = [_canonical(tree) or ""]
-    candidates += [a.attributes.get("href") or "" for a in tree.css("h2 a[href], h1 a[href]")]
-    candidates += [a.attributes.get("href") or "" for a in tree.css(".pagination a[href]")]
-    candidates += [f.attributes.get("action") or "" for f in tree.css("form[action]")]
-    candidates += [a.attributes.get("href") or "" for a in tree.css("a[href*='mode=reply']")]
+    candidates += [a.attrs.get("href") or "" for a in tree.css("h2 a[href], h1 a[href]")]
+    candidates += [a.attrs.get("href") or "" for a in tree.css(".pagination a[href]")]
+    candidates += [f.attrs.get("action") or "" for f in tree.css("form[action]")]
+    candidates += [a.attrs.get("href") or "" for a in tree.css("a[href*='mode=reply']")]
     topic_id = common.first_id(_TOPIC_IN_HREF, candidates)
     if topic_id is not None:
         return topic_id
     hidden = tree.css_first("input[name='t']")
-    value = hidden.attributes.get("value") if hidden is not None else None
+    value = hidden.attrs.get("value") if hidden is not None else None
     return int(value) if value and value.isdigit() else None
 
 
 def _canonical(tree: LexborHTMLParser) -> str | None:
     link = tree.css_first("link[rel='canonical']")
-    return link.attributes.get("href") if link is not None else None
+    return link.attrs.get("href") if link is not None else None
 
 
 def _title(tree: LexborHTMLParser) -> str | None:
@@ -395,7 +397,7 @@ _NAME_SELECTOR = ".username, .username-coloured"
 
 
 def _is_profile_link(node: LexborNode) -> bool:
-    return node.tag == "a" and bool(_PROFILE_LINK.search(node.attributes.get("href") or ""))
+    return node.tag == "a" and bool(_PROFILE_LINK.search(node.attrs.get("href") or ""))
 
 
 def _author_node(block: _Block, outside: _Outside) -> LexborNode | None:
@@ -430,7 +432,7 @@ def _member_id(author_node: LexborNode | None, outside: _Outside,
         links += [n for n in outside.nodes if _is_profile_link(n)
                   and (table or clean_text(n.text()) == name)]
     for link in links:
-        href = link.attributes.get("href") or ""
+        href = link.attrs.get("href") or ""
         number = common.member_id(href)
         if _PROFILE_LINK.search(href) and number is not None:
             return number
@@ -443,11 +445,11 @@ def _posted_at(block: _Block, outside: _Outside, author: str, tz: tzinfo,
     for line in lines:
         stamp = line.css_first("time[datetime]")
         if stamp is not None:
-            parsed = dates.parse_iso(stamp.attributes.get("datetime") or "", tz)
+            parsed = dates.parse_iso(stamp.attrs.get("datetime") or "", tz)
             if parsed is not None:
                 return parsed
     for node in block.nodes:  # custom styles: <div id="p1" data-date="2020-04-30 11:16:53">
-        parsed = dates.parse_iso(node.attributes.get("data-date") or "", tz)
+        parsed = dates.parse_iso(node.attrs.get("data-date") or "", tz)
         if parsed is not None:
             return parsed
     for line in lines:  # "by NAME » DATE"; styles without the » still print NAME before DATE
@@ -459,7 +461,7 @@ def _posted_at(block: _Block, outside: _Outside, author: str, tz: tzinfo,
     if block.table:  # subsilver2: <a href="#p24"><img></a><b>Posted:</b> DATE
         target = f"#p{block.post_id}"
         for link in (n for n in outside.nodes if n.tag == "a"):
-            if (link.attributes.get("href") or "").endswith(target) and link.parent is not None:
+            if (link.attrs.get("href") or "").endswith(target) and link.parent is not None:
                 parsed = parse_forum_time(_after_label(link.parent), tz, now)
                 if parsed is not None:
                     return parsed
@@ -588,10 +590,10 @@ def _cited_name(cite: LexborNode) -> str | None:
 
 
 def _quoted_post_id(box: LexborNode, cite: LexborNode | None) -> int | None:
-    hrefs = [box.attributes.get("cite") or ""]
+    hrefs = [box.attrs.get("cite") or ""]
     if cite is not None:
-        hrefs += [f"#p{a.attributes.get('data-post-id')}" for a in cite.css("a[data-post-id]")]
-        hrefs += [a.attributes.get("href") or "" for a in cite.css("a[href*='viewtopic']")]
+        hrefs += [f"#p{a.attrs.get('data-post-id')}" for a in cite.css("a[data-post-id]")]
+        hrefs += [a.attrs.get("href") or "" for a in cite.css("a[href*='viewtopic']")]
     return common.first_id(_QUOTED_POST, hrefs)
 
 
@@ -647,7 +649,7 @@ class _Outside:
                 if top.mem_id == self._body.mem_id:
                     continue
                 for node in (top, *top.css(f".{name}")):
-                    if (name in (node.attributes.get("class") or "").split()
+                    if (name in (node.attrs.get("class") or "").split()
                             and not _within(node, self._body, top)):
                         found.append(node)
             self._by_class[name] = found

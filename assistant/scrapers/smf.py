@@ -107,7 +107,7 @@ class _Markers:
 def _collect_markers(tree: LexborHTMLParser) -> list[_Markers]:
     found: dict[int, _Markers] = {}
     for node in tree.css("[id]"):
-        m = _MARKER_ID.fullmatch(node.attributes.get("id") or "")
+        m = _MARKER_ID.fullmatch(node.id or "")
         if not m:
             continue
         pid = int(m[2])
@@ -122,16 +122,21 @@ def _marker_kinds(marks: _Markers) -> int:
     return sum(n is not None for n in (marks.anchor, marks.body, marks.subject, marks.modified))
 
 
+_SHARED = -1
+"""In `_containers`: an element holding the ids of more than one post."""
+
+
 def _containers(markers: list[_Markers]) -> dict[int, LexborNode]:
     """Per post, the largest element holding its ids and no other post's."""
-    holds: dict[int, set[int]] = {}
+    holds: dict[int, int] = {}  # element -> the one post whose ids it holds, or _SHARED
     for marks in markers:
+        pid = marks.post_id
         for node in (marks.anchor, marks.body, marks.subject, marks.modified):
             while node is not None:
-                ids = holds.setdefault(node.mem_id, set())
-                if marks.post_id in ids:
+                held = holds.get(node.mem_id)
+                if held == pid or held == _SHARED:
                     break  # climbed from here before: every ancestor holds it already
-                ids.add(marks.post_id)
+                holds[node.mem_id] = pid if held is None else _SHARED
                 node = node.parent
     result: dict[int, LexborNode] = {}
     for marks in markers:
@@ -139,9 +144,8 @@ def _containers(markers: list[_Markers]) -> dict[int, LexborNode]:
         assert node is not None  # every _Markers was created from a node
         while True:
             parent = node.parent
-            if (parent is None or parent.tag in _STOP_CLIMB
-                    or (parent.attributes.get("id") or "") == "forumposts"
-                    or holds.get(parent.mem_id) != {marks.post_id}):
+            if (parent is None or holds.get(parent.mem_id) != marks.post_id
+                    or parent.tag in _STOP_CLIMB or parent.id == "forumposts"):
                 break
             node = parent
         result[marks.post_id] = node
@@ -167,6 +171,9 @@ class _PageContext:
     tz: tzinfo
     now: datetime
     permalink_base: str
+    time_holders: frozenset[int] = frozenset()
+    """The elements holding a `<time datetime>` (SMF 2.1 prints one, in the header): a
+    post's container among them is searched for one, the others need not be."""
 
     def error(self, post_id: int, what: str, hint: str) -> LayoutError:
         return common.layout_error(self.url, f"post #msg{post_id}: {what}",
@@ -179,7 +186,7 @@ def _author(container: LexborNode, post_id: int, ctx: _PageContext) -> tuple[str
         poster = container
     for link in poster.css('a[href*="action=profile"]'):
         name = clean_text(link.text())
-        number = common.member_id(link.attributes.get("href") or "")
+        number = common.member_id(link.attrs.get("href") or "")
         if name and number is not None:
             return name, number
     heading = poster.css_first("h4")
@@ -207,9 +214,10 @@ def _select(node: LexborNode, selector: str) -> Iterator[LexborNode]:
 def _posted_at(container: LexborNode, marks: _Markers, ctx: _PageContext) -> datetime:
     excluded = {n.mem_id for n in (marks.body, marks.modified) if n is not None}
     excluded |= {n.mem_id for n in container.css(".poster, .signature")}
-    for node in container.css("time[datetime]"):  # machine-readable, when a theme gives it
+    times = container.css("time[datetime]") if container.mem_id in ctx.time_holders else ()
+    for node in times:  # machine-readable, when a theme gives it
         if not _inside(node, container, excluded):
-            moment = _aware(node.attributes.get("datetime"))
+            moment = _aware(node.attrs.get("datetime"))
             if moment is not None:
                 return moment
     # The second, wider selector only when no .smalltext held the date (it rarely runs).
@@ -278,7 +286,7 @@ def _quote_author(header_text: str) -> str | None:
 
 
 def _quote_post_id(header: LexborNode) -> int | None:
-    return common.first_id(_MSG_IN_HREF, (a.attributes.get("href") for a in header.css("a[href]")))
+    return common.first_id(_MSG_IN_HREF, (a.attrs.get("href") for a in header.css("a[href]")))
 
 
 def _quotes(body: LexborNode) -> tuple[Quote, ...]:
@@ -290,7 +298,7 @@ def _quotes(body: LexborNode) -> tuple[Quote, ...]:
             prev = node.prev
             while prev is not None and not prev.is_element_node:
                 prev = prev.prev
-            if prev is not None and "quoteheader" in (prev.attributes.get("class") or ""):
+            if prev is not None and "quoteheader" in (prev.attrs.get("class") or ""):
                 continue  # counted with its header
             header = node.css_first("cite")
             if header is None:
@@ -356,13 +364,13 @@ def _topic_id(tree: LexborHTMLParser, html: str, url: str) -> int | None:
 
 
 def _attr(node: LexborNode | None, name: str) -> str | None:
-    return None if node is None else node.attributes.get(name)
+    return None if node is None else node.attrs.get(name)
 
 
 def _pagination(tree: LexborHTMLParser, html: str, url: str, topic_id: int | None) -> _Pagination:
     numbered: list[tuple[int, int, LexborNode]] = []
-    for link in tree.css("a[href]"):
-        m = _PAGE_LINK.search(link.attributes.get("href") or "")
+    for link in tree.css('a[href*="topic"]'):  # (every href _PAGE_LINK matches holds it)
+        m = _PAGE_LINK.search(link.attrs.get("href") or "")
         if not m:
             continue  # (most links: their text need not be read)
         label = clean_text(link.text())
@@ -460,13 +468,25 @@ def _aware(text: str | None) -> datetime | None:
     return moment.astimezone(UTC) if moment.tzinfo is not None else None
 
 
-def _page_clock(tree: LexborHTMLParser, now: datetime) -> datetime:
-    """The server's "now" as SMF 2.1 prints it in the header; "Today" means that day."""
-    for node in tree.css("time[datetime]"):
-        moment = _aware(node.attributes.get("datetime"))
+def _page_clock(times: list[LexborNode], now: datetime) -> datetime:
+    """The server's "now" as SMF 2.1 prints it in the header (the first of the page's
+    `<time datetime>` elements, `times`); "Today" means that day."""
+    for node in times:
+        moment = _aware(node.attrs.get("datetime"))
         if moment is not None:
             return moment
     return now
+
+
+def _holders(nodes: list[LexborNode]) -> frozenset[int]:
+    """The elements `nodes` lie in (themselves included), by `mem_id`."""
+    held: set[int] = set()
+    for node in nodes:
+        current: LexborNode | None = node
+        while current is not None and current.mem_id not in held:
+            held.add(current.mem_id)
+            current = current.parent
+    return frozenset(held)
 
 
 def _empty_topic_page(tree: LexborHTMLParser, html: str, url: str,
@@ -506,23 +526,25 @@ def _shown_zone(tree: LexborHTMLParser, tz: tzinfo, now: datetime) -> tzinfo:
     shown = page_zone.offset_from_times(tree, read)
     if shown is None:
         return tz
-    clock = _page_clock(tree, now)
+    clock = _page_clock(tree.css("time[datetime]"), now)
     return tz if tz.utcoffset(clock) == shown.utcoffset(clock) else shown
 
 
 def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
-               forum_tz: ZoneInfo | None = None) -> TopicPage:
+               forum_tz: ZoneInfo | None = None,
+               source: bytes | str | None = None) -> TopicPage:
     """Parse one SMF topic page read from `url`; times are read in the forum's zone: the
     GM's `forum_tz` when given, else the zone the page shows (`_shown_zone`), else `tz`.
 
     Raises NotAThreadError for an SMF page without posts (a board, the index, a login
     page), except the topic's own empty page past its end (a `TopicPage` with no posts),
-    and LayoutError for a topic page whose posts cannot be read completely.
+    and LayoutError for a topic page whose posts cannot be read completely. `source` is
+    what the C parser reads when not the text itself (`common.decode_page`).
     """
     if now.tzinfo is None:
         raise ValueError("parse_page needs an aware `now` (UTC)")
     clean_url = strip_session_ids(url)
-    tree = LexborHTMLParser(html)
+    tree = LexborHTMLParser(html if source is None else source)
     zone = forum_tz or _shown_zone(tree, tz, now)
     markers = _collect_markers(tree)
     if not any(_marker_kinds(m) >= 2 for m in markers):
@@ -541,7 +563,8 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
             "page links); keep this page and report it.", url=clean_url, what="the topic id")
     pages = _pagination(tree, html, url, topic_id)
     script, page_url = _url_builders(url, topic_id)
-    ctx = _PageContext(clean_url, zone, _page_clock(tree, now), script)
+    times = tree.css("time[datetime]")
+    ctx = _PageContext(clean_url, zone, _page_clock(times, now), script, _holders(times))
     containers = _containers(markers)
     posts = tuple(
         _parse_post(marks, containers[marks.post_id], pages.start + i, pages.page, ctx)
