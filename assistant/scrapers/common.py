@@ -85,7 +85,8 @@ def _is_session(piece: str) -> bool:
 def strip_session_ids_in_html(html: str) -> str:
     """Remove session ids from links inside a post body, so a body does not look edited
     just because the page was read on a first visit without a cookie."""
-    if "sid=" not in html.lower() and "phpsessid" not in html.lower():
+    lowered = html.lower()
+    if "sid=" not in lowered and "phpsessid" not in lowered:
         return html
     return _SID_IN_TEXT.sub(_drop_sid, html)
 

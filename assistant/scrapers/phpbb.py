@@ -97,8 +97,9 @@ def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime,
             what="the topic id")
     base = _script_base(clean_url)
     forum_id = _url_param(clean_url, "f")
+    has = _Has.of(tree)
     posts = tuple(
-        _parse_post(block, clean_url, base, pages.page, pages.start + index, tz, now)
+        _parse_post(block, clean_url, base, pages.page, pages.start + index, tz, now, has)
         for index, block in enumerate(blocks)
     )
     return TopicPage(
@@ -342,8 +343,23 @@ def _page_url(base: str, topic_id: int, forum_id: str | None, start: int) -> str
 
 # --- one post ----------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class _Has:
+    """What the page holds anywhere, found by one walk of the C parser: a post need not
+    be searched for what the page does not hold (most pages quote nothing)."""
+
+    quotes: bool
+    highlights: bool
+
+    @classmethod
+    def of(cls, tree: LexborHTMLParser) -> _Has:
+        # Told apart by tag: a div here is only ever a div.quotetitle, a span a posthilit.
+        tags = {node.tag for node in tree.css("blockquote, div.quotetitle, span.posthilit")}
+        return cls(quotes=bool(tags & {"blockquote", "div"}), highlights="span" in tags)
+
+
 def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
-                tz: tzinfo, now: datetime) -> Post:
+                tz: tzinfo, now: datetime, has: _Has) -> Post:
     body = _body(block)
     if body is None:
         raise _missing(url, f"the body of {block.name}",
@@ -359,9 +375,9 @@ def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
         raise _missing(url, f"the time of {block.name}",
                        "the \"Posted:\" date" if block.table else "the date after \"by NAME »\"")
     edit = _edit_note(block, body, outside, url, tz, now)
-    quotes = tuple(_quotes(body))
-    for hilit in body.css("span.posthilit"):  # search highlights: not part of the post
-        hilit.unwrap()
+    quotes = tuple(_quotes(body)) if has.quotes else ()
+    for hilit in body.css("span.posthilit") if has.highlights else ():
+        hilit.unwrap()  # search highlights: not part of the post
     return Post(
         post_id=block.post_id,
         position=position,

@@ -174,6 +174,9 @@ class _PageContext:
     time_holders: frozenset[int] = frozenset()
     """The elements holding a `<time datetime>` (SMF 2.1 prints one, in the header): a
     post's container among them is searched for one, the others need not be."""
+    quotes: bool = True
+    """Whether the page holds a quote at all (most pages quote nothing: their posts need
+    not be searched for one)."""
 
     def error(self, post_id: int, what: str, hint: str) -> LayoutError:
         return common.layout_error(self.url, f"post #msg{post_id}: {what}",
@@ -289,11 +292,14 @@ def _quote_post_id(header: LexborNode) -> int | None:
     return common.first_id(_MSG_IN_HREF, (a.attrs.get("href") for a in header.css("a[href]")))
 
 
+_QUOTE_BOXES = "div.quoteheader, blockquote"
+
+
 def _quotes(body: LexborNode) -> tuple[Quote, ...]:
     """Quote boxes in document order (outer before inner). SMF 2.0 puts a
     `div.quoteheader` before the blockquote, SMF 2.1 a `<cite>` inside it."""
     quotes: list[Quote] = []
-    for node in body.css("div.quoteheader, blockquote"):
+    for node in body.css(_QUOTE_BOXES):
         if node.tag == "blockquote":
             prev = node.prev
             while prev is not None and not prev.is_element_node:
@@ -331,7 +337,7 @@ def _parse_post(marks: _Markers, container: LexborNode, position: int, page: int
         body_html=body_html,
         page=page,
         edit=_edit_note(marks, ctx),
-        quotes=_quotes(marks.body),
+        quotes=_quotes(marks.body) if ctx.quotes else (),
         url=f"{ctx.permalink_base}?msg={marks.post_id}",
     )
 
@@ -564,7 +570,8 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
     pages = _pagination(tree, html, url, topic_id)
     script, page_url = _url_builders(url, topic_id)
     times = tree.css("time[datetime]")
-    ctx = _PageContext(clean_url, zone, _page_clock(times, now), script, _holders(times))
+    ctx = _PageContext(clean_url, zone, _page_clock(times, now), script, _holders(times),
+                       quotes=tree.css_first(_QUOTE_BOXES) is not None)
     containers = _containers(markers)
     posts = tuple(
         _parse_post(marks, containers[marks.post_id], pages.start + i, pages.page, ctx)
