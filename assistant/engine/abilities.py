@@ -464,15 +464,33 @@ def _done_to(r: Resolution, a: Action, t: str) -> str:
     return f"{t} was {listed}"
 
 
+def _killer_seen(r: Resolution, a: Action, t: str, tier: str) -> None:
+    """004 Stake-out of a player killed that night: "If the target was killed, then you
+    won't get any results back. If the target is killed the night you stake them out, you
+    learn from the GM the gender of the killer. This does not circumvent disguises": the
+    ability's `killer_field` passive of each killer (a kill or a poison that landed on
+    them), as observed (the disguise's, a random one drawn once a phase); `killed_pm`."""
+    field = a.ability.params.get("killer_field")
+    killers = [
+        k.actor for k in r.actions
+        if k.kind in ("kill", "poison") and t in k.targets and not k.failed and k.done
+    ]
+    if not field or not killers:
+        r.event(tier, a.label(), "no result", f"{t} was killed tonight")
+        return
+    seen = list(dict.fromkeys(_passive_seen(r, a, k, str(field)) for k in killers))
+    answer = " and ".join(seen)
+    r.event(tier, a.label(), f"learns the {field} of {t}'s killer: {answer}",
+            f"{t} was killed tonight")
+    r.pm_later(a.actor, _fmt(a.ability.params.get("killed_pm", "{target}: {answer}."),
+                             target=t, answer=answer, field=field), needs_alive=True)
+
+
 def watch(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
     if a.ability.params.get("report") == "actions":
         if not r.state.players[t].alive:
-            r.event(tier, a.label(), "no result", f"{t} was killed tonight")
-            r.notes.append(
-                f"{a.actor} staked out {t}, who was killed: tell {a.actor} the gender of the "
-                "killer (as disguised), as the stake-out rule says"
-            )
+            _killer_seen(r, a, t, tier)
             return
         result = _done_to(r, a, t)
         r.event(tier, a.label(), f"learns: {result}")
@@ -773,7 +791,12 @@ def _observed(r: Resolution, a: Action, t: str) -> str:
     disguised, then the player will learn it for the disguise"); "random" draws one of the
     ability's `random_answers`, the same for every observer that phase ("If Anokata get's
     observed by more than one observer, then all observers will get the same result")."""
-    what = str(a.order.choice)
+    return _passive_seen(r, a, t, str(a.order.choice))
+
+
+def _passive_seen(r: Resolution, a: Action, t: str, what: str) -> str:
+    """A card passive of `t` as an observer sees it: the disguise's when disguised, a
+    "random" one drawn from the ability's `random_answers` once a phase for every asker."""
     worn = disguise_of(r.state.players[t])
     role = r.rules.roles.get(worn) if worn else r.state.role_of(t)
     value = str(role.passives.get(what, "unknown")) if role is not None else "unknown"
