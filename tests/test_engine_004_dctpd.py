@@ -85,3 +85,61 @@ def test_a_stake_out_on_a_player_who_died_of_no_kill_gets_nothing():
     r = phase(s, "night", 2, "Black Org: kill Other by Gin", "Takagi: stake-out Lover")
     assert sorted(dead(r)) == ["Lover", "Other"]  # the lover's suicide is no killing
     assert pms(r, "Takagi") == ""
+
+
+# ---- APTX: the higher-ranked attempts first ----------------------------------------------
+
+APTX = RULES.side("black-org").abilities["aptx"]
+
+
+def test_more_aptx_attempts_than_aptx_left_the_higher_ranked_members_go_first():
+    quote("Different BO members can try to poison different targets (or the same target) the "
+          "same day. Each BO can only start one poison attempt each day. If there are more "
+          "poisoning attempts than remaining APTX the higher-ranked BO members poisoning "
+          "attempts takes priority.")
+    s = game("Gin=gin", "Vod=vodka", "Pofa=satou", "Ctu=ran", "K=conan", "J=jodie")
+    # Two Black Org members: two APTX ("1 APTX per BO with a max of 3"); a wrong guess on
+    # Day 1 leaves one.
+    s = phase(s, "day", 1, "Vod: aptx Pofa as Shinichi").state
+    assert s.stock_left("Gin", APTX) == 1
+    # Vodka's order came first, but Gin ranks higher: Gin's attempt is made, Vodka's is not.
+    r = phase(s, "day", 2, "Vod: aptx Ctu as Ran", "Gin: aptx Pofa as Satou")
+    assert dead(r) == ["Pofa"]
+    assert pms(r, "Vod") == ("Your APTX on Ctu was not used: higher-ranked members used the "
+                             "APTX left.")
+    assert r.log_lines()[0] == ("[aptx] Vod (black-org): aptx Ctu as Ran: not made (2 aptx "
+                                "attempts, 1 aptx left: Gin ranks higher)")
+    # A success keeps the APTX; the attempt not made spent nothing.
+    assert r.state.stock_left("Gin", APTX) == 1
+    # With enough APTX both are made (the test can fail).
+    r = phase(game("Gin=gin", "Vod=vodka", "Pofa=satou", "Ctu=ran", "K=conan", "J=jodie"),
+              "day", 2, "Vod: aptx Ctu as Ran", "Gin: aptx Pofa as Satou")
+    assert sorted(dead(r)) == ["Ctu", "Pofa"]
+
+
+def test_the_leader_outranks_every_member_and_a_failed_higher_attempt_still_spends_the_last():
+    quote("The Black Org has a leader (assuming he is in the game), referred to as Anokata.")
+    quote("If there are more poisoning attempts than remaining APTX the higher-ranked BO "
+          "members poisoning attempts takes priority.")
+    s = game("Boss=anokata", "Ver=vermouth", "Pofa=satou", "Ctu=ran", "K=conan", "J=jodie",
+             "A=agasa")
+    s = phase(s, "day", 1, "Ver: aptx Pofa as Conan").state
+    assert s.stock_left("Boss", APTX) == 1
+    r = phase(s, "day", 2, "Ver: aptx Ctu as Ran", "Boss: aptx Pofa as Conan")
+    # The leader's wrong guess goes first and uses the last APTX; Vermouth's is not made.
+    assert dead(r) == []
+    assert pms(r, "Boss") == "The APTX on Pofa failed. 0 APTX left."
+    assert pms(r, "Ver") == ("Your APTX on Ctu was not used: higher-ranked members used the "
+                             "APTX left.")
+
+
+def test_an_arrested_poisoners_confiscated_aptx_leaves_the_rest_to_the_next_in_rank():
+    quote("Arresting the BO member who does the poisoning WILL hinder the poisoning. In this "
+          "case, the APTX is confiscated!")
+    s = game("Gin=gin", "Vod=vodka", "Pofa=satou", "Ctu=ran", "K=conan", "J=jodie")
+    s = phase(s, "night", 1, "Black Org: kill J by Gin").state
+    # Two APTX; Gin is arrested for the kill and his APTX confiscated; Vodka's is made.
+    r = phase(s, "day", 1, "Pofa: arrest Gin for killing J on Night 1",
+              "Gin: aptx K as Conan", "Vod: aptx Ctu as Ran")
+    assert dead(r) == ["Ctu"]
+    assert r.state.stock_left("Vod", APTX) == 1

@@ -1672,6 +1672,44 @@ def _spend_poison(r: Resolution, a: Action) -> int | None:
     return r.state.uses_left(a.actor, a.ability)
 
 
+def rank_of(r: Resolution, name: str) -> tuple[int, int]:
+    """Where a player stands in their side's `rank` passive (004's Black Org: "the
+    higher-ranked BO members"): a leader first, then the list's order of characters (their
+    own, not a disguise's), then anyone the list does not name."""
+    ranks = list(r.rules.side(r.state.players[name].side).passives.get("rank", ()))
+    role = r.state.players[name].role
+    leader = bool(r.state.passive(name, "leader"))
+    return (0 if leader else 1, ranks.index(role) if role in ranks else len(ranks))
+
+
+def ration_stock(r: Resolution, ready: list[Action], tier: str) -> list[Action]:
+    """More attempts on a side's shared `stock` than it holds: "If there are more poisoning
+    attempts than remaining APTX the higher-ranked BO members poisoning attempts takes
+    priority" (004). The stock is counted as the tier begins; the attempts beyond it, by the
+    side's `rank`, are not made and spend nothing (the ability's `unfired_pm`)."""
+    drawing: dict[str, list[Action]] = {}
+    for a in ready:
+        if a.ability.params.get("stock"):
+            drawing.setdefault(r.state.stock_key(a.actor, a.ability), []).append(a)
+    out = list(ready)
+    for attempts in drawing.values():
+        left = r.state.stock_left(attempts[0].actor, attempts[0].ability) or 0
+        if len(attempts) <= left:
+            continue
+        ranked = sorted(attempts, key=lambda a: (rank_of(r, a.actor), r.actions.index(a)))
+        kept = ", ".join(a.actor for a in ranked[:left]) or "nobody"
+        for a in ranked[left:]:
+            out.remove(a)
+            name = a.ability.name
+            verb = "ranks" if left == 1 else "rank"
+            a.failed = f"{len(attempts)} {name} attempts, {left} {name} left: {kept} {verb} higher"
+            r.event(tier, a.label(), "not made", a.failed)
+            if a.ability.params.get("unfired_pm"):
+                r.pm_later(a.actor, _fmt(a.ability.params["unfired_pm"], target=a.targets[0]),
+                           needs_alive=True)
+    return out
+
+
 def _warded(r: Resolution, t: str, names: list[str]) -> str | None:
     """A ward of `names` the target holds now: used up, and its name."""
     player = r.state.players[t]

@@ -340,6 +340,7 @@ class Resolution:
                         )
                     continue
                 ready.append(a)
+            ready = abilities.ration_stock(self, ready, tier)
             shots += abilities.visit_kills(self, ready)
             for a in sorted(ready, key=abilities.within_tier_key):
                 abilities.HANDLERS[a.kind](self, a, tier)
