@@ -23,6 +23,7 @@ from assistant.engine.state import (
     FLIGHT,
     FRIEND,
     ROBOT,
+    disguise_act,
     disguise_of,
     drop_disguise,
     wear_disguise,
@@ -726,6 +727,11 @@ def _claimed_before(r: Resolution, a: Action, t: str) -> str:
         }
         if when != r.index - 1 or not watched & set(claim.objects):
             return str(params["no"])
+    if claim.keyword in r.rules.night.get("role_keywords", ()):
+        # "Can also be special investigated for their exact disguise in a certain phase
+        # (such as "SI Conia disguising as Ran during Prep")."
+        found = _worn_then(r, t, claim, _role_named(r, a, claim))
+        return str(params["yes" if found else "no"])
     found = [x for x in claims.matching(r.state.acts, t, claim) if x.happened]
     return str(params["yes"] if found else params["no"])
 
@@ -817,45 +823,88 @@ CLAIM_FIELDS: dict[str, Callable[[Resolution, Action, str], str]] = {
 }
 
 
-def arrest_refused(r: Resolution, a: Action, t: str) -> str | None:
-    """Why an arrest for the crime named fails, or None: 004 "Needs to accuse a player for
-    a specific crime during a specific past phase"; "it CANNOT be in the same phase";
-    "You can't arrest someone for the same crime twice"."""
+def arrest_refused(r: Resolution, a: Action, t: str) -> tuple[str, bool] | None:
+    """Why an arrest for the crime named fails, and whether the officer is suspended for
+    it, or None: 004 "Needs to accuse a player for a specific crime during a specific past
+    phase"; "it CANNOT be in the same phase"; "You can't arrest someone for the same crime
+    twice"."""
     claim = _claim(r, a)
-    if claim.phase is None:
-        return "no phase named for the crime"
-    if claims.claim_index(r.rules, claim.phase, claim.number or 0) >= r.index:
-        return "the crime named is not from a past phase"
     said = claim.text(t)
-    done = r.state.extra.setdefault("arrested_for", [])
     if claim.keyword in r.rules.night.get("role_keywords", ()):
-        # "Arrest Sebolains for disguising as Megure on Night 3": the disguise named is worn
-        # (a Prep disguise is worn from the start until it is lost); "Kid/Vermouth lose their
-        # disguise if ... arrested for being disguised".
-        worn = disguise_of(r.state.players[t])
-        try:
-            named = role_key(claim.objects[0], r.rules, order=a.order.text)
-        except (MalformedOrderError, IndexError):
-            named = None
-        if worn is None or worn != named:
-            return f"{said}: {t} is not disguised so"
-        key = f"{t}|disguise|{named}"
-        if key in done:  # type: ignore[operator]
-            return f"{said}: already arrested for this crime once"
-        done.append(key)  # type: ignore[union-attr]
-        drop_disguise(r.rules, r.state.players[t])
-        return None
+        return _disguise_arrest_refused(r, a, t, claim)
+    if claim.phase is None:
+        return "no phase named for the crime", True
+    if claims.claim_index(r.rules, claim.phase, claim.number or 0) >= r.index:
+        return "the crime named is not from a past phase", True
+    done = r.state.extra.setdefault("arrested_for", [])
     found = [x for x in claims.matching(r.state.acts, t, claim) if x.crime and x.succeeded]
     if found and all(x.blamed for x in found) and r.state.passive(a.actor, "no_blamed_arrests"):
         # 004: "The BO can't arrest someone for a blamed action in any way. But a town player,
         # that is a lover with a BO, can" (a side passive of the Black Org).
-        return f"{said}: {a.actor} may not arrest anyone for a blamed action"
+        return f"{said}: {a.actor} may not arrest anyone for a blamed action", True
     if not found:
-        return f"{said}: no such crime was committed"
+        return f"{said}: no such crime was committed", True
     key = f"{t}|{found[0].keyword}|{','.join(found[0].targets)}|{found[0].phase}{found[0].number}"
     if key in done:  # type: ignore[operator]
-        return f"{said}: already arrested for this crime once"
+        return f"{said}: already arrested for this crime once", True
     done.append(key)  # type: ignore[union-attr]
+    return None
+
+
+def _role_named(r: Resolution, a: Action, claim: Claim) -> str | None:
+    """The character a role claim names ("disguising as Megure": megure), None if none."""
+    try:
+        return role_key(claim.objects[0], r.rules, order=a.order.text)
+    except (MalformedOrderError, IndexError):
+        return None
+
+
+def _worn_then(r: Resolution, t: str, claim: Claim, named: str | None) -> list[Act]:
+    """The recorded disguises (`[night] disguise_act`) of `t` as `named` in the claim's phase."""
+    return [
+        x for x in r.state.acts
+        if x.actor == t and x.keyword == claim.keyword and named in x.targets
+        and (x.phase, x.number) == (claim.phase, claim.number) and x.succeeded
+    ]
+
+
+def _disguise_arrest_refused(
+    r: Resolution, a: Action, t: str, claim: Claim
+) -> tuple[str, bool] | None:
+    """004 "Arrest Sebolains for disguising as Megure on Night 3": the disguise named was
+    worn in the phase named (a Prep disguise from the Prep phase until it is lost, a costume
+    the day it was donned and the night it was worn: `GameState.acts`). With no phase
+    named, a Prep disguise still worn holds ("it is to the policeman's advantage to provide
+    a specific phase"), but a costume does not: "If no time is given during the arrest
+    attempt, the arrest attempt will "fail" even if the correct disguise is given, because
+    the order wasn't given correctly. There will be no suspension for that." A disguise
+    still worn is lost ("Kid/Vermouth lose their disguise if ... arrested for being
+    disguised")."""
+    said = claim.text(t)
+    player = r.state.players[t]
+    worn = disguise_of(player)
+    named = _role_named(r, a, claim)
+    costume = any(s.startswith(COSTUME_FOR) for s in player.statuses)
+    if claim.phase is None:
+        if costume or (worn is None and any(s.startswith(COSTUME) for s in player.statuses)):
+            return f"{said}: no time given for a costume's disguise (no suspension)", False
+        if worn is None or worn != named:
+            return f"{said}: {t} is not disguised so", True
+        key = f"{t}|disguise|{named}"
+    else:
+        when = claims.claim_index(r.rules, claim.phase, claim.number or 0)
+        if when >= r.index:
+            return "the crime named is not from a past phase", True
+        if not _worn_then(r, t, claim, named):
+            return f"{said}: {t} was not disguised so then", True
+        key = f"{t}|disguise|{named}|{claim.phase}{claim.number}"
+    done = r.state.extra.setdefault("arrested_for", [])
+    if key in done:  # type: ignore[operator]
+        return f"{said}: already arrested for this crime once", True
+    done.append(key)  # type: ignore[union-attr]
+    if worn is not None and worn == named:
+        drop_disguise(r.rules, player)
+        r.disguises.pop(t, None)
     return None
 
 
@@ -875,10 +924,15 @@ def arrest(r: Resolution, a: Action, tier: str) -> None:
         r.event(tier, a.label(), "fails", f"{t} is dead")
         return
     if params.get("claim") and a.order.choice:
-        why = arrest_refused(r, a, t)
-        if why:
+        refused = arrest_refused(r, a, t)
+        if refused and not refused[1]:
+            r.event(tier, a.label(), "fails", refused[0])
+            if "action_failed" in r.rules.messages:
+                r.pm_later(a.actor, r.say("action_failed"), needs_alive=True)
+            return
+        if refused:
             take_off_duty(r, a.actor, "suspended", int(params.get("suspension", 2)))
-            r.event(tier, a.label(), "fails", f"{why}: {a.actor} is suspended")
+            r.event(tier, a.label(), "fails", f"{refused[0]}: {a.actor} is suspended")
             r.public.append(r.say("arrest_failed"))
             return
     elif params.get("claim"):
@@ -1792,11 +1846,15 @@ def search(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
     params = a.ability.params
     found = [x for x in r.state.acts if x.actor == t and x.crime and x.succeeded]
+    disguised = str((r.rules.night.get("disguise_act") or {}).get("keyword", ""))
     lines = [f"{x.keyword} {', '.join(x.targets)} on {x.phase.title()} {x.number}".replace(
-        "  ", " ") for x in found]
-    worn = disguise_of(r.state.players[t])
-    if worn is not None:
-        lines.append(f"disguising as {r.rules.role(worn).title.split(',')[0]}")
+        "  ", " ") for x in found if x.keyword != disguised]
+    # Disguises, past ones too ("House-search will lead to Yukikos arrest, if she disguised
+    # already during the game"), once each.
+    worn = [w for x in found if x.keyword == disguised for w in x.targets if w in r.rules.roles]
+    worn += [w] if (w := disguise_of(r.state.players[t])) is not None else []
+    for role in dict.fromkeys(worn):
+        lines.append(f"disguising as {r.rules.role(role).title.split(',')[0]}")
     if not lines:
         for b in r.actions:
             if b.actor == t and not b.done and b.ability.params.get("crime"):
@@ -2054,6 +2112,9 @@ def costume(r: Resolution, a: Action, tier: str) -> None:
         return
     drop_disguise(r.rules, player)
     wear_disguise(r.rules, player, role)
+    # "the day phase he/she donned the disguise": a crime of this day too.
+    act = disguise_act(r.rules, r.phase, r.number, a.actor, role)
+    r.extra_acts += [act] if act else []
     night = phase_index(r.rules, r.phase, r.number) + 1
     player.statuses.update({f"worn:{role}", f"{COSTUME_FOR}{night}"})
     r.event(tier, a.label(), f"{a.actor} is disguised as {r.rules.role(role).title} next night")

@@ -21,6 +21,8 @@ from assistant.engine.state import (
     Death,
     Event,
     GameState,
+    disguise_act,
+    disguise_of,
     drop_disguise,
     settle_flights,
     whereabouts,
@@ -178,6 +180,7 @@ class Resolution:
         self._statuses_after_deaths()
         self._travellers()
         self._drop_old_covers()
+        self._disguises_worn()
 
     # ---- output helpers --------------------------------------------------------------
 
@@ -408,6 +411,17 @@ class Resolution:
                 self.blocked.add(n)
                 self.jailed.add(n)
                 self.block_kinds.setdefault(n, set()).add("detention")
+
+    def _disguises_worn(self) -> None:
+        """Every disguise worn as the phase begins is a crime of this phase (004: "Disguise -
+        Prep action, crime, remains so long as it is not removed due to injury or an
+        ability"; a costume "the night phase she wore it"), for arrests and special
+        investigations of later phases."""
+        for n, p in self.state.players.items():
+            worn = disguise_of(p)
+            if p.alive and worn is not None:
+                act = disguise_act(self.rules, self.phase, self.number, n, worn)
+                self.extra_acts += [act] if act else []
 
     def _travellers(self) -> None:
         """004 travel: a player abroad "is handled as if he were arrested" (acts only with

@@ -236,6 +236,7 @@ _NIGHT_KEYS: dict[str, Any] = {
     "bomb_tier": str,
     "role_keywords": tuple[str, ...],
     "disabling_statuses": tuple[str, ...],
+    "disguise_act": Mapping[str, Any],
 }
 _SIDE_KEYS: dict[str, Any] = {
     "title": str,

@@ -165,6 +165,17 @@ def disguise_of(player: PlayerState) -> str | None:
     return next((s[len(DISGUISE):] for s in player.statuses if s.startswith(DISGUISE)), None)
 
 
+def disguise_act(rules: EngineRules, phase: str, number: int, name: str, role: str) -> Act | None:
+    """A disguise worn in a phase, as investigations and arrests look it up later (004:
+    "Arrest Sebolains for disguising as Megure on Night 3"; "SI Conia disguising as Ran
+    during Prep"): `[night] disguise_act = { keyword, crime }`, its target the role worn."""
+    spec = rules.night.get("disguise_act")
+    if not spec:
+        return None
+    return Act(phase, number, name, str(spec["keyword"]), (role,), True, True,
+               bool(spec.get("crime")))
+
+
 @dataclass
 class GameState:
     """Every player, links between them, and what is still pending."""
@@ -188,9 +199,14 @@ class GameState:
             p.name: PlayerState(p.name, p.side, p.role, items=[*p.items, *_carried(rules, p.role)])
             for p in setup.players
         }
+        acts: list[Act] = []
         for p in setup.players:
             if p.disguise:
                 wear_disguise(rules, players[p.name], p.disguise)
+                if p.disguise not in p.costumes:
+                    # 004 Disguise: "Prep action, crime, remains so long as it is not removed".
+                    act = disguise_act(rules, "prep", 0, p.name, p.disguise)
+                    acts += [act] if act else []
             players[p.name].statuses.update(COSTUME + c for c in p.costumes)
             if p.disguise and p.disguise in p.costumes:
                 # 004: "Once Irish/Yukiko have their selected disguises, they can already
@@ -204,7 +220,8 @@ class GameState:
             # Random)": the setup's `stockpile = { NAME = [ROLE, ...] }`.
             start = (setup.extra.get("stockpile") or {}).get(p.name, ())
             players[p.name].statuses.update(STOCK + str(k) for k in start)
-        return cls(rules=rules, players=players, seed=setup.seed, extra=dict(setup.extra))
+        return cls(rules=rules, players=players, seed=setup.seed, extra=dict(setup.extra),
+                   acts=acts)
 
     def copy(self) -> GameState:
         rules = self.rules
