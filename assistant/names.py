@@ -15,6 +15,11 @@ Players write names the way they type: "jd", "ætherwolf", "pickles", "Lady Gray
    more of a name written in words ("Lady Gray" for "Lady Grey"; "Slayer99" read without
    its digits; "Misika" for Misaka Network), scored with rapidfuzz.
 
+A vote ("vote: X") whose name fits none of these is read as the one player it is clearly
+closest to, and failing that as the one player whose name it *sounds* like: the same
+consonants in the same order once vowels and doubled letters are left out, or one letter
+swapped with its neighbour there ("nahmann" for nhammen: both n-h-m-n).
+
 A step that finds two slots is *ambiguous* and stops there, never attributed: a vote for
 "J" when "Jd-" and "Jerry" both start with J, or "Ann" with players "Annabel_Q" (a prefix)
 and "Big Ann" (a whole word), is reported with both candidates. Each match says which step
@@ -34,6 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA
 
 # Letters that Unicode does not decompose into a base letter plus an accent.
 _FOLD = str.maketrans(
@@ -133,6 +139,11 @@ CLEAR_MARGIN = 20
 #: The fewest letters of a written name compared with the words of players' names: a short
 #: typo ("Slayr") is too near a word of a handle ("xX_Slayer_Xx") to be read as it.
 CLEAR_WORD = 6
+#: The fewest letters of a vote's name read by its sound (`_sounds_alike`), and the fewest
+#: consonants its skeleton must keep: "Bob" and "Rob" sound like too many names.
+SOUND_LEAST = 5
+SOUND_CONSONANTS = 4
+_VOWELS = re.compile(r"[aeiouy]")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 _ABBREVIATION = re.compile(r"[A-Za-z]{2,6}")
 
@@ -147,6 +158,21 @@ def name_words(name: str) -> tuple[str, ...]:
             if folded:
                 words.append(folded)
     return tuple(words)
+
+
+@lru_cache(maxsize=4096)
+def skeleton(folded: str) -> str:
+    """A folded name's consonants in order, its first letter kept and doubled letters
+    once ("nahmann" and "nhammen" -> "nhmn"): what a name sounds like to someone who
+    misremembers its vowels and doubled letters."""
+    if not folded:
+        return ""
+    rest = _VOWELS.sub("", folded[1:])
+    out = folded[0]
+    for c in rest:
+        if c != out[-1]:
+            out += c
+    return out
 
 
 def _initials(words: Sequence[str], *, digits: bool = False) -> str:
@@ -249,7 +275,34 @@ class NameMatcher:
         if inside:
             m = self._one(text, inside, "a name written in the vote")
             return m if m.ok or m.how == "ambiguous" else found
-        return self._clearly_closest(text, head) or found
+        return self._clearly_closest(text, head) or self._sounds_alike(text, head) or found
+
+    def _sounds_alike(self, text: str, head: str) -> Match | None:
+        """The one player whose name a vote's name sounds like (`skeleton`): the same
+        consonants in order, or two neighbours swapped (rapidfuzz's OSA distance of 1
+        between the skeletons), from the same first letter. Written names of `SOUND_LEAST`
+        letters or more against names and long aliases; a second player that fits is an
+        ambiguity, never a guess. Only where "vote" says it is a vote."""
+        key = fold(head or text)
+        if self.close_spelling <= 0 or len(key) < SOUND_LEAST or not key.isalpha():
+            return None
+        sk = skeleton(key)
+        if len(sk) < SOUND_CONSONANTS:
+            return None
+        how: dict[str, str] = {}
+        for n in self._names:
+            if not n.shown or len(n.bare) < SOUND_LEAST:
+                continue
+            other = skeleton(n.bare)
+            if other[:1] != sk[:1] or abs(len(other) - len(sk)) > 1:
+                continue
+            if other == sk:
+                how.setdefault(n.slot, f"sounds like {n.full}: {'-'.join(sk)}")
+            elif OSA.distance(sk, other) == 1 and len(other) == len(sk):
+                how.setdefault(
+                    n.slot, f"sounds like {n.full}: {'-'.join(sk)} for {'-'.join(other)}"
+                )
+        return _one_of(text, how)
 
     def _clearly_closest(self, text: str, head: str) -> Match | None:
         """The one player a vote's name is much closer to than to any other ("raidiant"

@@ -308,6 +308,32 @@ def test_a_vote_read_as_the_one_clearly_closest_player() -> None:
     assert vote.target == "Paschendale" and vote.code == VoteCode.COUNTED
 
 
+def test_a_vote_read_by_the_sound_of_the_one_players_name() -> None:
+    # Game 1452, post 775: "vote: nahmann" with nhammen playing: the vowels and the doubled
+    # letters misremembered, the consonants n-h-m-n the same. It is nhammen's fifth vote:
+    # the GM lynched nhammen on it.
+    t = tally_to("1452", 775)
+    vote = next(v for v in t.votes if v.post_id == 775)
+    assert vote.target == "nhammen" and vote.code == VoteCode.COUNTED
+    assert "'nahmann' read as nhammen (sounds like nhammen: n-h-m-n)" in vote.reason
+    assert t.outcome.by_majority and t.outcome.lynched == ("nhammen",)
+    # Game 1688, post 228: "vote lalalalalalalaladucks" for lalaladucks.
+    t = tally_to("1688", 228)
+    assert next(v for v in t.votes if v.post_id == 228).target == "lalaladucks"
+
+
+def test_a_sound_two_players_share_or_a_short_name_is_not_guessed() -> None:
+    m = NameMatcher([Slot("nhammen"), Slot("Nohemin"), Slot("Hoopla")])
+    got = m.match_vote("nahmann")  # n-h-m-n is both players' sound
+    assert not got.ok and got.how == "ambiguous"
+    assert set(got.candidates) == {"nhammen", "Nohemin"}
+    m = NameMatcher([Slot("Bobby"), Slot("Hoopla")])
+    assert not m.match_vote("Baby").ok  # b-b: too few consonants to say whose
+    m = NameMatcher([Slot("nhammen"), Slot("Hoopla")])
+    assert m.match_vote("nmahen").slot == "nhammen"  # n-m-h-n: two neighbours swapped
+    assert not m.match_vote("nahmannx").ok  # another consonant: no longer its sound
+
+
 def test_a_name_near_two_players_or_near_none_is_not_guessed() -> None:
     m = NameMatcher([Slot("Paschendale"), Slot("PassionTea"), Slot("RadiantCowbells")])
     assert not m.match_vote("PassionDale").ok  # as close to two players: no clear closest
