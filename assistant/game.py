@@ -14,7 +14,9 @@ replay, from files; nothing is derived from posts. The input kinds read:
               "votes_against": int (default 0: added to the votes on the player that day),
               "day": int|None (None = every day), "charmed_by": str|None,
               "tiebreaker": bool, "lynch_immune": bool, "source": str,
-              "vote_by": str|None (000 Mind Control Ray: whose choice the vote is that day)}
+              "vote_by": str|None (000 Mind Control Ray: whose choice the vote is that day),
+              "hidden": bool (004: the player's vote that day is neither counted nor shown),
+              "hides_votes": bool (004 Voice of Reason: no vote of that day is shown)}
              vote facts the GM knows from the roles: a doublevoter or Enchanter has
              vote_weight 2; a hexed (002 Hex of Powerlessness) or Imaginary-Friend vote is
              powerless (shown, not counted); lovers voting together get the ruleset's bonus.
@@ -129,6 +131,13 @@ class Modifier:
     ("may change it as often as he wishes"). The GM enters each choice as a PM vote of the
     controlled player (`assistant vote`), counted under any ruleset; the controlled
     player's own votes in the thread do not count that day."""
+    hidden: bool = False
+    """004: this player's vote that day "will not count or be shown" (poisoned by APTX or
+    arrested; a frightened player's "Vote will show as if he didn't Vote"): left out of the
+    wagons, the player listed as not voting."""
+    hides_votes: bool = False
+    """004 Voice of Reason: "No votes are shown if Voice of Reason is used": the tally post
+    of that day lists no vote (the GM's count still shows them)."""
 
 
 @dataclass(frozen=True)
@@ -260,6 +269,8 @@ class Game:
                         data.get("source") or "gm",
                         int(data.get("votes_against", 0)),
                         data.get("vote_by"),
+                        bool(data.get("hidden")),
+                        bool(data.get("hides_votes")),
                     )
                 )
             elif kind == "revive":

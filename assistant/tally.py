@@ -140,6 +140,9 @@ class Tally:
     """The ruleset's share of the living players' votes the 2nd, 3rd... lynch must exceed."""
     majority_note: str = ""
     """For the GM: `majority` is the GM's stated threshold, not the ruleset's (gm_threshold.py)."""
+    votes_hidden: str = ""
+    """Why no vote of the day is shown in its tally post (004 Voice of Reason: "No votes are
+    shown if Voice of Reason is used"); "" when they are shown."""
 
     def lynch_rule(self) -> str:
         """The line under a count that says what lynches (plurality rulesets never hammer),
@@ -172,6 +175,7 @@ class Tally:
             "alive": list(self.alive),
             "majority": self.majority,
             **({"majority_note": self.majority_note} if self.majority_note else {}),
+            **({"votes_hidden": self.votes_hidden} if self.votes_hidden else {}),
             "outcome": self.outcome.to_json(),
         }
         if why:
@@ -376,8 +380,14 @@ def count(
     votes = _freeze_votes(state, game, trules, phase)
     wagons = _wagons(state, game, trules, phase, alive)
     voting = {w_voter for w in wagons for w_voter in w.voters}
-    abstaining = tuple(v for v, st in state.current.items() if st.target == ABSTAIN and v in alive)
-    not_voting = tuple(s for s in alive if s not in voting and s not in abstaining)
+    abstaining = tuple(v for v, st in state.current.items() if st.target == ABSTAIN and v in alive
+                       and _hidden(game, v, number) is None)
+    # 004: a player out of the day (arrested, or killed by its actions: hidden and not to be
+    # lynched) is not listed as not voting; a frightened one "as if he didn't Vote" is.
+    out_today = {s for s in alive if _hidden(game, s, number) is not None
+                 and any(m.lynch_immune for m in game.modifiers_for(s, number))}
+    not_voting = tuple(s for s in alive
+                       if s not in voting and s not in abstaining and s not in out_today)
     majority = len(alive) // 2 + 1
     majority_note = ""
     if state.stated is not None and state.stated.alive == len(alive):
@@ -429,6 +439,7 @@ def count(
         lynches=lynches_today(trules, game.lynches_available(number), number),
         thresholds=tuple(trules.thresholds),
         majority_note=majority_note,
+        votes_hidden=_votes_hidden(game, number, alive),
     )
 
 
@@ -486,8 +497,24 @@ def _role_effects(state: _State, game: Game, day: int | None, alive: Sequence[st
     return RoleEffects(frozenset(immune), tiebreakers, charmed)
 
 
+def _hidden(game: Game, voter: str, day: int | None) -> str | None:
+    """Why the voter's vote that day is neither counted nor shown (004), or None."""
+    found = [m.source for m in game.modifiers_for(voter, day) if m.hidden]
+    return ", ".join(dict.fromkeys(found)) if found else None
+
+
+def _votes_hidden(game: Game, day: int | None, alive: Sequence[str]) -> str:
+    """Why no vote of the day is shown (004 Voice of Reason), or ""."""
+    found = [m.source for m in game.modifiers if m.hides_votes
+             and (m.day is None or day is None or m.day == day) and m.player in alive]
+    return ", ".join(dict.fromkeys(found))
+
+
 def _vote_weight(game: Game, voter: str, target: str | None, day: int | None) -> tuple[int, str]:
     """A vote's effective weight on `target` and the roles that made it so ("" for none)."""
+    hidden = _hidden(game, voter, day)
+    if hidden is not None:
+        return 0, hidden
     mods = game.modifiers_for(voter, day)
     zero = [m for m in mods if m.powerless or (m.charmed_by is not None and m.charmed_by == target)]
     if zero:
@@ -1089,15 +1116,17 @@ def _wagons(
     state: _State, game: Game, trules: TallyRules, phase: Phase | None, alive: Sequence[str]
 ) -> list[Wagon]:
     targets: dict[str, list[tuple[int, str]]] = {}
+    day = phase.number if phase else None
     for voter, st in state.current.items():
-        # Votes by and for the dead drop out (002: "all votes by and for him are removed").
+        # Votes by and for the dead drop out (002: "all votes by and for him are removed");
+        # a hidden vote (004: "will not count or be shown") is as if not cast.
         if (
             voter in alive
             and st.target != ABSTAIN
             and (st.target == NO_LYNCH or st.target in alive)
+            and _hidden(game, voter, day) is None
         ):
             targets.setdefault(st.target, []).append((st.order, voter))
-    day = phase.number if phase else None
     wagons = []
     for target, entries in targets.items():
         entries.sort()
@@ -1136,7 +1165,11 @@ def _freeze_votes(state: _State, game: Game, trules: TallyRules, phase: Phase | 
         ):
             weight, why = state.weight(game, fields["voter"], fields["target"], day)
             by = "" if why in ("", "gm") else f"; {why}"
-            if weight == 0:
+            if _hidden(game, fields["voter"], day) is not None:
+                fields["reason"] += f" (not counted and not shown: {why})"
+                if fields["code"] == VoteCode.COUNTED:
+                    fields["code"] = VoteCode.HIDDEN
+            elif weight == 0:
                 fields["reason"] += f" (powerless: shown, not counted{by})"
                 if fields["code"] == VoteCode.COUNTED:
                     fields["code"] = VoteCode.POWERLESS

@@ -87,6 +87,8 @@ def render_tally(
             over=left == "none",
             ended=ended,
             result=f"{lynched} ({tally.outcome.reason})",
+            votes_hidden=bool(tally.votes_hidden),
+            lynched=lynched,
         ).strip()
         + "\n"
     )

@@ -13,6 +13,8 @@ Counted (``accepted`` is true):
 - ``same_target``    a repeated vote for the player already voted: no change
 - ``nothing_to_unvote`` an unvote with no standing vote to remove
 - ``powerless``      it stands and is shown, but has no weight (a hexed vote, 002)
+- ``hidden``         it stands, but is neither counted nor shown (004: an arrested, poisoned
+                     or frightened voter)
 
 Not counted because of where or how it was written (votes.py):
 
@@ -54,6 +56,7 @@ class VoteCode(StrEnum):
     SAME_TARGET = "same_target"
     NOTHING_TO_UNVOTE = "nothing_to_unvote"
     POWERLESS = "powerless"
+    HIDDEN = "hidden"
 
     MENTION = "mention"
     IN_QUOTE = "in_quote"
@@ -94,5 +97,6 @@ ACCEPTED = frozenset(
         VoteCode.SAME_TARGET,
         VoteCode.NOTHING_TO_UNVOTE,
         VoteCode.POWERLESS,
+        VoteCode.HIDDEN,
     }
 )

@@ -6,9 +6,16 @@ sentence of ../shared/seeds/004_22384bb39b2a9dee.txt it checks.
 
 from __future__ import annotations
 
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
 from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import GameState
 from tests.test_engine_004 import RULES, dead, game, phase, pms, quote
+from tests.test_engine_004_lynch import D1, END, ROLES, Day, wagons
 
 
 def disguised(*players: str) -> GameState:
@@ -143,3 +150,128 @@ def test_an_arrested_poisoners_confiscated_aptx_leaves_the_rest_to_the_next_in_r
               "Gin: aptx K as Conan", "Vod: aptx Ctu as Ran")
     assert dead(r) == ["Ctu"]
     assert r.state.stock_left("Vod", APTX) == 1
+
+
+# ---- votes: counted, shown, hidden -------------------------------------------------------
+
+
+class NightThenDay(Day):
+    """test_engine_004_lynch's Day 1, with orders on Night 1 before it."""
+
+    def start(self, tmp: Path, roles: dict[str, str], night_orders: tuple[str, ...] = ()) -> None:
+        (tmp / "players.txt").write_text("\n".join(roles) + "\n", encoding="utf-8")
+        (tmp / "setup.toml").write_text(
+            "seed = 3\nplayers = [\n"
+            + "".join(f'  {{ name = "{n}", role = "{r}" }},\n' for n, r in roles.items())
+            + "]\n",
+            encoding="utf-8",
+        )
+        at = (D1 - timedelta(hours=13)).isoformat()
+        self.at(at, "game", "new", "g", "--thread", "http://127.0.0.1:9/index.php?topic=1.0",
+                "--ruleset", "dctp-mini", "--players", str(tmp / "players.txt"), "--gm", "GM")
+        self.at(at, "roles", "g", "--file", str(tmp / "setup.toml"))
+        self.at(at, "phase", "g", "night", "1")
+        for line in night_orders:
+            self.at(at, "order", "g", line)
+        self.at(D1.isoformat(), "resolve", "g", "--night", "1")
+        self.at(D1.isoformat(), "phase", "g", "day", "1", "--ends",
+                (D1 + timedelta(hours=24)).isoformat())
+
+
+@pytest.fixture
+def day(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> NightThenDay:
+    return NightThenDay(tmp_path / "data", capsys, monkeypatch)
+
+
+def tally_post(day: Day) -> str:
+    return day.at(END.isoformat(), "draft", "tally", "g")
+
+
+def why(day: Day, who: str) -> list[dict]:
+    doc = json.loads(day.at(END.isoformat(), "--json", "count", "g", "--why", who))
+    return doc["votes"]
+
+
+def test_a_poisoned_players_vote_is_neither_counted_nor_shown(day: Day, tmp_path: Path) -> None:
+    quote("If a player was poisoned by APTX or arrested, their vote for that phase will not "
+          "count or be shown.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Lynz", "Abs"), ("Pofa", "Abs"), ("Abs", "Pofa"), ("Miaka", "Pofa"),
+              ("Eri", "Miaka"))
+    assert wagons(day.count()) == {"Abs": 2, "Pofa": 2, "Miaka": 1}
+    assert "Lynz voted Abs" in tally_post(day)
+    day.orders("Miaka: aptx Lynz as Ran")
+    count = day.count()
+    assert wagons(count) == {"Pofa": 2, "Abs": 1, "Miaka": 1}
+    assert count["outcome"]["lynched"] == ["Pofa"]
+    vote = why(day, "Lynz")[-1]
+    assert vote["code"] == "hidden" and vote["weight"] == 0
+    assert "not counted and not shown: killed by the day's actions" in vote["reason"]
+    post = tally_post(day)
+    assert "Lynz" not in post  # not "voted Abs", nor "did not vote"
+    assert "Pofa voted Abs" in post and "Abs voted Pofa" in post
+
+
+def test_an_arrested_players_vote_is_neither_counted_nor_shown(day: Day, tmp_path: Path) -> None:
+    quote("If a player was poisoned by APTX or arrested, their vote for that phase will not "
+          "count or be shown.")
+    quote("They may speak and participate freely in the game, but they will remain unable to "
+          "vote.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Eri", "Abs"), ("Kaz", "Miaka"))
+    assert day.count()["outcome"]["lynched"] == ["Lynz"]
+    day.orders("Pofa: arrest Miaka")
+    count = day.count()
+    assert wagons(count) == {"Lynz": 1, "Abs": 1, "Miaka": 1}
+    assert why(day, "Miaka")[-1]["code"] == "hidden"
+    post = tally_post(day)
+    assert "Miaka voted" not in post and "Miaka did not vote" not in post
+    assert "Kaz voted Miaka" in post and "Abs voted Lynz" in post
+
+
+def test_a_frightened_players_vote_shows_as_if_he_did_not_vote(day: Day, tmp_path: Path) -> None:
+    quote("The Frightened player won't know that he got Frightened. So he'll PM his Day action "
+          "and his Vote. But at the end of the day, his Vote will show as if he didn't Vote.")
+    roles = {**ROLES, "Teq": "tequila"}
+    day.start(tmp_path, roles, night_orders=("Teq: frighten Eri",))
+    day.votes(("Eri", "Abs"), ("Pofa", "Abs"), ("Abs", "Pofa"), ("Kujou", "Pofa"))
+    count = day.count()
+    assert wagons(count) == {"Pofa": 2, "Abs": 1}
+    assert "Eri" in count["not_voting"]
+    assert why(day, "Eri")[-1]["code"] == "hidden"
+    post = tally_post(day)
+    assert "Eri did not vote" in post and "Eri voted" not in post
+
+
+def test_voice_of_reason_shows_no_votes(day: Day, tmp_path: Path) -> None:
+    quote("No votes are shown if Voice of Reason is used.")
+    quote("Each player's vote is made public at the end of each day phase unless Voice of "
+          "Reason was used.")
+    quote("The lynching votes will not be shown.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Pofa", "Abs"))
+    assert "Abs voted Lynz" in tally_post(day)
+    day.orders("Eri: voice of reason")
+    post = tally_post(day)
+    assert "voted" not in post and "did not vote" not in post and "Lynz" not in post
+    assert "No votes are shown." in post
+    assert "[b]Result:[/b] no lynch" in post
+    # The GM's own count still has every vote.
+    count = day.count()
+    assert wagons(count) == {"Lynz": 2, "Abs": 1}
+    assert count["votes_hidden"]
+
+
+def test_a_lynch_stopped_otherwise_still_shows_every_vote(day: Day, tmp_path: Path) -> None:
+    quote("If a lynching is hindered due to the target being protected or the target being a "
+          "traveler, the GM reports that the lynching simply failed. All votes are still shown "
+          "as usual.")
+    quote("When a player is accompanied, all votes are revealed as normal (unless a player's "
+          "vote was otherwise inhibited, such as through Frighten).")
+    day.start(tmp_path, ROLES)
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Pofa", "Abs"))
+    day.orders("Kaz: accompany Lynz")
+    post = tally_post(day)
+    assert "Abs voted Lynz" in post and "Miaka voted Lynz" in post and "Pofa voted Abs" in post
+    assert "votes_hidden" not in day.count()

@@ -237,6 +237,7 @@ _NIGHT_KEYS: dict[str, Any] = {
     "role_keywords": tuple[str, ...],
     "disabling_statuses": tuple[str, ...],
     "disguise_act": Mapping[str, Any],
+    "hidden_votes": tuple[str, ...],
 }
 _SIDE_KEYS: dict[str, Any] = {
     "title": str,

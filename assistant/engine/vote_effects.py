@@ -64,6 +64,11 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
     stopped = bool(names.get("stops_lynch")) and any(
         names["stops_lynch"] in p.day_statuses for p in state.players.values()
     )
+    # `[night] hidden_votes`: statuses whose holder's vote that day is neither counted nor
+    # shown (004: "If a player was poisoned by APTX or arrested, their vote for that phase
+    # will not count or be shown"; a frightened player's "Vote will show as if he didn't
+    # Vote").
+    hiding = tuple(state.rules.night.get("hidden_votes", ()))
     out = []
     for name, p in state.players.items():
         sources: list[str] = []
@@ -121,10 +126,17 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
         if stopped:
             immune = True
             sources.append(f"status: {names['stops_lynch']}")
+        hides_votes = bool(names.get("hides_votes")) and names["hides_votes"] in p.day_statuses
+        if hides_votes:
+            # 004 Voice of Reason: "No votes are shown if Voice of Reason is used."
+            sources.append(f"status: {names['hides_votes']}")
+        hidden_by = [s for s in hiding if s in p.day_statuses or s in p.statuses]
+        if hidden_by:
+            sources.append(f"status: {hidden_by[0]}")
         if "abducted" in p.day_statuses or "out" in p.statuses:
             # 000 Abduction: "cannot vote or be lynched during the day".
             powerless = immune = True
-            sources.append("abducted")
+            sources.append("abducted" if "abducted" in p.day_statuses else "out of the game")
         if tiebreaker or immune:
             sources.append(state.role_title(name))
         where = whereabouts(p, phase_index(state.rules, "day", day))
@@ -148,6 +160,8 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
                 "votes_against": votes_against,
                 "source": ", ".join(dict.fromkeys(sources)),
                 **({"vote_by": vote_by} if vote_by else {}),
+                **({"hidden": True} if hidden_by else {}),
+                **({"hides_votes": True} if hides_votes else {}),
             }
         )
     return out
@@ -155,16 +169,16 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
 
 def _killed_by_day(rules: EngineRules, rep: Replay, day: int) -> list[dict[str, Any]]:
     """`[night] day_deaths_before_lynch`: a player the day's actions killed (the GM resolves
-    them at the day's end) neither votes nor is lynched that day, though their wagon stands
-    (004: "If a player was poisoned by APTX or arrested, their vote for that phase will not
-    count"; "If the person who got the most lynch votes is also arrested that same phase,
-    there will be no lynch. Same for APTX.")."""
+    them at the day's end) neither votes (their vote not shown either) nor is lynched that
+    day, though their wagon stands (004: "If a player was poisoned by APTX or arrested, their
+    vote for that phase will not count or be shown"; "If the person who got the most lynch
+    votes is also arrested that same phase, there will be no lynch. Same for APTX.")."""
     result = rep.result("day", day)
     if not rules.night.get("day_deaths_before_lynch") or result is None:
         return []
     return [
         {"player": d.player, "vote_weight": 1, "powerless": True, "lynch_immune": True,
-         "day": day, "source": f"killed by the day's actions ({d.cause})"}
+         "hidden": True, "day": day, "source": f"killed by the day's actions ({d.cause})"}
         for d in result.deaths
     ]
 
