@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.scrapers.common import clean_text
 
@@ -45,13 +45,16 @@ def stated_zone(tree: LexborHTMLParser) -> tzinfo | None:
 
 
 def offset_from_times(
-    tree: LexborHTMLParser, read_text: Callable[[str, tzinfo], datetime | None]
+    tree: LexborHTMLParser, read_text: Callable[[str, tzinfo], datetime | None],
+    times: list[LexborNode] | None = None,
 ) -> tzinfo | None:
     """The offset between each `<time datetime>` and its own text (read as if in UTC by
     `read_text`), when every such pair on the page agrees on one in whole quarter hours;
-    None when the page has none or they disagree (relative texts, "5 minutes ago")."""
+    None when the page has none or they disagree (relative texts, "5 minutes ago").
+    `times`: the page's `time[datetime]` elements when the caller has found them already
+    (each search walks the whole page)."""
     offsets: set[timedelta] = set()
-    for node in tree.css("time[datetime]"):
+    for node in tree.css("time[datetime]") if times is None else times:
         try:
             stamp = datetime.fromisoformat(node.attrs.get("datetime") or "")
         except ValueError:
