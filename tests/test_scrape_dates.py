@@ -128,3 +128,45 @@ def test_strict_and_lenient_reading(text: str, strict: datetime | None,
     else:
         assert dates.parse_forum_time(text, UTC, NOW) == strict
     assert dates.find_forum_time(text, UTC, NOW) == lenient
+
+
+def _general(text: str, tz: ZoneInfo, now: datetime) -> datetime | str:
+    try:
+        return dates._Reader(text, tz, now, dates.Slashes.MONTH_FIRST, strict=True).read()
+    except ValueError as e:
+        return str(e)
+
+
+def test_the_common_shape_shortcut_reads_as_the_general_reader() -> None:
+    # SMF's every post time is "Today at 11:09 AM" or "Nov 22, 2026, 11:38 AM": read by one
+    # match, it must give what the general reader gives, and leave it whatever is odd.
+    texts = set()
+    for path in sorted((REALFORUM / "smf21").glob("*topic*.html")):
+        texts |= set(re.findall(r"(?:<strong>)?(Today|Yesterday)(?:</strong>)? at (\d+:\d+ [AP]M)",
+                                read(f"smf21/{path.name}")))
+    shaped = {f"{word} at {clock}" for word, clock in texts}
+    shaped |= {"Nov 21, 2026, 12:01 PM", "November 21, 2026, 12:01:59 PM", "Mar 03, 2020, 12:00 AM",
+               "May 1, 2024, 1:05 AM", "Sept 30, 2025, 11:59 PM"}
+    odd = {"Today at 13:01 PM", "Today at 0:30 AM", "Yesterday at 12:60 PM",
+           "Feb 30, 2024, 1:00 AM", "Foo 21, 2026, 12:01 PM", "Oggi 21, 2026, 12:01 PM",
+           "Nov 21, 2026, 12:01:60 PM",
+           "Nov 21, 0000, 12:01 PM", "Mon 21, 2026, 12:01 PM", "Nov 21, 2026, 12:01 pm"}
+    zones = [ZoneInfo("UTC"), BUDAPEST, ZoneInfo("America/New_York"),
+             ZoneInfo("Pacific/Kiritimati")]
+    nows = [NOW, datetime(2026, 3, 8, 6, 59, tzinfo=UTC), datetime(2026, 1, 1, 0, 0, tzinfo=UTC)]
+    assert len(shaped) > 20  # the real pages' texts are there
+    for text in shaped | odd:
+        for tz in zones:
+            for now in nows:
+                quick = dates._common_shape(text, tz, now)
+                if text in shaped:
+                    assert quick is not None, text
+                if quick is not None:
+                    assert quick == _general(text, tz, now), (text, tz, now)
+                else:
+                    assert text in odd, text
+    # and through the public readers, with the text as a page gives it
+    assert smf.parse_forum_time(" Today at 11:09 AM »", BUDAPEST, NOW) == datetime(
+        2026, 11, 22, 10, 9, tzinfo=UTC)
+    with pytest.raises(ValueError, match="hour 13"):
+        smf.parse_forum_time("Today at 13:01 PM", BUDAPEST, NOW)

@@ -213,10 +213,51 @@ def _read(text: str, tz: tzinfo, now: datetime, slashes: Slashes,
     """The date, or why there is none. Read once per distinct text: a page prints the same
     minute for many posts, and SMF tries every split of a quote header ("Quote from: NAME
     on DATE") for each quote of a popular post. The result depends on nothing else."""
+    if strict:
+        common = _common_shape(clean_text(text).strip(" «»,"), tz, now)
+        if common is not None:
+            return common
     try:
         return _Reader(text, tz, now, slashes, strict=strict).read()
     except ValueError as e:
         return str(e)
+
+
+# The two shapes SMF's default format prints every post time in, "Today at 11:09 AM" and
+# "Nov 22, 2026, 11:38 AM", read by one match in a tenth of the general reader's time.
+_COMMON_SHAPE = re.compile(
+    r"(?:(?P<relative>Today|Yesterday) at|(?P<month>[A-Z][a-z]{2,8}) (?P<day>\d{1,2}), "
+    r"(?P<year>\d{4}),) (?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))? "
+    r"(?P<half>AM|PM)")
+
+
+def _common_shape(text: str, tz: tzinfo, now: datetime) -> datetime | None:
+    """The strict reading of `text` (cleaned as `_Reader` cleans it) when it has one of
+    the common shapes, exactly as `_Reader` would read it; None for anything else or
+    anything odd (a 13 PM, a February 30, a word that is not a month), which the
+    general reader then reads or refuses with its own reason."""
+    m = _COMMON_SHAPE.fullmatch(text)
+    if m is None:
+        return None
+    hour, minute, second = int(m["hour"]), int(m["minute"]), int(m["second"] or 0)
+    if not 1 <= hour <= 12 or minute > 59 or second > 59:
+        return None
+    hour = hour % 12 + _HALF_DAY[m["half"].lower()]
+    if m["relative"] is not None:  # counted back from `now`'s day in the forum's zone
+        day = now.astimezone(tz).date() - timedelta(days=_RELATIVE_DAYS[m["relative"].lower()])
+    else:
+        word = _fold(m["month"])  # looked up as `_Reader._parts` does, in the same order
+        if word in _RELATIVE_DAYS:
+            return None
+        month = _FULL_MONTHS.get(word) or _MONTH_PREFIXES.get(word)
+        if month is None:
+            return None
+        try:
+            day = date(int(m["year"]), month, int(m["day"]))
+        except ValueError:
+            return None
+    return datetime(day.year, day.month, day.day, hour, minute, second,
+                    tzinfo=tz).astimezone(UTC)
 
 
 def clear_cache() -> None:
