@@ -178,3 +178,106 @@ def test_a_setup_file_records_the_prep_disguise_for_later_arrests():
               "Meg: arrest Akonyl for disguising as Kir during Prep")
     assert arrested(r, "Akonyl")
     assert dead(r) == []
+
+
+# ---- injuries: no results the phase of the injury, Revenge ----------------------------------
+
+
+def test_an_injured_player_gets_no_results_that_phase_not_even_of_an_item():
+    quote("Injured/suspended people do not recieve results on the phase they're "
+          "injured/suspended.")
+    quote("Players that are injured may still use items such as the bow-tie.")
+    s = setup("Aga=agasa", "G=gin", "Boss=anokata", "Akai=akai", "Con=conan", "Cam=camel")
+    d1 = phase(phase(s, "night", 1).state, "day", 1, "Aga: lend bow-tie to G")
+    # Gin kills Akai, whose Vengeance injures him: his bow-tie interrogation is made, but he
+    # hears nothing of it that night.
+    n2 = phase(d1.state, "night", 2, "Black Org: kill Akai by G", "G: bow-tie interrogate Con")
+    assert dead(n2) == ["Akai"] and "injured" in n2.state.players["G"].statuses
+    assert "Interrogation" not in pms(n2, "G")
+    assert any("not sent" in x and "Interrogation of Con" in x for x in n2.log_lines())
+    # Not injured (he kills someone else), he is told.
+    n2 = phase(d1.state, "night", 2, "Black Org: kill Cam by G", "G: bow-tie interrogate Con")
+    assert pms(n2, "G") == "Interrogation of Con: Not BO"
+
+
+def test_a_first_aided_player_loses_the_result_but_hears_of_the_first_aid():
+    quote("The target and the attacker will know that someone healed/First aided the target, but "
+          "not who.")
+    s = setup("Eis=eisuke", "Kob=kobayashi", "Con=conan", "G=gin", "Boss=anokata")
+    r = phase(s, "night", 1, "Eis: discombobulate Con", "Black Org: kill Eis by G",
+              "Kob: first aid Eis")
+    assert dead(r) == [] and "injured" in r.state.players["Eis"].statuses
+    assert pms(r, "Eis") == "You were attacked tonight, but someone first-aided you."
+    assert pms(r, "G") == "Your target was healed."
+    # Unhurt, the trickster is told what he did.
+    r = phase(s, "night", 1, "Eis: discombobulate Con")
+    assert pms(r, "Eis") == "You used discombobulate on Con."
+
+
+def test_ran_injured_by_her_saving_protection_still_learns_the_attacker():
+    quote("The Protected individual and the Protector then learns the identity of the "
+          "attacker(!)")
+    s = setup("Ran=ran", "Cam=camel", "G=gin", "Boss=anokata")
+    r = phase(s, "night", 1, "Black Org: kill Cam by G", "Ran: protect Cam")
+    assert "injured" in r.state.players["Ran"].statuses
+    assert pms(r, "Ran") == "You protected Cam from G's attack tonight."
+
+
+def test_an_injury_in_a_costume_stays_when_the_costume_is_gone():
+    quote("If he got injured while disguising as Ran he will stay injured.")
+    s = setup("Yuk=yukiko+ran,araide,megure", "Cam=camel", "G=gin", "Boss=anokata", "Con=conan")
+    s = phase(phase(s, "night", 1).state, "day", 1, "Yuk: temporary disguise Ran").state
+    n2 = phase(s, "night", 2, "Black Org: kill Cam by G", "Yuk: protect Cam")
+    assert dead(n2) == []
+    yuk = n2.state.players["Yuk"]
+    assert "injured" in yuk.statuses and disguise_of(yuk) is None
+    d2 = phase(n2.state, "day", 2, "Yuk: temporary disguise Araide")
+    assert "injured" in d2.state.players["Yuk"].statuses
+    assert disguise_of(d2.state.players["Yuk"]) is None  # injured: no ability, no costume
+    assert any("Yuk is injured" in x for x in d2.log_lines())
+
+
+def _lynch(state: GameState, name: str, voted_for: str | None):
+    from assistant.engine.history import apply_death
+
+    data = {"player": name, "how": "lynch", "voted_for": voted_for}
+    return apply_death(state, data, [])
+
+
+def test_a_lynched_sniper_injures_the_player_she_voted_for():
+    quote("When they get lynched, the target of their own lynching vote will become \"injured\"")
+    s = setup("Chi=chianti", "Con=conan", "G=gin", "Boss=anokata", "Cam=camel")
+    r = _lynch(phase(s, "night", 1).state, "Chi", "Con")
+    assert not r.state.players["Chi"].alive
+    assert "injured" in r.state.players["Con"].statuses
+    assert "injured" not in r.state.players["Cam"].statuses
+    n2 = phase(r.state, "night", 2, "Con: interrogate G")
+    assert pms(n2, "Con") == ""  # injured for good
+    # No vote, nobody.
+    r = _lynch(phase(s, "night", 1).state, "Chi", None)
+    assert not any("injured" in p.statuses for p in r.state.players.values())
+
+
+def test_an_injured_sniper_has_no_revenge_but_one_injured_by_bone_breaking_has():
+    quote("The exception is the nightly killing for Black Org members--they may still carry out "
+          "a kill at night, but they will lose their role-specific abilities (including "
+          "Revenge).")
+    quote("If injured by Bone Breaking, the sniper can still use this action (only exception)")
+    s = setup("Chi=chianti", "Akai=akai", "Con=conan", "G=gin", "Boss=anokata", "Cam=camel",
+              "Meg=megure")
+    # Akai's Vengeance injures the sniper who killed him: no Revenge after that.
+    avenged = phase(s, "night", 1, "Black Org: kill Akai by Chi")
+    assert "injured" in avenged.state.players["Chi"].statuses
+    r = _lynch(avenged.state, "Chi", "Con")
+    assert "injured" not in r.state.players["Con"].statuses
+    arrest = phase(avenged.state, "day", 1, "Meg: arrest Chi for killing Akai on Night 1")
+    assert arrest.public == ("Chi has been arrested.",)  # no resisting
+    # Bone Breaking stops her snipe and injures her, and she keeps her Revenge.
+    broken = phase(s, "night", 1, "Black Org: kill Cam by Chi", "Akai: bone breaking Cam")
+    assert dead(broken) == [] and "injured" in broken.state.players["Chi"].statuses
+    r = _lynch(broken.state, "Chi", "Con")
+    assert "injured" in r.state.players["Con"].statuses
+    n2 = phase(phase(broken.state, "day", 1).state, "night", 2, "Black Org: kill Con by Chi")
+    arrest = phase(n2.state, "day", 2, "Meg: arrest Chi for killing Con on Night 2")
+    assert arrest.public == ("Chi was arrested as Chianti, and a police officer was injured in "
+                             "the process.",)

@@ -940,7 +940,7 @@ def arrest(r: Resolution, a: Action, tier: str) -> None:
             f"{a.label()}: no crime named, so the arrest is not checked; enter it as "
             f'"{a.actor}: {a.ability.name} {t} for killing NAME on Night N" to check it'
         )
-    resists = r.state.passive(t, "resists_arrest") and "injured" not in r.state.players[t].statuses
+    resists = r.state.passive(t, "resists_arrest") and deaths.revenge_holds(r.state, t)
     r.blocked.add(t)
     r.block_kinds.setdefault(t, set()).add("arrest")
     r.jailed.add(t)

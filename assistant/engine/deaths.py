@@ -13,6 +13,7 @@ from assistant.engine.state import ABROAD, FLIGHT, Death, drop_disguise
 
 if TYPE_CHECKING:
     from assistant.engine.resolver import Action, Resolution
+    from assistant.engine.state import GameState
 
 
 def die(
@@ -206,7 +207,8 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
     if tag in params.get("injures_attacker_of", ()):
         # 004 Bone Breaking: "The sniper will fail his killing and will get injured as a
         # result"; "there will be a message that someone was injured (not how...)".
-        injure(r, k.actor, tier, f"{protection.ability.name} by {protection.actor}")
+        injure(r, k.actor, tier, f"{protection.ability.name} by {protection.actor}",
+               mark=str(params.get("injury_mark", "")))
         if "injured_public" in r.rules.messages:
             r.public.append(r.say("injured_public"))
     if params.get("kills_attacker"):
@@ -223,7 +225,8 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
         r.pm_later(t, str(said).format(attacker=k.actor), needs_alive=True)
     if params.get("tells_attacker") and k.actor != t:
         # 004: "the attacker is informed that healing or protecting was in effect".
-        r.pm_later(k.actor, str(params["tells_attacker"]).format(target=t), needs_alive=True)
+        r.pm_later(k.actor, str(params["tells_attacker"]).format(target=t), needs_alive=True,
+                   own=True)
     if params.get("spend_on") == "success":
         r.state.spend(protection.actor, protection.ability)
     if params.get("rests_after_save"):
@@ -279,10 +282,23 @@ def injure(r: Resolution, name: str, tier: str, why: str, mark: str = "") -> Non
     player.statuses.add(INJURED)
     if mark:
         player.statuses.add(mark)
+    if INJURED in r.rules.night.get("no_results_statuses", ()):
+        # 004: "Injured/suspended people do not recieve results on the phase they're
+        # injured/suspended."
+        r.silenced.add(name)
     r.disguises.pop(name, None)
     # "If a player is injured and in disguise, they lose their disguise."
     drop_disguise(r.rules, player)
     r.event(tier, name, "is injured", why)
+
+
+def revenge_holds(state: GameState, name: str) -> bool:
+    """Whether a player's revenge passives (004 Revenge: `resists_arrest`, `on_lynched`)
+    still work: not when injured ("they will lose their role-specific abilities (including
+    Revenge)"), but for an injury marked as the passive `revenge_despite` says ("If injured
+    by Bone Breaking, the sniper can still use this action (only exception)")."""
+    statuses = state.players[name].statuses
+    return INJURED not in statuses or state.passive(name, "revenge_despite") in statuses
 
 
 def _turns(r: Resolution, k: Action, t: str, tier: str) -> bool:

@@ -193,6 +193,20 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
                 f"{name} ({r.state.role_title(name)}) kills the player they voted for: enter "
                 "that death with the vote counter's answer"
             )
+    if how == "lynch" and r.state.passive(name, "on_lynched") == "injures_own_vote":
+        # 004 Revenge: "When they get lynched, the target of their own lynching vote will
+        # become "injured"" (not when injured already, but by Bone Breaking).
+        target = data.get("voted_for")
+        if not deaths.revenge_holds(r.state, name):
+            r.notes.append(f"{name} ({r.state.role_title(name)}) is injured: no Revenge")
+        elif target in r.state.players:
+            deaths.injure(r, target, how, f"{name}'s revenge: {name} voted for them")
+            r.notes.append(f"{name}'s Revenge: {target}, whom {name} voted for, is injured")
+        elif "voted_for" not in data:
+            r.notes.append(
+                f"{name} ({r.state.role_title(name)}) injures the player they voted for: "
+                "tell them, and resolve their actions as injured"
+            )
     return PhaseResult("death", 0, tuple(r.log), tuple(r.deaths), {}, (), tuple(r.notes), r.state)
 
 

@@ -93,6 +93,8 @@ class _Pending:
     needs_alive: bool
     at: int = 0
     """Where in the log it arose: a PM's lines follow the order of events."""
+    own: bool = False
+    """A result of the player's own action (not a notice of something done to them)."""
 
 
 class Resolution:
@@ -171,8 +173,11 @@ class Resolution:
                 self.blocked.add(n)
                 self.block_kinds.setdefault(n, set()).add(why)
         self.silenced: set[str] = set()
-        """Players who get no results this phase (004: "Injured/suspended people do not
-        recieve results on the phase they're injured/suspended")."""
+        """Players who get no results of their own actions this phase (004: "Injured/
+        suspended people do not recieve results on the phase they're injured/suspended");
+        notices of what was done to them still reach them."""
+        self.acting: str | None = None
+        """The actor whose action is being handled (a PM to them is a result of it)."""
         self.drawn: dict[tuple[str, str], str] = {}
         """Random answers drawn this phase, the same for every asker (004's Anokata observed)."""
         self.extra_acts: list[Act] = []
@@ -193,9 +198,15 @@ class Resolution:
     def notice(self, player: str, text: str) -> None:
         self.notices.setdefault(player, []).append(text)
 
-    def pm_later(self, player: str, text: str, *, needs_alive: bool) -> None:
+    def pm_later(
+        self, player: str, text: str, *, needs_alive: bool, own: bool | None = None
+    ) -> None:
+        """A PM sent at the end if its reader still may have it; `own`: a result of the
+        reader's own action (by default: the action being handled is theirs)."""
+        mine = self.acting == player if own is None else own
         self.pending_pms.append(
-            _Pending(player, text, self.state.players[player].role, needs_alive, len(self.log))
+            _Pending(player, text, self.state.players[player].role, needs_alive, len(self.log),
+                     mine)
         )
 
     def say(self, key: str, **values: object) -> str:
@@ -346,6 +357,7 @@ class Resolution:
             ready = abilities.ration_stock(self, ready, tier)
             shots += abilities.visit_kills(self, ready)
             for a in sorted(ready, key=abilities.within_tier_key):
+                self.acting = a.actor
                 abilities.HANDLERS[a.kind](self, a, tier)
                 if a.ability.params.get("done_pm") and not a.failed:
                     # 004: "Players, that used a Night action and weren't discombobulated,
@@ -355,6 +367,7 @@ class Resolution:
                         str(a.ability.params["done_pm"]).format(target=" and ".join(a.targets)),
                         needs_alive=True,
                     )
+                self.acting = None
             if self.kills:
                 deaths.resolve_kills(self, tier)
             abilities.fire_visit_kills(self, shots, tier)
@@ -364,7 +377,9 @@ class Resolution:
             abilities.friends_killers(self)
         self.state.acts.extend(self._acts())
         for p in self.pending_pms:
-            if p.player in self.silenced:
+            if p.player in self.silenced and p.own:
+                self.event("results", f"PM to {p.player}", "not sent",
+                           f"no results the phase they are injured or suspended: {p.text}")
                 continue
             player = self.state.players[p.player]
             if p.needs_alive and not player.alive:

@@ -238,6 +238,7 @@ _NIGHT_KEYS: dict[str, Any] = {
     "disabling_statuses": tuple[str, ...],
     "disguise_act": Mapping[str, Any],
     "hidden_votes": tuple[str, ...],
+    "no_results_statuses": tuple[str, ...],
 }
 _SIDE_KEYS: dict[str, Any] = {
     "title": str,
