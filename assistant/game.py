@@ -16,7 +16,8 @@ replay, from files; nothing is derived from posts. The input kinds read:
               "tiebreaker": bool, "lynch_immune": bool, "source": str,
               "vote_by": str|None (000 Mind Control Ray: whose choice the vote is that day),
               "hidden": bool (004: the player's vote that day is neither counted nor shown),
-              "hides_votes": bool (004 Voice of Reason: no vote of that day is shown)}
+              "hides_votes": bool (004 Voice of Reason: no vote of that day is shown),
+              "weight_on": [str]|None (the vote_weight counts only on a vote for one of these)}
              vote facts the GM knows from the roles: a doublevoter or Enchanter has
              vote_weight 2; a hexed (002 Hex of Powerlessness) or Imaginary-Friend vote is
              powerless (shown, not counted); lovers voting together get the ruleset's bonus.
@@ -138,6 +139,10 @@ class Modifier:
     hides_votes: bool = False
     """004 Voice of Reason: "No votes are shown if Voice of Reason is used": the tally post
     of that day lists no vote (the GM's count still shows them)."""
+    weight_on: tuple[str, ...] | None = None
+    """The vote_weight counts only on a vote for one of these players; None: on anyone (004
+    Voice of Accusation "may only be used when Kujou is voting to lynch somebody she has
+    Cross-Examined previously")."""
 
 
 @dataclass(frozen=True)
@@ -271,6 +276,7 @@ class Game:
                         data.get("vote_by"),
                         bool(data.get("hidden")),
                         bool(data.get("hides_votes")),
+                        None if data.get("weight_on") is None else tuple(data["weight_on"]),
                     )
                 )
             elif kind == "revive":
@@ -508,6 +514,8 @@ def _with_resolved(
                 lover_of=resolve(m.lover_of, "lover") if m.lover_of else None,
                 charmed_by=resolve(m.charmed_by, "charm") if m.charmed_by else None,
                 vote_by=resolve(m.vote_by, "controller") if m.vote_by else None,
+                weight_on=None if m.weight_on is None
+                else tuple(resolve(x, "voice of accusation") for x in m.weight_on),
             )
             for m in modifiers
         ),

@@ -519,6 +519,8 @@ def _vote_weight(game: Game, voter: str, target: str | None, day: int | None) ->
     zero = [m for m in mods if m.powerless or (m.charmed_by is not None and m.charmed_by == target)]
     if zero:
         return 0, ", ".join(dict.fromkeys(m.source for m in zero))
+    # A weight for votes on some players only (004 Voice of Accusation) is 1 on the others.
+    mods = [m for m in mods if m.weight_on is None or target in m.weight_on]
     weight = max((m.vote_weight for m in mods), default=1)
     heavy = [m.source for m in mods if m.vote_weight == weight and weight > 1]
     return weight, ", ".join(dict.fromkeys(heavy))

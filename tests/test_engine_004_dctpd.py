@@ -275,3 +275,97 @@ def test_a_lynch_stopped_otherwise_still_shows_every_vote(day: Day, tmp_path: Pa
     post = tally_post(day)
     assert "Abs voted Lynz" in post and "Miaka voted Lynz" in post and "Pofa voted Abs" in post
     assert "votes_hidden" not in day.count()
+
+
+# ---- Voice of Accusation ------------------------------------------------------------------
+
+
+def test_voice_of_accusation_is_an_extra_vote_on_a_player_kujou_cross_examined(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("When Kujou votes during a lynching, she may use Voice of Accusation. Voice of "
+          "Accusation makes Kujou's vote count as an extra vote.")
+    quote("Voice of Accusation may only be used when Kujou is voting to lynch somebody she has "
+          "Cross-Examined previously.")
+    day.start(tmp_path, ROLES, night_orders=("Kujou: cross-examine Abs",))
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Kujou", "Abs"), ("Pofa", "Abs"),
+              ("Eri", "Miaka"))
+    assert day.count()["outcome"]["lynched"] == []  # a 2-2 tie: the GM's to decide
+    day.orders("Kujou: voice of accusation")
+    count = day.count()
+    assert wagons(count) == {"Abs": 3, "Lynz": 2, "Miaka": 1}
+    assert count["outcome"]["lynched"] == ["Abs"]
+    assert "counts 2" in why(day, "Kujou")[-1]["reason"]
+
+
+def test_voice_of_accusation_on_a_player_she_did_not_cross_examine_counts_once(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("Voice of Accusation may only be used when Kujou is voting to lynch somebody she has "
+          "Cross-Examined previously.")
+    day.start(tmp_path, ROLES, night_orders=("Kujou: cross-examine Miaka",))
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Kujou", "Abs"), ("Pofa", "Abs"),
+              ("Eri", "Miaka"))
+    day.orders("Kujou: voice of accusation")
+    count = day.count()
+    assert wagons(count) == {"Abs": 2, "Lynz": 2, "Miaka": 1}
+    assert count["outcome"]["lynched"] == []
+    # Her vote moved to the player she cross-examined counts twice.
+    day.at((D1 + timedelta(hours=3)).isoformat(), "vote", "g", "Kujou", "Miaka")
+    assert wagons(day.count()) == {"Lynz": 2, "Miaka": 3, "Abs": 1}
+
+
+def test_a_discombobulated_cross_examination_does_not_open_voice_of_accusation(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("Can be discombobulated. Then the Player won't get any results but a \"failed "
+          "action\" as a PM")
+    roles = {**ROLES, "Vod": "vodka"}
+    day.start(tmp_path, roles, night_orders=("Kujou: cross-examine Abs", "Vod: trick Kujou"))
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Kujou", "Abs"), ("Pofa", "Abs"))
+    day.orders("Kujou: voice of accusation")
+    assert wagons(day.count()) == {"Lynz": 2, "Abs": 2}
+
+
+def _to_day_2(day: NightThenDay) -> str:
+    """Confirm Day 1's dusk, a quiet Night 2, Day 2 begins; the time Day 2 is at."""
+    day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1", "--confirm")
+    day.at(END.isoformat(), "phase", "g", "night", "2")
+    d2 = D1 + timedelta(days=1, hours=12)
+    day.at(d2.isoformat(), "resolve", "g", "--night", "2")
+    day.at(d2.isoformat(), "phase", "g", "day", "2", "--ends",
+           (d2 + timedelta(hours=24)).isoformat())
+    return (d2 + timedelta(hours=1)).isoformat()
+
+
+def test_voice_of_accusation_that_decided_a_lynch_is_announced_and_spent(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("If Voice of Accusation causes a player to be lynched, there will be a notice that "
+          "one vote was increased by 1, much like the Accompany notice.")
+    quote("Once Kujou has lynched somebody using Voice of Accusation was a deciding factor in "
+          "having the person lynched, she may not use it again.")
+    day.start(tmp_path, ROLES, night_orders=("Kujou: cross-examine Abs",))
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Kujou", "Abs"), ("Pofa", "Abs"))
+    day.orders("Kujou: voice of accusation")
+    assert day.count()["outcome"]["lynched"] == ["Abs"]  # 3 to 2: without it, a tie
+    dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
+    assert "One vote was increased by 1." in dusk
+    at = _to_day_2(day)
+    refused = day.at(at, "order", "g", "Kujou: voice of accusation", "--day", "2", ok=False)
+    assert "lost voice of accusation" in refused
+
+
+def test_voice_of_accusation_in_a_landslide_is_not_announced_and_stays(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("However, she may repeatedly use it if she votes in landslide votes in which it makes "
+          "no difference.")
+    day.start(tmp_path, ROLES, night_orders=("Kujou: cross-examine Abs",))
+    day.votes(("Abs", "Lynz"), ("Kujou", "Abs"), ("Pofa", "Abs"), ("Eri", "Abs"))
+    day.orders("Kujou: voice of accusation")
+    assert wagons(day.count()) == {"Abs": 4, "Lynz": 1}
+    dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
+    assert "Abs has been lynched." in dusk and "increased" not in dusk
+    at = _to_day_2(day)
+    day.at(at, "order", "g", "Kujou: voice of accusation", "--day", "2")

@@ -155,6 +155,7 @@ def dusk_of(
     rules: EngineRules | None = None
     day_deaths: tuple[Reveal, ...] = ()
     public: tuple[str, ...] = ()
+    spends: list[list[str]] = []
     if not any(i["kind"] == ROLES for i in inputs):
         reveals = tuple(Reveal(p, None, None) for p in outcome.lynched)
         others: tuple[Reveal, ...] = ()
@@ -218,7 +219,12 @@ def dusk_of(
         )
         deaths = [Death(slot_of[d.player], d.how, d.cause, d.killers) for d in deaths]
         win = check_win(state, "dusk")
-    facts = _facts(tally, deaths, now)
+        spends = _decisive_extra_votes(rep.state, tally, slot_of)
+        if spends and "vote_increased" in rules.messages:
+            # 004: "If Voice of Accusation causes a player to be lynched, there will be a
+            # notice that one vote was increased by 1, much like the Accompany notice."
+            public = (*public, rules.message("vote_increased"))
+    facts = _facts(tally, deaths, now, spends)
     deciding = _deciding(view.posts, tally) if outcome.lynched else ()
     post = _render(
         rules, tally, reveals, others, withheld, win, day_deaths, public, deciding
@@ -248,14 +254,54 @@ def _renamed(r: Reveal, slot: str) -> Reveal:
     return Reveal(slot, r.role, r.side, r.vanilla, r.article)
 
 
-def _facts(tally: Tally, deaths: list[Death], now: datetime) -> list[dict[str, Any]]:
-    """Lynches as the GM's death facts; what they set off with source = "engine"."""
+def _decisive_extra_votes(
+    state: GameState, tally: Tally, slot_of: dict[str, str]
+) -> list[list[str]]:
+    """[slot, ability] of each extra vote (the `[night.vote_statuses] extra_vote` day status)
+    whose ability is `spent_when_decisive` and without which the player lynched would not
+    have been (004 Voice of Accusation: "Once Kujou has lynched somebody using Voice of
+    Accusation was a deciding factor in having the person lynched, she may not use it again.
+    However, she may repeatedly use it if she votes in landslide votes in which it makes no
+    difference."): the lynched wagon less the extra weight no longer leads alone (plurality)
+    or no longer reaches the majority."""
+    status = state.rules.night.get("vote_statuses", {}).get("extra_vote")
+    if not status or not tally.outcome.lynched:
+        return []
+    out = []
+    for name, p in state.players.items():
+        slot = slot_of.get(name, name)
+        spent = [ab.name for ab in state.abilities_of(name).values()
+                 if ab.params.get("hex") == status and ab.params.get("spent_when_decisive")]
+        target = _vote_of(tally, slot)
+        if status not in p.day_statuses or not spent or target not in tally.outcome.lynched:
+            continue
+        standing = [v for v in tally.votes_of(slot) if v.accepted and v.target == target]
+        extra = standing[-1].weight - 1 if standing else 0
+        wagon = tally.wagon(target)
+        if extra <= 0 or wagon is None:
+            continue
+        left = wagon.effective - extra
+        if tally.decision == "majority":
+            decisive = left < tally.majority
+        else:
+            decisive = any(w.effective >= left for w in tally.wagons if w.target != target)
+        if decisive:
+            out.append([slot, spent[0]])
+    return out
+
+
+def _facts(
+    tally: Tally, deaths: list[Death], now: datetime, spends: list[list[str]] | None = None
+) -> list[dict[str, Any]]:
+    """Lynches as the GM's death facts; what they set off with source = "engine". An ability
+    a lynch spent (`spends`: [player, ability]) is lost from then on (history.apply_death)."""
     at_post = tally.outcome.at_post
     lynched = set(tally.outcome.lynched)
     base = {"at_post": at_post, "at": to_iso(now), "replacement": None, "dusk": tally.day}
     facts = [
-        {"player": p, "how": "lynch", "last_voter": _last_voter(tally, p), **base}
-        for p in tally.outcome.lynched
+        {"player": p, "how": "lynch", "last_voter": _last_voter(tally, p), **base,
+         **({"spends": spends} if spends and i == 0 else {})}
+        for i, p in enumerate(tally.outcome.lynched)
     ]
     facts += [
         {"player": d.player, "how": "other", "source": "engine", "cause": d.cause, **base}

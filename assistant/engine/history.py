@@ -146,6 +146,11 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
     r.collect()
     how = data.get("how", "other")
     deaths.die(r, name, how, f"{how} (entered by the GM)", (), how)
+    for who, ability in data.get("spends", ()):
+        # 004 Voice of Accusation, decisive in this lynch: "she may not use it again".
+        if who in r.state.players:
+            r.state.players[who].statuses.add(f"lost:{ability}")
+            r.event(how, who, f"loses {ability}", f"it decided the lynch of {name}")
     if how == "lynch" and r.state.passive(name, "on_lynched") == "spore_cloud":
         # 000 Infester: "when Lynched (but not killed otherwise), the Infester releases a
         # spore cloud that randomly infects one of the non-infected players".

@@ -109,10 +109,12 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
         lover = state.lover_of(name) if state.passive(name, "lovers_vote") else None
         if lover:
             sources.append(f"lover of {lover}")
+        weight_on = None
         if names.get("extra_vote") and names["extra_vote"] in p.day_statuses:
             # 004 Voice of Accusation: "makes Kujou's vote count as an extra vote".
             weight += 1
             sources.append(f"status: {names['extra_vote']}")
+            weight_on = _acted_on_before(state, name, names["extra_vote"])
         votes_against = 0
         if names.get("less_votes") and names["less_votes"] in p.day_statuses:
             # 004 Accompany: "lynching votes reduced by 1 for that day".
@@ -162,9 +164,25 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
                 **({"vote_by": vote_by} if vote_by else {}),
                 **({"hidden": True} if hidden_by else {}),
                 **({"hides_votes": True} if hides_votes else {}),
+                **({"weight_on": weight_on} if weight_on is not None else {}),
             }
         )
     return out
+
+
+def _acted_on_before(state: GameState, name: str, status: str) -> list[str] | None:
+    """Whom the player's status (a hex they cast on themselves) adds weight to: the
+    ability's `only_on_acted` keyword class, done to a player in an earlier phase (004 Voice
+    of Accusation: "may only be used when Kujou is voting to lynch somebody she has
+    Cross-Examined previously"); None when the ability names none (any vote)."""
+    wanted = [
+        str(ab.params["only_on_acted"]) for ab in state.abilities_of(name).values()
+        if ab.params.get("hex") == status and ab.params.get("only_on_acted")
+    ]
+    if not wanted:
+        return None
+    return sorted({t for act in state.acts if act.actor == name and act.keyword in wanted
+                   and act.happened for t in act.targets})
 
 
 def _killed_by_day(rules: EngineRules, rep: Replay, day: int) -> list[dict[str, Any]]:
