@@ -281,3 +281,157 @@ def test_an_injured_sniper_has_no_revenge_but_one_injured_by_bone_breaking_has()
     arrest = phase(n2.state, "day", 2, "Meg: arrest Chi for killing Con on Night 2")
     assert arrest.public == ("Chi was arrested as Chianti, and a police officer was injured in "
                              "the process.",)
+
+
+# ---- the Black Suitcase passed on -----------------------------------------------------------
+
+
+def test_the_suitcase_passes_to_the_next_ranked_member_when_the_leader_is_killed():
+    quote("During each day the Leader (also, next highest-ranked BO in case Leader dies or is "
+          "arrested) can decide to give the \"Black Suitcase\" to any player (even himself).")
+    s = setup("Boss=anokata", "V=vodka", "G=gin", "Con=conan", "Cam=camel", "Meg=megure")
+    n1 = phase(s, "night", 1, "Black Org: kill Boss by G")
+    assert dead(n1) == ["Boss"]
+    assert "black-suitcase" in n1.state.players["G"].items  # Gin ranks above Vodka
+    assert pms(n1, "G").startswith("You are the next highest-ranked member of the Black Org: "
+                                   "the Black Suitcase is yours")
+    d1 = phase(n1.state, "day", 1, "G: give black-suitcase to V")
+    assert pms(d1, "V") == "You have received the Black Suitcase for the night."
+    n2 = phase(d1.state, "night", 2, "V: suitcase interrogate Con",
+               "Meg: investigate V interrogates Con")
+    assert pms(n2, "V") == ""  # "the player will never get a result for that action"
+    assert pms(n2, "Meg") == '"V interrogates Con" - True'
+    assert "black-suitcase" in n2.state.players["G"].items  # back with its holder
+
+
+def test_an_arrested_leaders_suitcase_passes_on_too():
+    s = setup("Boss=anokata", "V=vodka", "Ver=vermouth", "Con=conan", "Meg=megure")
+    d1 = phase(phase(s, "night", 1).state, "day", 1, "Meg: arrest Boss")
+    assert "arrested" in d1.state.players["Boss"].statuses
+    assert "black-suitcase" in d1.state.players["V"].items  # Vodka ranks above Vermouth
+    d2 = phase(phase(d1.state, "night", 2).state, "day", 2, "V: give black-suitcase to V")
+    n3 = phase(d2.state, "night", 3, "V: suitcase heal Con")
+    assert any("V: suitcase heal Con" in x for x in n3.log_lines())
+
+
+def test_the_suitcase_needs_a_loan_after_night_1():
+    quote("Anokata can use the Black Suitcase during Night 1 for himself.")
+    quote("Has to give it to someone, otherwise no one will recieve the Black Suitcase")
+    import pytest
+
+    from assistant.errors import OrderError
+
+    s = setup("Boss=anokata", "G=gin", "Con=conan", "Meg=megure")
+    n1 = phase(s, "night", 1, "Boss: suitcase interrogate Con")
+    assert any("Boss: suitcase interrogate Con" in x and "fails" not in x
+               for x in n1.log_lines())
+    d1 = phase(n1.state, "day", 1)
+    with pytest.raises(OrderError):
+        phase(d1.state, "night", 2, "Boss: suitcase interrogate Con")
+    d1 = phase(n1.state, "day", 1, "Boss: give black-suitcase to Boss")
+    n2 = phase(d1.state, "night", 2, "Boss: suitcase interrogate Con",
+               "Meg: investigate Boss interrogates Con")
+    assert pms(n2, "Meg") == '"Boss interrogates Con" - True'
+
+
+def test_a_substitute_has_the_suitcase_when_the_one_chosen_is_lynched():
+    quote("He can also choose a substitute in case that player is killed/arrested.")
+    s = setup("Boss=anokata", "Xpon=gin", "G=vodka", "Con=conan", "Meg=megure", "Cam=camel")
+    d1 = phase(phase(s, "night", 1).state, "day", 1, "Boss: give black-suitcase to Xpon or G")
+    assert pms(d1, "Xpon") == "You have received the Black Suitcase for the night."
+    lynched = _lynch(d1.state, "Xpon", None)
+    n2 = phase(lynched.state, "night", 2, "G: suitcase interrogate Con")
+    assert "black-suitcase" in n2.state.players["Boss"].items  # returned after the night
+    # Passed on at the lynch: the GM is told to tell G.
+    assert "Tell G: You have received the Black Suitcase for the night." in lynched.notes
+    assert any("goes to G" in x for x in lynched.log_lines())
+    assert pms(n2, "G") == ""  # a fake action: no result
+    # Both out of play: nobody has it.
+    d1 = phase(phase(s, "night", 1).state, "day", 1, "Boss: give black-suitcase to Xpon or G",
+               "Meg: arrest G")
+    lynched = _lynch(d1.state, "Xpon", None)
+    import pytest
+
+    from assistant.errors import OrderError
+
+    for who in ("G", "Boss"):
+        with pytest.raises(OrderError):
+            phase(lynched.state, "night", 2, f"{who}: suitcase interrogate Con")
+
+
+def test_agasas_watch_goes_to_the_alternative_when_the_one_chosen_is_lynched():
+    quote("While he has to decide whom he'll give it to during the day, he may include "
+          "(ordered) alternatives in case the one he chose gets lynched/etc.")
+    s = setup("Aga=agasa", "Con=conan", "Cam=camel", "G=gin", "Boss=anokata")
+    d1 = phase(phase(s, "night", 1).state, "day", 1, "Aga: lend watch to Con or Cam")
+    n2 = phase(_lynch(d1.state, "Con", None).state, "night", 2, "Black Org: kill Cam by G")
+    assert dead(n2) == []
+    assert "watch" in n2.state.players["Aga"].items
+    # Not lynched: Con has it, and Cam has no watch.
+    n2 = phase(d1.state, "night", 2, "Black Org: kill Cam by G")
+    assert dead(n2) == ["Cam"]
+
+
+# ---- travel in the Prep phase -----------------------------------------------------------------
+
+
+def _travellers(*players: str) -> GameState:
+    text = "players = [" + ", ".join(players) + "]"
+    return GameState.from_setup(RULES, parse_setup(text, RULES, where="setup.toml",
+                                                   default_seed=4))
+
+
+def _vote_mods(state: GameState, day: int) -> dict:
+    from assistant.engine.vote_effects import modifiers_for_day
+
+    return {m["player"]: m for m in modifiers_for_day(state, day)}
+
+
+def test_travel_in_prep_on_the_plane_on_night_1_and_in_japan_on_day_1():
+    quote("They may choose whether they wish to travel during Prep by saying as much to the GM. If "
+          "they do travel beginning in prep, they will be in the air on Night 1, thus making it "
+          "so they cannot use their action during the night. If this path is chosen, they will "
+          "arrive during Day 1 and be able to participate normally.")
+    s = _travellers('{ name = "Hak", role = "hakuba", prep_travel = true }',
+                    '{ name = "G", role = "gin" }', '{ name = "Boss", role = "anokata" }',
+                    '{ name = "Con", role = "conan" }')
+    n1 = phase(s, "night", 1, "Hak: interrogate G", "Black Org: kill Hak by G")
+    assert dead(n1) == [] and pms(n1, "Hak") == ""
+    assert any("Hak is on the plane" in x for x in n1.log_lines())
+    assert "Hak" not in _vote_mods(n1.state, 1)  # Day 1: in Japan, he votes
+    n2 = phase(phase(n1.state, "day", 1).state, "night", 2, "Hak: interrogate G")
+    assert pms(n2, "Hak") == "Interrogation of G: BO"
+    # Without it he is abroad on Day 1 and does not vote.
+    stay = _travellers('{ name = "Hak", role = "hakuba" }', '{ name = "G", role = "gin" }')
+    assert _vote_mods(phase(stay, "night", 1).state, 1)["Hak"]["source"] == "abroad"
+
+
+def test_makoto_travelling_in_prep_protects_on_day_1():
+    quote("They will arrive during Day 1 and can participate in Voting or use their Day ability "
+          "(Makoto).")
+    s = _travellers('{ name = "Mak", role = "makoto", prep_travel = true }',
+                    '{ name = "G", role = "gin" }', '{ name = "Boss", role = "anokata" }',
+                    '{ name = "Con", role = "conan" }')
+    d1 = phase(phase(s, "night", 1).state, "day", 1, "Mak: protect Con")
+    assert not any("fails" in x for x in d1.log_lines() if "Mak: protect" in x)
+    quote("Things that can be investigated from prep phase: Disguise, Choose Costume, "
+          "Friendship and Travel.")
+    s = _travellers('{ name = "Mak", role = "makoto", prep_travel = true }',
+                    '{ name = "Ok", role = "okiya" }', '{ name = "G", role = "gin" }')
+    # On the plane on Night 1, nothing reaches him; back in Japan, the Prep travel is found.
+    r = phase(s, "night", 1, "Ok: si Mak travels during Prep")
+    assert pms(r, "Ok") == ""
+    r = phase(phase(r.state, "day", 1).state, "night", 2, "Ok: si Mak travels during Prep")
+    assert pms(r, "Ok") == '"Mak travels during Prep" - True'
+
+
+def test_prep_travel_is_refused_for_a_player_who_does_not_travel():
+    import pytest
+
+    from assistant.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="does not travel in the Prep phase"):
+        _travellers('{ name = "Con", role = "conan", prep_travel = true }')
+    setup_ = parse_setup('players = [{ name = "Hak", role = "hakuba", prep_travel = true }]',
+                         RULES, where="setup.toml", default_seed=1)
+    assert Setup.from_dict(setup_.to_dict()).players[0].prep_travel is True

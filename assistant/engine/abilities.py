@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from assistant.engine import claims, deaths
 from assistant.engine.claims import Act, Claim, parse_claim
 from assistant.engine.orders import buildable, role_key, split_targets
-from assistant.engine.rules import phase_index
+from assistant.engine.rules import AbilityDef, phase_index
 from assistant.engine.state import (
     ABROAD,
     COSTUME,
@@ -1021,17 +1021,112 @@ def lend_refused(r: Resolution, order: Order) -> str | None:
     return None
 
 
-def lent(r: Resolution, order: Order) -> None:
+def lent(
+    r: Resolution, order: Order, to: str | None = None, ab: AbilityDef | None = None
+) -> None:
     """A loan made: the item comes back at the end of the coming night ("it is returned
     at the end of the night"); the borrower is told it came from the lender's character,
     never the player ("conia alias Ran will receive it from "Agasa"")."""
-    ab = r.state.abilities_of(order.actor).get(order.ability)
+    ab = ab or r.state.abilities_of(order.actor).get(order.ability)
     if ab is None or not ab.params.get("lends"):
         return
-    t, item = order.targets[0], str(order.choice)
+    t, item = to or order.targets[0], str(order.choice)
     r.state.players[t].statuses.add(f"{BORROWED}{item}:{order.actor}")
     title = r.rules.items[item].title if item in r.rules.items else item
     r.pm_later(t, _fmt(ab.params["lent_pm"], item=title), needs_alive=True)
+
+
+def first_in_play(r: Resolution, names: list[str] | tuple[str, ...]) -> str | None:
+    """The first of `names` alive and not arrested (004: a loan's "(ordered) alternatives in
+    case the one he chose gets lynched/etc."; "a substitute in case that player is
+    killed/arrested")."""
+    for n in names:
+        p = r.state.players.get(n)
+        if p is not None and p.alive and ARRESTED not in p.statuses:
+            return n
+    return None
+
+
+def _loans_next(state: GameState) -> dict[str, dict[str, list[str]]]:
+    return state.extra.setdefault("loans_next", {})  # type: ignore[return-value]
+
+
+def lend_to(r: Resolution, order: Order) -> str:
+    """Whom a loan goes to: the first named still in play; the others named wait as
+    substitutes for the coming night (`alternates`)."""
+    ab = r.state.abilities_of(order.actor).get(order.ability)
+    if ab is None or not ab.params.get("alternates") or len(order.targets) < 2:
+        return order.targets[0]
+    to = first_in_play(r, order.targets) or order.targets[0]
+    rest = list(order.targets[order.targets.index(to) + 1:])
+    _loans_next(r.state).setdefault(order.actor, {})[str(order.choice)] = rest
+    return to
+
+
+def loans_to_substitutes(r: Resolution) -> None:
+    """As the night begins, an item lent to a player killed or arrested since goes to the
+    lender's next substitute still in play; with none, it goes back and nobody has it
+    ("Has to give it to someone, otherwise no one will recieve the Black Suitcase")."""
+    waiting = _loans_next(r.state)
+    for name, p in r.state.players.items():
+        for s in sorted(p.statuses):
+            if not s.startswith(BORROWED):
+                continue
+            item, owner = s[len(BORROWED):].split(":", 1)
+            if (p.alive and ARRESTED not in p.statuses) or item not in p.items:
+                continue
+            p.statuses.discard(s)
+            p.items.remove(item)
+            to = first_in_play(r, waiting.get(owner, {}).get(item, []))
+            title = r.rules.items[item].title if item in r.rules.items else item
+            if to is None:
+                r.state.players[owner].items.append(item)
+                r.event("orders", f"{owner}'s {item}", f"back with {owner}",
+                        f"{name} is out of play and no substitute is left: nobody has it")
+                continue
+            r.state.players[to].items.append(item)
+            r.state.players[to].statuses.add(f"{BORROWED}{item}:{owner}")
+            r.event("orders", f"{owner}'s {item}", f"goes to {to}",
+                    f"{name} is out of play: the next substitute named")
+            give = next((ab for ab in _lending_abilities(r, owner, item)), None)
+            if give is not None and give.params.get("lent_pm"):
+                r.pm_later(to, _fmt(give.params["lent_pm"], item=title), needs_alive=True)
+
+
+def _lending_abilities(r: Resolution, owner: str, item: str) -> list[AbilityDef]:
+    """The owner's loan abilities (their role's, the item's own), the dead owner's too."""
+    role = r.state.role_of(owner)
+    found = list(role.abilities.values()) if role is not None else []
+    known = r.rules.items.get(item)
+    found += list(known.abilities.values()) if known is not None else []
+    return [ab for ab in found if ab.kind == "give" and ab.params.get("lends")]
+
+
+def pass_on(r: Resolution, tier: str) -> None:
+    """An item with the passive `succession = "rank"` whose holder is dead or arrested goes
+    to the next highest-ranked of the holder's side still in play (004 Black Suitcase: "the
+    Leader (also, next highest-ranked BO in case Leader dies or is arrested) can decide to
+    give the "Black Suitcase""), who is told (`succession` message)."""
+    for name, p in r.state.players.items():
+        if p.alive and ARRESTED not in p.statuses:
+            continue
+        for item in list(p.items):
+            known = r.rules.items.get(item)
+            if known is None or known.passives.get("succession") != "rank":
+                continue
+            if any(s.startswith(f"{BORROWED}{item}:") for s in p.statuses):
+                continue  # a loan: it goes back to its lender first
+            heirs = r.state.by_rank(p.side)
+            if not heirs:
+                continue
+            p.items.remove(item)
+            r.state.players[heirs[0]].items.append(item)
+            why = "dead" if not p.alive else "arrested"
+            r.event(tier, f"{name}'s {item}", f"passes to {heirs[0]}",
+                    f"{name} is {why}: {heirs[0]} ranks next")
+            if "succession" in r.rules.messages:
+                r.pm_later(heirs[0], r.say("succession", item=known.title, item_key=item),
+                           needs_alive=True)
 
 
 def return_loans(r: Resolution, tier: str) -> None:
@@ -1046,6 +1141,7 @@ def return_loans(r: Resolution, tier: str) -> None:
                 p.items.remove(item)
                 r.state.players[owner].items.append(item)
                 r.event(tier, f"{name}'s {item}", f"returns to {owner}")
+    r.state.extra.pop("loans_next", None)
 
 
 def with_gifts(state: GameState, orders: list[Order]) -> GameState:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from assistant.engine import deaths
+from assistant.engine import abilities, deaths
 from assistant.engine.orders import Order
 from assistant.engine.resolver import PhaseResult, Resolution, resolve_phase
 from assistant.engine.rules import EngineRules
@@ -151,6 +151,10 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
         if who in r.state.players:
             r.state.players[who].statuses.add(f"lost:{ability}")
             r.event(how, who, f"loses {ability}", f"it decided the lynch of {name}")
+    # 004: a loan to the dead goes to the lender's substitute, and a leader's Black Suitcase
+    # to the next in rank, before the orders of the night are entered against the state.
+    abilities.loans_to_substitutes(r)
+    abilities.pass_on(r, how)
     if how == "lynch" and r.state.passive(name, "on_lynched") == "spore_cloud":
         # 000 Infester: "when Lynched (but not killed otherwise), the Infester releases a
         # spore cloud that randomly infects one of the non-infected players".
@@ -212,6 +216,8 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
                 f"{name} ({r.state.role_title(name)}) injures the player they voted for: "
                 "tell them, and resolve their actions as injured"
             )
+    # What its player is to be told: the GM sends it (a death's result drafts no PMs).
+    r.notes.extend(f"Tell {p.player}: {p.text}" for p in r.pending_pms)
     return PhaseResult("death", 0, tuple(r.log), tuple(r.deaths), {}, (), tuple(r.notes), r.state)
 
 

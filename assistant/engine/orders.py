@@ -255,6 +255,10 @@ def parse_order(
                 f"{text!r}: {actor} holds no such item; they hold: {', '.join(held) or 'none'}"
             )
         choice, target_text = found_item
+        if ability.params.get("alternates"):
+            # 004: "He can also choose a substitute in case that player is killed/arrested"
+            # ("Boss: give black-suitcase to Xpon or Gin"): the others named, in order.
+            target_text = re.sub(r"\s+or\s+", ", ", target_text, flags=re.IGNORECASE)
     elif choices == "buildable":
         # 000 building: "Ms: build mind-shield-tech", "Al: replicate Stun Orb".
         can = buildable(state, actor, ability)
@@ -482,6 +486,8 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
     if ability.params.get("until_lovers") and state.lovers:
         raise IllegalOrderError(f"{say!r}: there are already lovers; {ability.name} is spent")
     most = int(ability.params.get("max_targets", ability.targets))
+    if ability.params.get("alternates"):
+        most = max(most, len(order.targets))  # the first, then its substitutes
     if ability.targets and not ability.targets <= len(order.targets) <= most:
         many = f"{ability.targets} to {most}" if most > ability.targets else ability.targets
         raise IllegalOrderError(

@@ -186,6 +186,9 @@ class Resolution:
         self._travellers()
         self._drop_old_covers()
         self._disguises_worn()
+        if phase == "night":
+            abilities.loans_to_substitutes(self)
+        abilities.pass_on(self, "orders")
 
     # ---- output helpers --------------------------------------------------------------
 
@@ -220,13 +223,15 @@ class Resolution:
         for order in self.orders:
             if order.choice and abilities._is_gift(self.state, order):
                 # 000 trade: applied at once, so the receiver's orders tonight are legal.
+                gift = self.state.abilities_of(order.actor).get(order.ability)
+                to = abilities.lend_to(self, order)
                 why = abilities.lend_refused(self, order) or abilities.give_item(
-                    self.state, order.actor, str(order.choice), order.targets[0]
+                    self.state, order.actor, str(order.choice), to
                 )
                 self.event("orders", order.label(), "fails" if why else "item passed",
-                           why or f"{order.targets[0]} now holds {order.choice}")
+                           why or f"{to} now holds {order.choice}")
                 if not why:
-                    abilities.lent(self, order)
+                    abilities.lent(self, order, to, gift)
                 continue
             try:
                 ability = check_order(order, self.state)
@@ -373,6 +378,7 @@ class Resolution:
             abilities.fire_visit_kills(self, shots, tier)
             abilities.explode_bombs(self, tier)
         abilities.finish(self)
+        abilities.pass_on(self, self.tiers[-1] if self.tiers else "end")
         if self.phase == "night":
             abilities.friends_killers(self)
         self.state.acts.extend(self._acts())

@@ -21,7 +21,7 @@ SETUP_VERSION = 1
 #: What each key of a `[[players]]` table holds.
 _PLAYER_KEYS: dict[str, Any] = {
     "name": str, "side": str, "role": str, "items": tuple[str, ...], "disguise": str,
-    "costumes": tuple[str, ...],
+    "costumes": tuple[str, ...], "prep_travel": bool,
 }
 
 
@@ -39,6 +39,8 @@ class PlayerSetup:
     """004: the role a disguiser (Vermouth, Kid) wears from the Prep phase on."""
     costumes: tuple[str, ...] = ()
     """004: the roles chosen in the Prep phase to dress as by day (Yukiko, Irish)."""
+    prep_travel: bool = False
+    """004: a traveller who travels in the Prep phase (on the plane the first phase)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class Setup:
                 {"name": p.name, "side": p.side, "role": p.role, "items": list(p.items)}
                 | ({"disguise": p.disguise} if p.disguise else {})
                 | ({"costumes": list(p.costumes)} if p.costumes else {})
+                | ({"prep_travel": True} if p.prep_travel else {})
                 for p in self.players
             ],
             "extra": dict(self.extra),
@@ -74,7 +77,8 @@ class Setup:
         return cls(
             players=tuple(
                 PlayerSetup(p["name"], p["side"], p.get("role"), tuple(p.get("items", ())),
-                            p.get("disguise"), tuple(p.get("costumes", ())))
+                            p.get("disguise"), tuple(p.get("costumes", ())),
+                            bool(p.get("prep_travel", False)))
                 for p in d["players"]
             ),
             seed=int(d["seed"]),
@@ -144,7 +148,17 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
             _check_disguise(rules, name, role, disguise, where)
         for c in costumes:
             _check_disguise(rules, name, role, c, where, passive="costumes")
-        players.append(PlayerSetup(name, side, role, p.get("items", ()), disguise, costumes))
+        prep_travel = bool(p.get("prep_travel", False))
+        if prep_travel and not any(
+            ab.kind == "travel" and ab.params.get("prep")
+            for ab in (rules.roles[role].abilities.values() if role in rules.roles else ())
+        ):
+            raise ConfigError(
+                f"{where}: {name} has prep_travel = true, but their role does not travel in "
+                "the Prep phase"
+            )
+        players.append(PlayerSetup(name, side, role, p.get("items", ()), disguise, costumes,
+                                   prep_travel))
     seed = raw.get("seed", default_seed)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"{where}: seed = {show(seed)}: expected a whole number")

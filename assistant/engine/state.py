@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from assistant.engine.claims import Act
+from assistant.engine.claims import Act, keyword_of
 from assistant.engine.rules import AbilityDef, EngineRules, ItemDef, RoleDef
 from assistant.engine.setup import Setup
 
@@ -216,6 +216,16 @@ class GameState:
             if p.role in rules.roles:
                 # 004 travellers: "At the onset of the game, the player is not in Japan."
                 players[p.name].statuses.update(rules.roles[p.role].passives.get("starts", ()))
+            if p.prep_travel:
+                # 004 Travel in the Prep phase: "they will be in the air on Night 1, thus making
+                # it so they cannot use their action during the night. If this path is chosen,
+                # they will arrive during Day 1 and be able to participate normally."
+                dest = "home" if ABROAD in players[p.name].statuses else ABROAD
+                players[p.name].statuses.add(f"{FLIGHT}1:{dest}")
+                travel = next(ab for ab in rules.roles[str(p.role)].abilities.values()
+                              if ab.kind == "travel")
+                acts.append(Act("prep", 0, p.name, keyword_of(rules, travel), (p.name,), True,
+                                True, bool(travel.params.get("crime"))))
             # 000 Mind Stealer: "begins the game with 2 Roles available (1 Investigative, 1
             # Random)": the setup's `stockpile = { NAME = [ROLE, ...] }`.
             start = (setup.extra.get("stockpile") or {}).get(p.name, ())
@@ -295,7 +305,14 @@ class GameState:
                         out[key] = replace(ab, params=MappingProxyType(
                             {**ab.params, "slot": "cover", "covered": True}))
         for item in self.items_of(name):
+            lent = any(s.startswith(f"borrowed:{item.key}:") for s in self.players[name].statuses)
             for key, ab in item.abilities.items():
+                until = ab.params.get("unlent_until_night")
+                if until is not None and not lent and self.nights_resolved >= int(until):
+                    # 004 Black Suitcase: "Anokata can use the Black Suitcase during Night 1
+                    # for himself"; after that it "Has to give it to someone, otherwise no
+                    # one will recieve the Black Suitcase" (a loan, to himself too).
+                    continue
                 out.setdefault(key, ab)
         out.update(self.stockpile_abilities(name, out))
         barred = self.passive(name, "borrows_friend")
@@ -357,6 +374,19 @@ class GameState:
 
     def side_members(self, side: str, *, alive: bool = True) -> list[str]:
         return [p.name for p in self.players.values() if p.side == side and (p.alive or not alive)]
+
+    def by_rank(self, side: str) -> list[str]:
+        """The side's members still in play (alive, not arrested), highest-ranked first: a
+        leader, then the side's `rank` passive (its characters, in order), then the rest."""
+        ranks = list(self.rules.side(side).passives.get("rank", ()))
+        members = [n for n in self.side_members(side) if "arrested" not in self.players[n].statuses]
+
+        def key(n: str) -> tuple[int, int, str]:
+            role = self.players[n].role
+            at = ranks.index(role) if role in ranks else len(ranks)
+            return (0 if self.passive(n, "leader") else 1, at, n)
+
+        return sorted(members, key=key)
 
     def lover_of(self, name: str) -> str | None:
         for a, b in self.lovers:
