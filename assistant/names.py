@@ -148,6 +148,11 @@ _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 _ABBREVIATION = re.compile(r"[A-Za-z]{2,6}")
 
 
+def comment_head(text: str) -> str:
+    """A vote's name without the comment after it ("ICEninja; he is at L-1" -> ICEninja)."""
+    return _COMMENT.split(text, maxsplit=1)[0].strip()
+
+
 def name_words(name: str) -> tuple[str, ...]:
     """A name's words, folded: at spaces, `_`, `-`, CamelCase and digits ("SilentQuietBob"
     -> silent, quiet, bob; "xX_Slayer_Xx" -> x, x, slayer, xx; "Fro99er" -> fro, 99, er)."""
@@ -258,7 +263,7 @@ class NameMatcher:
         found = self.match(text)
         if found.ok or found.how == "ambiguous":
             return found
-        head = _COMMENT.split(text, maxsplit=1)[0].strip()
+        head = comment_head(text)
         if head and head != text.strip():
             m = self.match(head)
             if m.ok or m.how == "ambiguous":

@@ -32,6 +32,7 @@ from assistant.gm_counts import Taught, taught_by_count
 from assistant.gm_threshold import StatedThreshold, stated_threshold, threshold_note
 from assistant.models import Post, to_iso
 from assistant.names import Match, NameMatcher, Slot, fold
+from assistant.nicknames import Nicknames
 from assistant.outcome import (
     NO_LYNCH,
     Outcome,
@@ -239,6 +240,8 @@ class _State:
     """`_vote_weight` of (voter, target) on the day counted: the game's facts do not change
     during a count, and the weights are asked for again at every vote on a wagon."""
     stated: StatedThreshold | None = None
+    nicknames: Nicknames = field(default_factory=Nicknames)
+    """Nicknames the thread gave players so far ([votes] thread_nicknames)."""
     """The lynch threshold the GM last stated for today's living count ([tally] gm_threshold)."""
 
     def weight(
@@ -330,12 +333,18 @@ def count(
                 post: Post = item
                 if trules.gm_threshold and game.is_gm(post.author):
                     _read_threshold(state, game, post)
+                if vrules.thread_nicknames:
+                    state.nicknames.learn_from_post(post.body_html, post.post_id, matcher, vrules)
                 for mark in extract_votes(post, vrules, gms=game.gms):
                     _apply_mark(
                         state, game, vrules, trules, phase, post, mark, matcher, election(post),
                         taught=taught,
                     )
             elif kind == "edit":
+                if vrules.thread_nicknames:
+                    state.nicknames.learn_from_post(
+                        item.after.body_html, item.after.post_id, matcher, vrules
+                    )
                 _apply_edit(
                     state, game, vrules, trules, phase, item, matcher, election(item.after),
                     taught,
@@ -721,7 +730,12 @@ def _apply_mark(
         _record(state, base, voter, VoteCode.SHERIFF_ELECTION, why)
         return
     if target_match is None and mark.action == "vote" and not _special(target_text, vrules):
-        target_match = matcher.match_vote(target_text or "")
+        nick = state.nicknames.read(target_text or "", matcher) if vrules.thread_nicknames else None
+        target_match = nick or matcher.match_vote(target_text or "")
+        if vrules.thread_nicknames and target_match.ok and nick is None:
+            state.nicknames.learn_from_vote(
+                target_text or "", target_match.slot or "", post.post_id, matcher, vrules
+            )
         learned = taught.get(fold(target_text or "")) if taught and not target_match.ok else None
         if learned is not None and learned.target == NO_LYNCH:
             read = f"{target_text!r} read as {NO_LYNCH}, {learned.how}"

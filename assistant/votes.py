@@ -152,6 +152,10 @@ class VoteRules:
     """Read the GM's own vote counts in the thread for names no rule resolves: a voter the
     GM's count lists under a player, whose last vote named no player ("VOTE: Jordan") or
     two, meant that player (gm_counts.py). False: only the players file's names count."""
+    thread_nicknames: bool = True
+    """Read the nicknames the thread gives players ("CO=cloudocean", "VOTE: tn(Zipcode)")
+    in later votes, from the post that gave them on (nicknames.py). False: only the players
+    file's names and the matching rules count."""
     edits: str = "count_from_edit"
     """What an edit that changes a post's votes does: "count_from_edit" (the edited vote
     counts from the edit's time) or "first_posted" (the vote stands as first posted and the
