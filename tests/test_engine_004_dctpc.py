@@ -435,3 +435,64 @@ def test_prep_travel_is_refused_for_a_player_who_does_not_travel():
     setup_ = parse_setup('players = [{ name = "Hak", role = "hakuba", prep_travel = true }]',
                          RULES, where="setup.toml", default_seed=1)
     assert Setup.from_dict(setup_.to_dict()).players[0].prep_travel is True
+
+
+# ---- a new disguise after a face pinch ---------------------------------------------------------
+
+
+def test_a_pinched_disguiser_freed_from_jail_gets_a_new_disguise_at_random():
+    quote("Kid and Vermouth will then be assigned a new disguise at random if they are released "
+          "from jail.")
+    s = setup("Ver=vermouth/ran", "Nak=nakamori", "Eri=eri", "G=gin", "Boss=anokata",
+              "Cam=camel", "Con=conan")
+    n1 = phase(s, "night", 1, "Nak: pinch face Ver")
+    assert "arrested" in n1.state.players["Ver"].statuses
+    assert disguise_of(n1.state.players["Ver"]) is None
+    freed = phase(phase(n1.state, "day", 1).state, "night", 2, "Eri: lawsuit Ver")
+    ver = freed.state.players["Ver"]
+    worn = disguise_of(ver)
+    assert "arrested" not in ver.statuses and worn is not None
+    title = RULES.role(worn).title
+    assert pms(freed, "Ver") == ("A lawsuit has freed you: you are out of prison. | You have a "
+                                 f"new disguise: {title}.")
+    # A town role nobody plays or wears, and one a disguiser may wear.
+    quote("Disguisers may not disguise as Black Org members, children, or Prep phase roles.")
+    role = RULES.role(worn)
+    assert role.sides == ("town",) and role.passives["age"] != "Child"
+    assert worn not in {"ran", "nakamori", "eri", "camel", "conan", "yumi", "sonoko", "hakuba",
+                        "makoto", "yukiko", "kid"}
+    # Its interrogation answer is the new disguise's.
+    n3 = phase(phase(freed.state, "day", 2).state, "night", 3, "Con: interrogate Ver")
+    assert pms(n3, "Con") == "Interrogation of Ver: Not BO"
+
+
+def test_a_disguiser_arrested_otherwise_or_yukiko_gets_no_new_disguise():
+    quote("If Yukiko is pinched and arrested, she does not get a new role when freed.")
+    s = setup("Yuk=yukiko+megure,araide,ran", "Nak=nakamori", "Eri=eri", "G=gin",
+              "Boss=anokata", "Cam=camel")
+    s = phase(phase(s, "night", 1).state, "day", 1, "Yuk: temporary disguise Megure").state
+    n2 = phase(s, "night", 2, "Nak: pinch face Yuk")
+    assert "arrested" in n2.state.players["Yuk"].statuses
+    freed = phase(phase(n2.state, "day", 2).state, "night", 3, "Eri: lawsuit Yuk")
+    assert disguise_of(freed.state.players["Yuk"]) is None
+    assert pms(freed, "Yuk") == "A lawsuit has freed you: you are out of prison."
+    # Arrested for a crime, not pinched: freed as she was (her disguise kept).
+    s = setup("Ver=vermouth/ran", "Meg=megure", "Eri=eri", "G=gin", "Boss=anokata", "Cam=camel")
+    n1 = phase(s, "night", 1, "Black Org: kill Cam by Ver")
+    d1 = phase(n1.state, "day", 1, "Meg: arrest Ver for killing Cam on Night 1")
+    freed = phase(d1.state, "night", 2, "Eri: lawsuit Ver")
+    assert disguise_of(freed.state.players["Ver"]) == "ran"
+
+
+def test_a_setup_disguise_as_a_child_or_a_prep_role_is_refused():
+    import pytest
+
+    from assistant.errors import ConfigError
+
+    quote("Disguisers may not disguise as Black Org members, children, or Prep phase roles.")
+    text = 'players = [{ name = "K", role = "kid", disguise = "%s" }]'
+    for barred in ("conan", "yumi", "hakuba"):
+        with pytest.raises(ConfigError, match="may not disguise as"):
+            parse_setup(text % barred, RULES, where="setup.toml", default_seed=1)
+    assert parse_setup(text % "araide", RULES, where="setup.toml",
+                       default_seed=1).players[0].disguise == "araide"

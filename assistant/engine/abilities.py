@@ -15,6 +15,7 @@ from assistant.engine import claims, deaths
 from assistant.engine.claims import Act, Claim, parse_claim
 from assistant.engine.orders import buildable, role_key, split_targets
 from assistant.engine.rules import AbilityDef, phase_index
+from assistant.engine.setup import disguise_barred
 from assistant.engine.state import (
     ABROAD,
     COSTUME,
@@ -1748,6 +1749,37 @@ def release(r: Resolution, a: Action, tier: str) -> None:
     r.public.append(r.say("released"))
     r.pm_later(t, r.say("released_you"), needs_alive=True)
     r.event(tier, a.label(), f"{t} is out of prison")
+    if UNMASKED in player.statuses:
+        player.statuses.discard(UNMASKED)
+        _new_disguise(r, t, tier)
+
+
+#: The status of a disguiser a face pinch unmasked, who gets a new disguise when freed.
+UNMASKED = "unmasked"
+
+
+def _new_disguise(r: Resolution, t: str, tier: str) -> None:
+    """004 Pinch Face: "Kid and Vermouth will then be assigned a new disguise at random if
+    they are released from jail" (the passive `new_disguise_when_freed`): one of the roles
+    they may wear (`disguises` sides, not `disguise_bars`) that no player has or wears."""
+    player = r.state.players[t]
+    sides = set(r.state.passive(t, "disguises") or ())
+    taken = {p.role for p in r.state.players.values()}
+    taken |= {disguise_of(p) for p in r.state.players.values()}
+    pool = sorted(
+        k for k, role in r.rules.roles.items()
+        if set(role.sides) <= sides and k not in taken
+        and not disguise_barred(r.rules, str(player.role), k)
+    )
+    if not pool:
+        r.event(tier, t, "no new disguise", "every role they may wear is in the game")
+        return
+    role = r.rng.choice(pool)
+    wear_disguise(r.rules, player, role)
+    title = r.rules.role(role).title
+    r.event(tier, t, f"is disguised anew as {title}", "freed after a face pinch")
+    if "new_disguise" in r.rules.messages:
+        r.pm_later(t, r.say("new_disguise", role=title), needs_alive=True)
 
 
 def unmask(r: Resolution, a: Action, tier: str) -> None:
@@ -1767,6 +1799,8 @@ def unmask(r: Resolution, a: Action, tier: str) -> None:
         return
     title = r.rules.role(worn).title
     r.disguises.pop(t, None)
+    if r.state.passive(t, "new_disguise_when_freed"):
+        player.statuses.add(UNMASKED)
     r.blocked.add(t)
     r.block_kinds.setdefault(t, set()).add("arrest")
     r.jailed.add(t)

@@ -218,6 +218,23 @@ def _check_disguise(
             f"{where}: {name} may not disguise as {rules.role(disguise).title} "
             f"(only as a role of {', '.join(sides)})"
         )
+    barred = disguise_barred(rules, str(role), disguise) if passive == "disguises" else None
+    if barred:
+        raise ConfigError(f"{where}: {name} may not disguise as {barred}")
+
+
+def disguise_barred(rules: EngineRules, role: str, disguise: str) -> str | None:
+    """Why the role may not wear the disguise, or None: its passive `disguise_bars =
+    { PASSIVE = [VALUES], roles = [...] }` (004: "Disguisers may not disguise as Black Org
+    members, children, or Prep phase roles")."""
+    bars = rules.roles[role].passives.get("disguise_bars", {}) if role in rules.roles else {}
+    worn = rules.role(disguise)
+    if disguise in bars.get("roles", ()):
+        return f"{worn.title} (a Prep phase role)"
+    for key, values in bars.items():
+        if key != "roles" and worn.passives.get(key) in values:
+            return f"{worn.title} ({key} {worn.passives.get(key)})"
+    return None
 
 
 def setup_warnings(setup: Setup, rules: EngineRules) -> list[str]:
