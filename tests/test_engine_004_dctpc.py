@@ -496,3 +496,48 @@ def test_a_setup_disguise_as_a_child_or_a_prep_role_is_refused():
             parse_setup(text % barred, RULES, where="setup.toml", default_seed=1)
     assert parse_setup(text % "araide", RULES, where="setup.toml",
                        default_seed=1).players[0].disguise == "araide"
+
+
+# ---- Re-choose Disguise ----------------------------------------------------------------------
+
+
+def _all_three_worn() -> GameState:
+    s = setup("Yuk=yukiko+megure,araide,ran", "G=gin", "Boss=anokata", "Cam=camel",
+              "Con=conan", "Meg=megure")
+    s = phase(s, "night", 1).state
+    for day, costume in ((1, "Megure"), (2, "Araide"), (3, "Ran")):
+        s = phase(s, "day", day, f"Yuk: temporary disguise {costume}").state
+        s = phase(s, "night", day + 1).state
+    return s
+
+
+def test_re_choose_disguise_the_day_after_the_last_costume():
+    quote("The Day after Irish/Yukiko used his/her last disguise, he/she can re-use Choose "
+          "Disguise. Not a crime.")
+    s = _all_three_worn()
+    d4 = phase(s, "day", 4, "Yuk: re-choose disguise Heiji, Eri and Kazuha",
+               "Yuk: temporary disguise Heiji")
+    assert pms(d4, "Yuk") == "Your costumes are now: Heiji, Eri, Kazuha."
+    n5 = phase(d4.state, "night", 5, "Yuk: interrogate G")
+    assert pms(n5, "Yuk") == "Interrogation of G: BO"  # Heiji's Interrogate, worn tonight
+    # Not a crime: cross-examining her finds the costumes worn, nothing of the choice.
+    acts = [x for x in d4.state.acts if x.actor == "Yuk" and x.keyword == "re-choose disguise"]
+    assert acts and not any(x.crime for x in acts)
+
+
+def test_re_choose_disguise_waits_for_the_last_costume_and_no_role_twice():
+    quote("She can not disguise as the same role twice. (So she can only be disguised during a "
+          "total of 3 nights.)")
+    s = setup("Yuk=yukiko+megure,araide,ran", "G=gin", "Boss=anokata", "Cam=camel")
+    d1 = phase(phase(s, "night", 1).state, "day", 1, "Yuk: re-choose disguise Heiji, Eri and "
+               "Kazuha")
+    assert any("has costumes not worn yet" in x for x in d1.log_lines())
+    assert pms(d1, "Yuk") == ""
+    d4 = phase(_all_three_worn(), "day", 4, "Yuk: re-choose disguise Heiji, Ran and Kazuha")
+    assert any("has worn ran already" in x for x in d4.log_lines())
+    import pytest
+
+    from assistant.errors import OrderError
+
+    with pytest.raises(OrderError, match="3 different roles"):
+        phase(_all_three_worn(), "day", 4, "Yuk: re-choose disguise Heiji and Eri")

@@ -2250,6 +2250,38 @@ def costume(r: Resolution, a: Action, tier: str) -> None:
     r.event(tier, a.label(), f"{a.actor} is disguised as {r.rules.role(role).title} next night")
 
 
+def choose_costumes(r: Resolution, a: Action, tier: str) -> None:
+    """004 Re-choose Disguise: "The Day after Irish/Yukiko used his/her last disguise, he/she
+    can re-use Choose Disguise" (the costumes named replace the old; read as any day once
+    every costume was worn and none is on); "She can not disguise as the same role twice"
+    (a role worn before is refused); "All disguises will be town roles" (the passive
+    `costumes`)."""
+    player = r.state.players[a.actor]
+    held = sorted(s[len(COSTUME):] for s in player.statuses if s.startswith(COSTUME))
+    left = [k for k in held if f"worn:{k}" not in player.statuses]
+    chosen = [k.strip() for k in str(a.order.choice or "").split(",") if k.strip()]
+    sides = set(r.state.passive(a.actor, "costumes") or ())
+    why = None
+    if left:
+        why = f"{a.actor} has costumes not worn yet ({', '.join(left)})"
+    elif any(s.startswith(COSTUME_FOR) for s in player.statuses):
+        why = f"{a.actor} is wearing the last costume still"
+    elif worn := [k for k in chosen if f"worn:{k}" in player.statuses]:
+        why = f"{a.actor} has worn {', '.join(worn)} already"
+    elif wrong := [k for k in chosen if not set(r.rules.role(k).sides) <= sides]:
+        why = f"{', '.join(wrong)}: costumes are roles of {', '.join(sorted(sides))} only"
+    if why:
+        a.failed = why
+        r.event(tier, a.label(), "fails", why)
+        return
+    player.statuses -= {COSTUME + k for k in held}
+    player.statuses |= {COSTUME + k for k in chosen}
+    titles = ", ".join(r.rules.role(k).title.split(",")[0] for k in chosen)
+    r.event(tier, a.label(), f"{a.actor}'s costumes are now {titles}")
+    if a.ability.params.get("result_pm"):
+        r.pm_later(a.actor, _fmt(a.ability.params["result_pm"], roles=titles), needs_alive=True)
+
+
 #: "detained-by:ACTOR:UNTIL": in detention through the phase UNTIL (004's Satou).
 DETAINED = "detained-by:"
 
@@ -2367,6 +2399,7 @@ HANDLERS: dict[str, Handler] = {
     "fake": fake,
     "betray": betray,
     "costume": costume,
+    "choose_costumes": choose_costumes,
     "detain": detain,
     "analyze": analyze,
 }

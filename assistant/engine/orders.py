@@ -284,6 +284,18 @@ def parse_order(
         )
         choice, target_text = claim.rest(), ""
         targets_found: tuple[str, ...] | None = (subject,)
+    elif choices == "roles":
+        # 004 Re-choose Disguise: "Yuk: re-choose disguise Megure, Araide and Ran".
+        parts = [x for x in re.split(r"\s*(?:,|&|\+|\band\b)\s*", target_text,
+                                     flags=re.IGNORECASE) if x.strip()]
+        keys = [role_key(x, rules, order=text) for x in parts]
+        want = ability.params.get("count")
+        if not keys or (want is not None and len(set(keys)) != int(want)):
+            raise MalformedOrderError(
+                f"{text!r}: {ability.name} names {want or 'some'} different roles, e.g. "
+                f'"{actor}: {ability.name} Megure, Araide and Ran"'
+            )
+        choice, target_text = ", ".join(keys), ""
     elif choices in ("role", "role_guess"):
         # 004 Detect ("Detect Shinichi"); APTX and Identify ("APTX Pofa as Satou").
         role_text = target_text

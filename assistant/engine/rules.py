@@ -77,6 +77,7 @@ KINDS = frozenset(
         "fake",
         "betray",
         "costume",
+        "choose_costumes",
         "analyze",
         "detain",
     }
