@@ -541,3 +541,112 @@ def test_re_choose_disguise_waits_for_the_last_costume_and_no_role_twice():
 
     with pytest.raises(OrderError, match="3 different roles"):
         phase(_all_three_worn(), "day", 4, "Yuk: re-choose disguise Heiji and Eri")
+
+
+# ---- Spy (a variant: "Bourbon made the same as Okiya, eliminating the Spy ability") ------------
+
+SPY_GAME = ("Bou=bourbon", "Boss=anokata", "Kid=kid/shinichi", "A=araide", "B=camel",
+            "C=conan", "D=eri", "E=heiji")  # fmt: skip
+
+
+def check(state: GameState, text: str, n: int = 1, kind: str = "night") -> None:
+    """The order as the GM enters it: parsed and checked against the rules (raises)."""
+    from assistant.engine.orders import check_order, parse_order
+
+    check_order(parse_order(text, state, phase=kind, number=n), state)
+
+
+def test_spy_is_a_variant_the_setup_turns_on():
+    quote("Bourbon made the same as Okiya, eliminating the Spy ability. [8/22/11]")
+    import pytest
+
+    from assistant.errors import OrderError
+
+    with pytest.raises(OrderError, match='variants = \\["spy"\\]'):
+        check(setup(*SPY_GAME), "Bou: spy A, B, C and D")
+    check(setup(*SPY_GAME, variants=["spy"]), "Bou: spy A, B, C and D")
+
+
+def test_spy_learns_one_role_of_the_list_not_whose():
+    quote("Of these, the GM picks a random one and sends the name of the role to the player. He "
+          "will not know from which of the players he just learned the role")
+    quote("He will only know there is a \"Shinichi\" in the list of 5 players")
+    quote("This does not reveal if someone is Kid, the player will just get the disguised role")
+    s = setup(*SPY_GAME, variants=["spy"])
+    r = phase(s, "night", 1, "Bou: spy A, B, C, D and Kid")
+    picked = next(x for x in r.log_lines() if "Bou: spy" in x).split("draws ")[1].split(":")[0]
+    seen = {"A": "Araide", "B": "Camel", "C": "Conan", "D": "Eri", "Kid": "Shinichi"}[picked]
+    assert pms(r, "Bou") == f'There is a "{seen}" in the list of 5 players.'
+    # Every one of the list can be drawn (the random draw differs night by night).
+    drawn = set()
+    for n in range(1, 40):
+        r = phase(s, "night", n, "Bou: spy A, B, C, D and Kid")
+        drawn.add(pms(r, "Bou"))
+    assert 'There is a "Shinichi" in the list of 5 players.' in drawn and len(drawn) == 5
+
+
+def test_spy_names_four_to_six_players_none_of_the_black_org():
+    quote("The user chooses a list of players not in the BO (4 - 6, depending on the size of the "
+          "game. GM ultimately decides how many).")
+    import pytest
+
+    from assistant.errors import OrderError
+
+    s = setup(*SPY_GAME, variants=["spy"])
+    with pytest.raises(OrderError, match="4 to 6"):
+        check(s, "Bou: spy A, B and C")
+    with pytest.raises(OrderError, match="may not target one of their own"):
+        check(s, "Bou: spy A, B, C and Boss")
+    check(s, "Bou: spy A, B, C, D, E and Kid")
+
+
+def test_spy_waits_until_the_player_drawn_is_killed_or_arrested():
+    quote("The player can't use Spy again as long as the player with that role/disguise isn't "
+          "killed or arrested. The GM will notify the player that he can use the ability again.")
+    import pytest
+
+    from assistant.errors import OrderError
+
+    s = setup(*SPY_GAME, "F=megure", variants=["spy"])
+    n1 = phase(s, "night", 1, "Bou: spy A, B, C and D")
+    picked = next(x for x in n1.log_lines() if "Bou: spy" in x).split("draws ")[1].split(":")[0]
+    d1 = phase(n1.state, "day", 1)
+    with pytest.raises(OrderError, match=f"once {picked} is killed or arrested"):
+        check(d1.state, "Bou: spy A, B, C and E", 2)
+    # The Black Org kills the one drawn: told at dawn, and Spy works the next night.
+    n2 = phase(d1.state, "night", 2, f"Black Org: kill {picked} by Boss")
+    assert "You can use Spy again." in pms(n2, "Bou")
+    n3 = phase(phase(n2.state, "day", 2).state, "night", 3,
+               "Bou: spy " + ", ".join(x for x in "ABCDE" if x != picked))
+    assert pms(n3, "Bou").startswith("There is a")
+    # Arrested counts too.
+    d1 = phase(n1.state, "day", 1, f"F: arrest {picked}")
+    assert "You can use Spy again." in pms(d1, "Bou")
+
+
+def test_spy_needs_four_townspeople_and_more_than_the_black_org():
+    quote("Can't be used when there are less than 4 townspeople alive or if there are less than "
+          "BO+1 townsplayer alive.")
+    import pytest
+
+    from assistant.errors import OrderError
+
+    s = setup("Bou=bourbon", "Boss=anokata", "G=gin", "A=araide", "B=camel", "C=conan",
+              variants=["spy"])
+    with pytest.raises(OrderError, match="needs 4 or more"):
+        check(s, "Bou: spy A, B, C and Boss")
+    s = setup("Bou=bourbon", "Boss=anokata", "G=gin", "V=vodka", "A=araide", "B=camel",
+              "C=conan", "D=eri", variants=["spy"])
+    with pytest.raises(OrderError, match="4 against 4"):
+        check(s, "Bou: spy A, B, C and D")
+
+
+def test_spy_cannot_be_investigated_or_staked_out_but_betrayal_learns_of_it():
+    quote("Spy cannot be investigated or staked out in any form.")
+    quote("Spy: Knows that Bourbon used Spy (doesn't get to know what and the results)")
+    s = setup(*SPY_GAME, "Meg=megure", "Tak=takagi", "Kir=kir", variants=["spy"])
+    r = phase(s, "night", 1, "Bou: spy A, B, C and D", "Meg: investigate Bou spies A",
+              "Tak: stake-out A")
+    assert pms(r, "Meg") == '"Bou spies A" - False'
+    assert pms(r, "Tak") == "Stake-out: nothing was done."
+    assert pms(r, "Kir") == "Bourbon used Spy tonight."

@@ -2282,6 +2282,41 @@ def choose_costumes(r: Resolution, a: Action, tier: str) -> None:
         r.pm_later(a.actor, _fmt(a.ability.params["result_pm"], roles=titles), needs_alive=True)
 
 
+def sample_role(r: Resolution, a: Action, tier: str) -> None:
+    """004 Spy: "The user chooses a list of players not in the BO ... Of these, the GM picks
+    a random one and sends the name of the role to the player. He will not know from which
+    of the players he just learned the role"; "the player will just get the disguised role";
+    then the ability waits until that player "isn't killed or arrested" (status
+    "waits:ABILITY|PLAYER", freed by `free_waits`)."""
+    pick = r.rng.choice(sorted(a.targets))
+    worn = disguise_of(r.state.players[pick])
+    role = r.rules.role(worn) if worn else r.state.role_of(pick)
+    title = role.title.split(",")[0] if role is not None else r.state.role_title(pick)
+    r.state.players[a.actor].statuses.add(f"waits:{a.ability.name}|{pick}")
+    r.event(tier, a.label(), f"draws {pick}: {title}",
+            f"{a.ability.name} waits until {pick} is killed or arrested")
+    r.pm_later(a.actor, _fmt(a.ability.params["result_pm"], role=title, n=len(a.targets)),
+               needs_alive=True)
+
+
+def free_waits(r: Resolution, tier: str) -> None:
+    """An ability waiting on a player (`sample_role`) is free again once that player is dead
+    or arrested: "The GM will notify the player that he can use the ability again"."""
+    for name, p in r.state.players.items():
+        for s in sorted(p.statuses):
+            if not s.startswith("waits:"):
+                continue
+            ability, pick = s[len("waits:"):].split("|", 1)
+            q = r.state.players.get(pick)
+            if q is not None and q.alive and ARRESTED not in q.statuses:
+                continue
+            p.statuses.discard(s)
+            r.event(tier, f"{name}'s {ability}", "may be used again", f"{pick} is out of play")
+            ab = r.state.abilities_of(name).get(ability)
+            if ab is not None and ab.params.get("again_pm") and p.alive:
+                r.pm_later(name, str(ab.params["again_pm"]), needs_alive=True)
+
+
 #: "detained-by:ACTOR:UNTIL": in detention through the phase UNTIL (004's Satou).
 DETAINED = "detained-by:"
 
@@ -2400,6 +2435,7 @@ HANDLERS: dict[str, Handler] = {
     "betray": betray,
     "costume": costume,
     "choose_costumes": choose_costumes,
+    "sample_role": sample_role,
     "detain": detain,
     "analyze": analyze,
 }

@@ -476,6 +476,35 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
                 f"{say!r}: {ability.name} waits {wait} phases after each use; "
                 f"{order.actor} may use it again {_phase_name(state, last + int(wait) + 1)}"
             )
+    variant = ability.params.get("variant")
+    if variant and variant not in (state.extra.get("variants") or ()):
+        # 004 Spy, eliminated from the cards ("Bourbon made the same as Okiya, eliminating the
+        # Spy ability"): played only where the setup says so.
+        raise IllegalOrderError(
+            f"{say!r}: {ability.name} is a variant of {state.rules.ruleset}; a game that plays "
+            f'it says so in its setup: variants = ["{variant}"]'
+        )
+    waiting = [s.split("|", 1)[1] for s in who.statuses if s.startswith(f"waits:{ability.name}|")]
+    if waiting:
+        # 004 Spy: "The player can't use Spy again as long as the player with that
+        # role/disguise isn't killed or arrested."
+        raise IllegalOrderError(
+            f"{say!r}: {order.actor} may use {ability.name} again once {waiting[0]} is killed "
+            "or arrested"
+        )
+    few = ability.params.get("needs_others_alive")
+    if few is not None:
+        # 004 Spy: "Can't be used when there are less than 4 townspeople alive or if there
+        # are less than BO+1 townsplayer alive."
+        in_play = [p for p in state.living() if "arrested" not in p.statuses]
+        others = sum(1 for p in in_play if p.side != who.side)
+        own = sum(1 for p in in_play if p.side == who.side)
+        over = int(ability.params.get("needs_others_over_own", 0))
+        if others < int(few) or others < own + over:
+            raise IllegalOrderError(
+                f"{say!r}: {ability.name} needs {few} or more players of other sides in play "
+                f"and {over} more than the {who.side} ({others} against {own})"
+            )
     need = ability.params.get("needs_status")
     if need and need not in who.statuses:
         # 004 Analyze: "just available when Kogorou is sober".

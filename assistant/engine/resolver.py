@@ -189,6 +189,7 @@ class Resolution:
         if phase == "night":
             abilities.loans_to_substitutes(self)
         abilities.pass_on(self, "orders")
+        abilities.free_waits(self, "orders")
 
     # ---- output helpers --------------------------------------------------------------
 
@@ -379,6 +380,7 @@ class Resolution:
             abilities.explode_bombs(self, tier)
         abilities.finish(self)
         abilities.pass_on(self, self.tiers[-1] if self.tiers else "end")
+        abilities.free_waits(self, self.tiers[-1] if self.tiers else "end")
         if self.phase == "night":
             abilities.friends_killers(self)
         self.state.acts.extend(self._acts())
@@ -510,7 +512,10 @@ class Resolution:
                     # `unseen` (004 Blame): a crime no investigation finds ("comes back as
                     # a false").
                     tuple(a.targets),
-                    not a.stayed and alive and not a.ability.params.get("unseen"),
+                    # `untraceable` (004 Spy: "Spy cannot be investigated or staked out in
+                    # any form"), which Betrayal still sees.
+                    not a.stayed and alive and not a.ability.params.get("unseen")
+                    and not a.ability.params.get("untraceable"),
                     a.failed is None and a.done,
                     bool(a.ability.params.get("crime")),
                 )

@@ -78,6 +78,7 @@ KINDS = frozenset(
         "betray",
         "costume",
         "choose_costumes",
+        "sample_role",
         "analyze",
         "detain",
     }
