@@ -6,9 +6,15 @@ quotes the sentence of ../shared/seeds/004_22384bb39b2a9dee.txt it checks.
 
 from __future__ import annotations
 
+from assistant.engine.resolver import PhaseResult
 from assistant.engine.setup import PlayerSetup, Setup, parse_setup
 from assistant.engine.state import GameState, disguise_of
-from tests.test_engine_004 import RULES, dead, phase, pms, quote
+from tests.dctp_support import RULES, dead, phase, quote
+
+
+def pms(r: PhaseResult, who: str) -> str:
+    """The player's PM lines of the phase, joined as a GM reads them."""
+    return " | ".join(r.pms.get(who, []))
 
 
 def setup(*players: str, **extra: object) -> GameState:
@@ -565,6 +571,12 @@ def test_spy_is_a_variant_the_setup_turns_on():
     with pytest.raises(OrderError, match='variants = \\["spy"\\]'):
         check(setup(*SPY_GAME), "Bou: spy A, B, C and D")
     check(setup(*SPY_GAME, variants=["spy"]), "Bou: spy A, B, C and D")
+    from assistant.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="variants the dctp-mini knows|variants dctp-mini "
+                                          "knows"):
+        parse_setup('variants = ["spie"]\nplayers = [{ name = "Bou", role = "bourbon" }]',
+                    RULES, where="setup.toml", default_seed=1)
 
 
 def test_spy_learns_one_role_of_the_list_not_whose():
@@ -650,3 +662,74 @@ def test_spy_cannot_be_investigated_or_staked_out_but_betrayal_learns_of_it():
     assert pms(r, "Meg") == '"Bou spies A" - False'
     assert pms(r, "Tak") == "Stake-out: nothing was done."
     assert pms(r, "Kir") == "Bourbon used Spy tonight."
+
+
+# ---- the GM's path: a game through the command line -------------------------------------------
+
+CLI_SETUP = """seed = 7
+variants = ["spy"]
+players = [
+  { name = "Boss", role = "anokata" }, { name = "Abs", role = "gin" },
+  { name = "Bou", role = "bourbon" }, { name = "Hak", role = "hakuba", prep_travel = true },
+  { name = "Kid", role = "kid", disguise = "shinichi" }, { name = "Pofa", role = "satou" },
+  { name = "Jd-", role = "araide" }, { name = "Conia", role = "conan" },
+  { name = "Parkur", role = "camel" }, { name = "Lynz", role = "eri" },
+]
+"""
+
+
+def test_spy_prep_travel_and_the_suitcase_passed_on_through_the_cli(tmp_path, capsys,
+                                                                      monkeypatch):
+    import json
+    from datetime import UTC, datetime, timedelta
+
+    from cli_support import CliAt
+
+    cli = CliAt(tmp_path / "data", capsys, monkeypatch)
+    players = tmp_path / "players.txt"
+    players.write_text("\n".join(n for n in ("Boss", "Abs", "Bou", "Hak", "Kid", "Pofa", "Jd-",
+                                             "Conia", "Parkur", "Lynz")) + "\n")
+    (tmp_path / "setup.toml").write_text(CLI_SETUP, encoding="utf-8")
+    n1 = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
+    at = (n1 - timedelta(hours=1)).isoformat()
+    cli.at(at, "game", "new", "dc", "--thread", "http://127.0.0.1:8021/index.php?topic=4.0",
+           "--ruleset", "dctp-mini", "--players", str(players), "--gm", "Jd")
+    cli.at(at, "roles", "dc", "--file", str(tmp_path / "setup.toml"))
+    cli.at(n1.isoformat(), "phase", "dc", "night", "1")
+    for order in ("Bou: spy Kid, Pofa, Jd- and Conia", "Hak: interrogate Abs",
+                  "Black Org: kill Parkur by Abs"):
+        cli.at((n1 + timedelta(minutes=5)).isoformat(), "order", "dc", order)
+    d1 = n1 + timedelta(hours=12)
+    log = cli.at(d1.isoformat(), "resolve", "dc")
+    assert "Hak is on the plane" in log
+    drafts = json.loads(cli.at(d1.isoformat(), "--json", "draft", "pms", "dc"))
+    assert "in the list of 4 players." in drafts["Bou"]
+    assert any(f'There is a "{c}"' in drafts["Bou"] for c in ("Shinichi", "Satou", "Araide",
+                                                              "Conan"))
+    assert "Hak" not in drafts
+    # Day 1: Hakuba has landed and votes; the leader lends the suitcase and is lynched.
+    cli.at(d1.isoformat(), "phase", "dc", "day", "1", "--ends",
+           (d1 + timedelta(hours=24)).isoformat())
+    cli.at((d1 + timedelta(hours=1)).isoformat(), "order", "dc",
+           "Boss: give black-suitcase to Abs or Bou", "--day", "1")
+    for i, voter in enumerate(("Hak", "Pofa", "Jd-", "Conia", "Lynz", "Kid")):
+        cli.at((d1 + timedelta(hours=2, minutes=i)).isoformat(), "vote", "dc", voter, "Boss")
+    end1 = d1 + timedelta(hours=24, minutes=1)
+    count = json.loads(cli.at(end1.isoformat(), "--json", "count", "dc"))
+    assert {w["target"]: w["effective"] for w in count["wagons"]} == {"Boss": 6}
+    cli.at(end1.isoformat(), "resolve", "dc", "--day", "1")
+    dusk = cli.at(end1.isoformat(), "draft", "dusk", "dc", "--confirm")
+    assert "Boss has been lynched." in dusk
+    # Night 2: Gin fakes an action with the suitcase lent to him; after the night it is his.
+    cli.at(end1.isoformat(), "phase", "dc", "night", "2")
+    cli.at((end1 + timedelta(minutes=5)).isoformat(), "order", "dc",
+           "Abs: suitcase interrogate Conia")
+    d2 = end1 + timedelta(hours=12)
+    cli.at(d2.isoformat(), "resolve", "dc")
+    drafts = json.loads(cli.at(d2.isoformat(), "--json", "draft", "pms", "dc"))
+    assert "You are the next highest-ranked member of the Black Org: the Black Suitcase is " \
+           "yours" in drafts["Abs"]
+    cli.at(d2.isoformat(), "phase", "dc", "day", "2", "--ends",
+           (d2 + timedelta(hours=24)).isoformat())
+    cli.at((d2 + timedelta(hours=1)).isoformat(), "order", "dc",
+           "Abs: give black-suitcase to Bou", "--day", "2")

@@ -164,7 +164,24 @@ def parse_setup(text: str, rules: EngineRules, *, where: str, default_seed: int)
         raise ConfigError(f"{where}: seed = {show(seed)}: expected a whole number")
     extra = {k: v for k, v in raw.items() if k not in {"players", "seed"}}
     _check_stockpiles(extra, rules, {p.name for p in players}, where)
+    _check_variants(extra, rules, where)
     return Setup(tuple(players), seed, extra)
+
+
+def _check_variants(extra: dict[str, Any], rules: EngineRules, where: str) -> None:
+    """`variants = ["spy"]`: abilities the ruleset plays only when asked (an ability's
+    `variant`, 004's Spy); a misspelt one would silently turn nothing on."""
+    if "variants" not in extra:
+        return
+    tables = [*rules.roles.values(), *rules.items.values(), *rules.sides.values()]
+    known = sorted({str(ab.params["variant"]) for t in tables for ab in t.abilities.values()
+                    if ab.params.get("variant")})
+    got = extra["variants"]
+    if not isinstance(got, list) or any(v not in known for v in got):
+        raise ConfigError(
+            f"{where}: variants = {show(got)}: a list of the variants {rules.ruleset} knows "
+            f"({', '.join(known) or 'none'})"
+        )
 
 
 def _check_stockpiles(
