@@ -733,3 +733,14 @@ def test_spy_prep_travel_and_the_suitcase_passed_on_through_the_cli(tmp_path, ca
            (d2 + timedelta(hours=24)).isoformat())
     cli.at((d2 + timedelta(hours=1)).isoformat(), "order", "dc",
            "Abs: give black-suitcase to Bou", "--day", "2")
+
+
+def test_a_substitute_has_the_suitcase_when_the_one_chosen_is_arrested_that_day():
+    quote("He can also choose a substitute in case that player is killed/arrested.")
+    s = setup("Boss=anokata", "Xpon=gin", "G=vodka", "Con=conan", "Meg=megure", "Cam=camel")
+    d1 = phase(phase(s, "night", 1).state, "day", 1, "Boss: give black-suitcase to Xpon or G",
+               "Meg: arrest Xpon")
+    assert "black-suitcase" in d1.state.players["G"].items
+    assert pms(d1, "G") == "You have received the Black Suitcase for the night."
+    n2 = phase(d1.state, "night", 2, "G: suitcase interrogate Con")
+    assert "black-suitcase" in n2.state.players["Boss"].items

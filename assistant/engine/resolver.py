@@ -379,6 +379,9 @@ class Resolution:
             abilities.fire_visit_kills(self, shots, tier)
             abilities.explode_bombs(self, tier)
         abilities.finish(self)
+        if self.phase == "day":
+            # A borrower killed or arrested by day: the loan goes to the next substitute.
+            abilities.loans_to_substitutes(self)
         abilities.pass_on(self, self.tiers[-1] if self.tiers else "end")
         abilities.free_waits(self, self.tiers[-1] if self.tiers else "end")
         if self.phase == "night":
