@@ -744,3 +744,33 @@ def test_a_substitute_has_the_suitcase_when_the_one_chosen_is_arrested_that_day(
     assert pms(d1, "G") == "You have received the Black Suitcase for the night."
     n2 = phase(d1.state, "night", 2, "G: suitcase interrogate Con")
     assert "black-suitcase" in n2.state.players["Boss"].items
+
+
+def test_spy_is_not_a_crime_and_cannot_be_covered():
+    quote("Night action, NOT a Crime, can't be covered")
+    s = setup(*SPY_GAME, "Cal=calvados", "Eri=eri", variants=["spy"])
+    n1 = phase(s, "night", 1, "Bou: spy A, B, C and D")
+    d1 = phase(n1.state, "day", 1, "Cal: cover Bou")
+    n2 = phase(d1.state, "night", 2, "Eri: cross-examine Bou")
+    assert pms(n2, "Eri") == "Cross-examination of Bou: false"
+    import pytest
+
+    from assistant.errors import OrderError
+
+    with pytest.raises(OrderError, match="no ability 'spy'"):
+        check(d1.state, "Cal: spy A, B, C and E", 2)
+
+
+def test_a_suspended_officer_gets_no_result_that_phase():
+    quote("The police officer can't use any action (arrest, investigate, house search, stake-out "
+          "etc.) for the next 2 phases if he accuses someone falsely and won't get results on the "
+          "current phase, because he'll get suspended.")
+    s = setup("Meg=megure", "G=gin", "Boss=anokata", "Con=conan", "Cam=camel")
+    n1 = phase(s, "night", 1, "Black Org: kill Cam by G")
+    n2 = phase(phase(n1.state, "day", 1).state, "night", 2, "Meg: arrest Con for killing Cam on "
+               "Night 1", "Meg: investigate G kills Con", "Black Org: kill Con by G")
+    assert n2.public[0] == SUSPENDED
+    assert pms(n2, "Meg") == ""
+    n2 = phase(phase(n1.state, "day", 1).state, "night", 2, "Meg: investigate G kills Con",
+               "Black Org: kill Con by G")
+    assert pms(n2, "Meg") == '"G kills Con" - True'
