@@ -1860,10 +1860,7 @@ def rank_of(r: Resolution, name: str) -> tuple[int, int]:
     """Where a player stands in their side's `rank` passive (004's Black Org: "the
     higher-ranked BO members"): a leader first, then the list's order of characters (their
     own, not a disguise's), then anyone the list does not name."""
-    ranks = list(r.rules.side(r.state.players[name].side).passives.get("rank", ()))
-    role = r.state.players[name].role
-    leader = bool(r.state.passive(name, "leader"))
-    return (0 if leader else 1, ranks.index(role) if role in ranks else len(ranks))
+    return r.state.rank_key(name)
 
 
 def ration_stock(r: Resolution, ready: list[Action], tier: str) -> list[Action]:

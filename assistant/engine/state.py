@@ -375,18 +375,19 @@ class GameState:
     def side_members(self, side: str, *, alive: bool = True) -> list[str]:
         return [p.name for p in self.players.values() if p.side == side and (p.alive or not alive)]
 
+    def rank_key(self, name: str) -> tuple[int, int]:
+        """Where a player stands in their side's `rank` passive (004's Black Org: "the
+        higher-ranked BO members"): a leader first, then the list's order of characters
+        (their own, not a disguise's), then anyone the list does not name."""
+        ranks = list(self.rules.side(self.players[name].side).passives.get("rank", ()))
+        role = self.players[name].role
+        leader = bool(self.passive(name, "leader"))
+        return (0 if leader else 1, ranks.index(role) if role in ranks else len(ranks))
+
     def by_rank(self, side: str) -> list[str]:
-        """The side's members still in play (alive, not arrested), highest-ranked first: a
-        leader, then the side's `rank` passive (its characters, in order), then the rest."""
-        ranks = list(self.rules.side(side).passives.get("rank", ()))
+        """The side's members still in play (alive, not arrested), highest-ranked first."""
         members = [n for n in self.side_members(side) if "arrested" not in self.players[n].statuses]
-
-        def key(n: str) -> tuple[int, int, str]:
-            role = self.players[n].role
-            at = ranks.index(role) if role in ranks else len(ranks)
-            return (0 if self.passive(n, "leader") else 1, at, n)
-
-        return sorted(members, key=key)
+        return sorted(members, key=lambda n: (self.rank_key(n), n))
 
     def lover_of(self, name: str) -> str | None:
         for a, b in self.lovers:
