@@ -369,3 +369,90 @@ def test_voice_of_accusation_in_a_landslide_is_not_announced_and_stays(
     assert "Abs has been lynched." in dusk and "increased" not in dusk
     at = _to_day_2(day)
     day.at(at, "order", "g", "Kujou: voice of accusation", "--day", "2")
+
+
+# ---- the Detective Boys' Identify ---------------------------------------------------------
+
+
+def seeded(seed: int, *players: str) -> GameState:
+    slots = []
+    for spec in players:
+        name, _, role = spec.partition("=")
+        slots.append(PlayerSetup(name, RULES.role(role).sides[0], role))
+    return GameState.from_setup(RULES, Setup(tuple(slots), seed, {}))
+
+
+BOYS = ("Mit=mitsuhiko", "Ayu=ayumi", "Gen=genta", "Akonyl=sonoko", "Callid=eisuke",
+        "mangaluva=bourbon", "Teq=tequila", "Boss=anokata")
+
+
+def test_the_detective_boys_identify_one_player_together_and_all_learn_it():
+    quote("Decide together to Identify one person's role (Akonyl is Sonoko, Callid is Eisuke, "
+          "mangaluva is Bourbon)")
+    quote("They use Identify all together. So they can just Identify one player's role "
+          "together per Day.")
+    s = game(*BOYS)
+    r = phase(s, "day", 1, "Mit: identify Akonyl as Sonoko")
+    for boy in ("Mit", "Ayu", "Gen"):
+        assert pms(r, boy) == '"Akonyl is Sonoko" - True'
+    # A second boy's order that day is not a second identification.
+    r = phase(s, "day", 1, "Mit: identify Akonyl as Sonoko", "Gen: identify Callid as Eisuke")
+    assert pms(r, "Gen") == '"Akonyl is Sonoko" - True'
+    assert sum("Identify" in line or "identify" in line for line in r.log_lines()
+               if "ignored" not in line) == 1
+
+
+def test_conflicting_orders_follow_the_ranking_ayumi_mitsuhiko_genta():
+    quote("The ranking of the DB are: Ayumi, Mitsuhiko, Genta. If the GM gets conflicting "
+          "orders on whom to Identify, the GM will use this ranking.")
+    s = game(*BOYS)
+    r = phase(s, "day", 1, "Ayu: identify mangaluva as Bourbon", "Mit: identify Callid as Kid")
+    assert pms(r, "Gen") == '"mangaluva is Bourbon" - True'
+    assert any("Mit: identify Callid as Kaitou Kid: ignored (Ayu ranks higher among the Detective "
+               "Boys" in line for line in r.log_lines())
+    r = phase(s, "day", 1, "Gen: identify Callid as Kid", "Mit: identify Callid as Eisuke")
+    assert pms(r, "Ayu") == '"Callid is Eisuke" - True'
+    assert any("Gen: identify Callid as Kaitou Kid: replaced" in line for line in r.log_lines())
+
+
+def _hindered_days(seeds: range, *players: str, hindered: str, sender: str) -> list[str]:
+    """Day 1's answer to `sender`'s Identify, `hindered` frightened on Night 1, per seed."""
+    out = []
+    for seed in seeds:
+        s = seeded(seed, *players)
+        s = phase(s, "night", 1, f"Teq: frighten {hindered}").state
+        r = phase(s, "day", 1, f"{sender}: identify Akonyl as Sonoko")
+        out.append(pms(r, "Ayu") if "Ayu" in s.players and "Ayu" != hindered else
+                   pms(r, sender))
+    return out
+
+
+def test_a_hindered_boy_makes_the_identification_fail_by_chance():
+    quote("If one of the Detective Boys is prevented from using his day ability (for example by "
+          "Tequila), the Identification could either succeed or fail, depending on the number "
+          "of undisturbed Detective Boys. For example if 2 other DB are still in the game, the "
+          "chance to fail is 1/3. If only one more is still active the chance to fail is 1/2.")
+    three = _hindered_days(range(90), *BOYS, hindered="Gen", sender="Gen")
+    fails = three.count("Your action failed.")
+    assert three.count('"Akonyl is Sonoko" - True') + fails == 90
+    assert 18 <= fails <= 42  # about a third of 90
+    two = _hindered_days(range(90), *[b for b in BOYS if not b.startswith("Mit")],
+                         hindered="Gen", sender="Gen")
+    fails_two = two.count("Your action failed.")
+    assert two.count('"Akonyl is Sonoko" - True') + fails_two == 90
+    assert 30 <= fails_two <= 60  # about half of 90
+    # Undisturbed, it never fails (the test can fail).
+    s = game(*BOYS)
+    assert pms(phase(s, "day", 1, "Gen: identify Akonyl as Sonoko"), "Ayu") == (
+        '"Akonyl is Sonoko" - True')
+
+
+def test_the_last_detective_boy_hindered_always_fails():
+    quote("If it is the last DB it will always fail.")
+    alone = [b for b in BOYS if not b.startswith(("Mit", "Ayu"))]
+    answers = set()
+    for seed in range(20):
+        s = phase(seeded(seed, *alone), "night", 1, "Teq: frighten Gen").state
+        r = phase(s, "day", 1, "Gen: identify Akonyl as Sonoko")
+        answers.add(pms(r, "Gen"))
+    assert answers == {"Your action failed."}

@@ -6,6 +6,7 @@ an event. Kills are only collected here; `deaths.resolve_kills` lands them toget
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -35,6 +36,7 @@ from assistant.errors import MalformedOrderError
 if TYPE_CHECKING:
     from assistant.engine.orders import Order
     from assistant.engine.resolver import Action, Resolution
+    from assistant.engine.rules import AbilityDef
     from assistant.engine.state import GameState, PlayerState
 
 Handler = Callable[["Resolution", "Action", str], None]
@@ -1854,6 +1856,78 @@ def _spend_poison(r: Resolution, a: Action) -> int | None:
         return r.state.use_stock(a.actor, a.ability)
     r.state.spend(a.actor, a.ability)
     return r.state.uses_left(a.actor, a.ability)
+
+
+def group_rank(state: GameState, actor: str, ability: AbilityDef) -> int:
+    """Where the actor's character stands in the ability's `group_rank` (004's Detective
+    Boys: "The ranking of the DB are: Ayumi, Mitsuhiko, Genta")."""
+    ranks = list(ability.params.get("group_rank", ()))
+    role = state.players[actor].role
+    return ranks.index(role) if role in ranks else len(ranks)
+
+
+def group_members(r: Resolution, a: Action) -> list[str]:
+    """The players in the game (alive, not out) holding an ability of `a`'s `group`, in
+    the group's rank."""
+    group = a.ability.params.get("group")
+    found = [
+        n for n, p in r.state.players.items()
+        if p.alive and "out" not in p.statuses
+        and any(ab.params.get("group") == group for ab in r.state.abilities_of(n).values())
+    ]
+    return sorted(found, key=lambda n: (group_rank(r.state, n, a.ability), n))
+
+
+def settle_groups(r: Resolution) -> None:
+    """An action a `group` takes together (004 Detective Boys' Identify): "If one of the
+    Detective Boys is prevented from using his day ability (for example by Tequila), the
+    Identification could either succeed or fail, depending on the number of undisturbed
+    Detective Boys. For example if 2 other DB are still in the game, the chance to fail is
+    1/3. If only one more is still active the chance to fail is 1/2. If it is the last DB it
+    will always fail." Read: it fails with the share of the group hindered (drawn with the
+    game's seed); when it goes ahead, an undisturbed member carries it out."""
+    off = set(r.rules.night.get("disabling_statuses", ()))
+    for a in r.actions:
+        if a.done or not a.ability.params.get("group"):
+            continue
+        members = group_members(r, a)
+        hindered = [
+            m for m in members
+            if r.is_blocked(_as_member(a, m)) or off & r.state.players[m].statuses
+        ]
+        free = [m for m in members if m not in hindered]
+        if not hindered or not free:
+            continue  # all undisturbed, or none: it acts, or fails, as the sender's would
+        group = a.ability.params["group"]
+        share = f"{len(hindered)} of the {len(members)} {group} hindered ({', '.join(hindered)})"
+        if r.rng.random() < len(hindered) / len(members):
+            a.done, a.failed = True, f"{share}: it fails, the GM's draw"
+            r.event(a.tier, a.label(), "fails", a.failed)
+            if "action_failed" in r.rules.messages:
+                for m in free:
+                    r.pm_later(m, r.say("action_failed"), needs_alive=True)
+            continue
+        if a.actor in hindered:
+            a.order = replace(a.order, actor=free[0])
+        r.event(a.tier, a.label(), "goes ahead", f"{share}: the GM's draw lets it through")
+
+
+def _as_member(a: Action, member: str) -> Action:
+    """`a` as another member of its group would send it (to ask what blocks them)."""
+    b = copy.copy(a)
+    b.order = replace(a.order, actor=member)
+    return b
+
+
+def share_with_group(r: Resolution, a: Action, start: int) -> None:
+    """The result of a `group` action goes to every member in the game (004: "Decide
+    together to Identify one person's role")."""
+    if not a.ability.params.get("group"):
+        return
+    mine = [p for p in r.pending_pms[start:] if p.player == a.actor]
+    for m in group_members(r, a):
+        if m != a.actor:
+            r.pending_pms += [replace(p, player=m, role=r.state.players[m].role) for p in mine]
 
 
 def rank_of(r: Resolution, name: str) -> tuple[int, int]:

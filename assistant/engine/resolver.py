@@ -244,6 +244,11 @@ class Resolution:
             # BO can only start one poison attempt each day") one per member.
             shared = order.side and not ability.params.get("each_member")
             key = ("side", str(order.side)) if shared else (order.actor, slot_name)
+            group = ability.params.get("group")
+            if group:
+                # 004 Detective Boys: "They use Identify all together. So they can just
+                # Identify one player's role together per Day."
+                key = ("group", str(group))
             kept = slots.get(key, [])
             previous = kept[-1] if kept else None
             per_phase = int(ability.params.get("per_phase", 1))
@@ -263,6 +268,19 @@ class Resolution:
                     "ignored",
                     f"{previous.actor} has the final say on the {order.side}'s action",
                 )
+                continue
+            if (
+                group
+                and previous is not None
+                and previous.actor != order.actor
+                and abilities.group_rank(self.state, previous.actor, previous.ability)
+                < abilities.group_rank(self.state, order.actor, ability)
+            ):
+                # "If the GM gets conflicting orders on whom to Identify, the GM will use
+                # this ranking."
+                self.event("orders", order.label(), "ignored",
+                           f"{previous.actor} ranks higher among the {group}: "
+                           f"{previous.label()} stands")
                 continue
             if previous is not None and previous.ability is ability and per_phase > 1:
                 self.event(
@@ -335,6 +353,7 @@ class Resolution:
         abilities.apply_suspensions(self)
         abilities.apply_repairs(self)
         abilities.apply_trust(self)
+        abilities.settle_groups(self)
         for tier in self.tiers:
             acts = [a for a in self.actions if a.tier == tier and not a.done]
             ready = []
@@ -364,7 +383,9 @@ class Resolution:
             shots += abilities.visit_kills(self, ready)
             for a in sorted(ready, key=abilities.within_tier_key):
                 self.acting = a.actor
+                told = len(self.pending_pms)
                 abilities.HANDLERS[a.kind](self, a, tier)
+                abilities.share_with_group(self, a, told)
                 if a.ability.params.get("done_pm") and not a.failed:
                     # 004: "Players, that used a Night action and weren't discombobulated,
                     # will get a PM with "You slandered your target"".
