@@ -24,12 +24,13 @@ from assistant.errors import (
     VoteError,
 )
 from assistant.game import Game
+from assistant.marks_cache import kept_beside
 from assistant.models import to_iso
 from assistant.monitor import day_tally, game_ruleset, load_game, load_view
 from assistant.outcome import TallyRules
 from assistant.phases import game_zone, local_text, parse_past, phase_at, phases_from_inputs
 from assistant.rulesets import find_ruleset
-from assistant.store import GameStore
+from assistant.store import GameStore, paused_gc
 from assistant.tally import Tally
 from assistant.votes import VoteRules
 
@@ -84,8 +85,10 @@ def game_tally(
     if at_post is not None and at is None:
         at = _post_time(store, at_post)
     now = at or now
-    view = load_view(store, now)
-    tally = day_tally(view, store.inputs(), day=day, at=at, at_post=at_post)
+    with kept_beside(store.path) as marks, paused_gc():
+        view = load_view(store, now)
+        marks.keep = {sp.post_id for sp in view.stored}
+        tally = day_tally(view, store.inputs(), day=day, at=at, at_post=at_post)
     return game, ruleset, tally, now
 
 

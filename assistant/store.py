@@ -18,6 +18,7 @@ file the earlier one left. Readers take no lock: a replace is atomic.
 from __future__ import annotations
 
 import errno
+import gc
 import json
 import os
 import re
@@ -133,7 +134,8 @@ class AtomicJSONStorage(Storage):
                     "else: restore it from a backup, or remove it to start the game over"
                 )
             try:
-                data = json.loads(text)
+                with paused_gc():
+                    data = json.loads(text)
             except json.JSONDecodeError as e:
                 raise StoreError(
                     f"the game file {self.path} is not valid JSON ({e}); it was not written by "
@@ -513,12 +515,16 @@ class GameStore:
         return marked
 
     def posts(self, *, include_vanished: bool = True) -> list[StoredPost]:
-        """Every stored post in thread order (position, then id)."""
-        out = []
-        for doc in self.db.table("posts").all():
-            sp = _stored_post(doc)
-            if include_vanished or sp.vanished_at is None:
-                out.append(sp)
+        """Every stored post in thread order (position, then id). Read from the document
+        itself, not through TinyDB's copies of every record (`live_post_ids`): a count of a
+        long day spent a third of its store read copying, and the copies are only read."""
+        assert self._storage is not None
+        docs = (self._storage.read() or {}).get("posts", {}).values()
+        with paused_gc():
+            out = [
+                _stored_post(doc) for doc in docs
+                if include_vanished or not doc.get("vanished_at")
+            ]
         out.sort(key=lambda sp: (sp.latest.position, sp.post_id))
         return out
 
@@ -557,6 +563,19 @@ class GameStore:
     def table(self, name: str):  # noqa: ANN201 - TinyDB's Table
         """A named table for records a module owns (alerts, scheduler state...)."""
         return self.db.table(name)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Python's cycle collector paused while a long game's records are built: they hold no
+    cycles, and its passes over the growing heap took a quarter of a count's store read."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _stored_post(doc: dict[str, Any]) -> StoredPost:

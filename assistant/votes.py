@@ -18,6 +18,7 @@ import html
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -871,7 +872,7 @@ def _judged(
     body: str, post_id: int, by_gm: bool, rules: VoteRules, chunker: Any
 ) -> tuple[VoteMark, ...]:
     out = []
-    for i, mark in enumerate(marks_from_chunks(chunker(body))):
+    for i, mark in enumerate(raw_marks(body, post_id, chunker)):
         if by_gm and mark.action == "name":
             continue  # bold names in a GM's post are announcements, not examples
         if by_gm and mark.action != "mention":
@@ -898,6 +899,36 @@ def _judged(
             )
         )
     return tuple(out)
+
+
+_SHELF: ContextVar[Any] = ContextVar("marks_shelf", default=None)
+"""Marks kept between processes (marks_cache.py), while a caller has a game's file open."""
+
+
+def marks_shelf() -> Any:
+    return _SHELF.get()
+
+
+def set_marks_shelf(shelf: Any) -> Token[Any]:
+    return _SHELF.set(shelf)
+
+
+def reset_marks_shelf(token: Token[Any]) -> None:
+    _SHELF.reset(token)
+
+
+def raw_marks(body: str, post_id: int, chunker: Any = chunks_lexbor) -> tuple[Mark, ...]:
+    """The marks in a body before any ruleset judges them: from the game's marks file when
+    one is open and holds them (read with this parser), else read from the HTML."""
+    shelf = _SHELF.get() if chunker is chunks_lexbor else None
+    if shelf is not None:
+        kept = shelf.get(post_id, body)
+        if kept is not None:
+            return kept
+    marks = tuple(marks_from_chunks(chunker(body)))
+    if shelf is not None:
+        shelf.put(post_id, body, marks)
+    return marks
 
 
 def clear_extract_cache() -> None:

@@ -5,8 +5,10 @@ Measured in the same run, on the same posts (each a post of its own: no two shar
 1. `assistant count` of the day stored in a game, under EVERY ruleset of rulesets/ (those
    whose day ends early when everyone has voted, at a majority, or by the clock
    included): `gm.game_tally`, what the command computes (the game's view with its
-   effective deadline, then the day's count), from a freshly opened store and an empty
-   extraction cache as in a new process; the best of `--repeat`;
+   effective deadline, then the day's count), from a freshly opened store; the best of
+   `--repeat` of each start (`STARTS`): the first count after a fetch (nothing read yet),
+   a count in a new process (the marks file beside the game, marks_cache.py, as the last
+   count left it) and a count again in the same process;
 2. a first count (`tally.count` with the extraction cache emptied) under `--ruleset`, and
    the same count again, as every daemon poll, replay and check does: only new or edited
    posts are read, the others' judged marks are kept;
@@ -184,10 +186,15 @@ def stored_game(data_dir: Path, posts: list[Any], ruleset: str) -> datetime:
     return posts[-1].posted_at + timedelta(minutes=5)
 
 
+#: How each count of `time_count_command` starts: "first" with nothing of the posts read
+#: (no marks file beside the game: the first count after a fetch), "count" as a new process
+#: (the marks file the last count left, nothing in memory), "again" as the daemon's process.
+STARTS = ("first", "count", "again")
+
+
 def time_count_command(posts: list[Any], ruleset: str, repeat: int) -> dict[str, Any]:
     """The best time of `gm.game_tally` (what `assistant count` computes), each from a
-    store opened anew: with an empty extraction cache (a new process), and again with the
-    posts' marks already judged (the daemon's process); with the count's digest."""
+    store opened anew, for each of `STARTS`; with the count's digest."""
     import assistant
     import assistant.votes
     from assistant.gm import game_tally
@@ -196,18 +203,21 @@ def time_count_command(posts: list[Any], ruleset: str, repeat: int) -> dict[str,
     empty = getattr(assistant.votes, "clear_extract_cache", lambda: None)
     with tempfile.TemporaryDirectory() as tmp:
         now = stored_game(Path(tmp), posts, ruleset)
-        best, again, tally = float("inf"), float("inf"), None
+        marks = GameStore.game_path(Path(tmp), "bench").with_suffix(".json.marks")
+        best = dict.fromkeys(STARTS, float("inf"))
+        tally = None
         for _ in range(repeat):
-            for cold in (True, False):
-                if cold:
+            for start in STARTS:
+                if start == "first":
+                    marks.unlink(missing_ok=True)
+                if start != "again":
                     empty()
-                start = time.perf_counter()
+                began = time.perf_counter()
                 with GameStore.open(Path(tmp), "bench", create=False) as store:
                     _, _, tally, _ = game_tally(store, now)
-                took = time.perf_counter() - start
-                best, again = (min(best, took), again) if cold else (best, min(again, took))
-    return {"seconds": best, "again": again, "digest": digest(tally),
-            "deadline": str(tally.deadline),
+                best[start] = min(best[start], time.perf_counter() - began)
+    return {"seconds": best["count"], "first": best["first"], "again": best["again"],
+            "digest": digest(tally), "deadline": str(tally.deadline),
             "lynched": tally.outcome.to_json().get("lynched"),
             "code": str(Path(assistant.__file__).parent.parent)}
 
@@ -232,19 +242,22 @@ def per_ruleset(posts: list[Any], names: list[str], repeat: int, root: Path,
     taking turns ruleset by ruleset (a busy machine slows both alike)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump([p.to_dict() for p in posts], f)
-    head = f"{'ruleset':16} {'count':>9} {'again':>9}"
+    head = f"{'ruleset':16} {'first':>9} {'count':>9} {'again':>9}"
     if against:
         head += f" {'before':>10} {'ratio':>7}  same count"
     print(f"`assistant count` of the stored {len(posts)}-post day (gm.game_tally, the store opened"
-          " anew; count: empty extraction cache, as a new process; again: the posts' marks"
-          f" judged, as the daemon; best of {repeat}"
-          + (f"; before: count with {against}, best of {against_repeat}" if against else "")
+          " anew; first: no marks file beside the game and none in memory, the first count"
+          " after a fetch; count: a new process, the marks file the last count left; again:"
+          f" the posts' marks judged in memory, as the daemon; best of {repeat}"
+          + (f"; before: count (a new process) with {against}, best of {against_repeat};"
+             " ratio: before / count" if against else "")
           + "):")
     print(head + "   deadline, lynched")
     try:
         for name in names:
             mine = run_child(root, f.name, name, repeat)
-            line = f"{name:16} {mine['seconds'] * 1000:6.0f} ms {mine['again'] * 1000:6.0f} ms"
+            line = (f"{name:16} {mine.get('first', mine['seconds']) * 1000:6.0f} ms"
+                    f" {mine['seconds'] * 1000:6.0f} ms {mine['again'] * 1000:6.0f} ms")
             if against:
                 other = run_child(against, f.name, name, against_repeat)
                 same = other["digest"] == mine["digest"] and other["deadline"] == mine["deadline"]
