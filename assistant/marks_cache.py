@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -105,6 +104,8 @@ class MarksFile:
         if self.keep is not None:
             wanted = {str(i) for i in self.keep}
             posts = {k: v for k, v in posts.items() if k in wanted}
+        import tempfile
+
         text = json.dumps({"format": FORMAT, "code": code_version(), "posts": posts},
                           ensure_ascii=False, separators=(",", ":"))
         try:

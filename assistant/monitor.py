@@ -18,16 +18,7 @@ from assistant import game as facts
 from assistant.alerts import Alert
 from assistant.all_voted import AllVotedWatch
 from assistant.checks import PostingRules, posting_rules
-from assistant.checks.edits import check_edits, usable_votes
-from assistant.checks.inactivity import check_inactivity
 from assistant.checks.invalid_votes import check_invalid_votes
-from assistant.checks.pm_copy import (
-    KnownPM,
-    check_pm_copies,
-    check_quoted_gm_pms,
-    pms_from_inputs,
-)
-from assistant.checks.posting import check_posting
 from assistant.errors import AssistantError
 from assistant.game import Game, Phase
 from assistant.models import Post
@@ -46,8 +37,9 @@ from assistant.timeline import Thread, thread_of
 from assistant.vote_codes import VoteCode
 from assistant.votes import VoteRules
 
-if TYPE_CHECKING:  # the engine is imported where a game has a setup (or at night), so that
-    # a count of a game without one does not pay for it (tests/test_startup.py)
+if TYPE_CHECKING:  # the engine is imported where a game has a setup (or at night), and the
+    # checks by `run_checks`, so that a count does not pay for them (tests/test_startup.py)
+    from assistant.checks.pm_copy import KnownPM
     from assistant.engine.dusk import DuskResult
     from assistant.engine.history import Replay
     from assistant.night_orders import OrdersStatus
@@ -350,6 +342,11 @@ def spans(game: Game, current: Deadline | None) -> list[tuple[Phase, datetime | 
 
 def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     """Every check on the game's facts as of `view.now`."""
+    from assistant.checks.edits import check_edits, usable_votes
+    from assistant.checks.inactivity import check_inactivity
+    from assistant.checks.pm_copy import check_pm_copies, check_quoted_gm_pms
+    from assistant.checks.posting import check_posting
+
     game, rules = view.game, view.posting
     vrules = VoteRules.from_ruleset(view.ruleset)
     votes_of = usable_votes(vrules, game.gms)
@@ -383,6 +380,8 @@ def known_pms(
     """The PMs the GM sent: stored with `assistant pm`, and the result PMs of every phase
     the GM confirmed with `assistant resolve` (the engine drafted them; replayed, not stored:
     `rep` is the view's replay when the caller has it)."""
+    from assistant.checks.pm_copy import KnownPM, pms_from_inputs
+
     pms = pms_from_inputs(inputs)
     if not any(i["kind"] == ROLES for i in inputs):
         return pms

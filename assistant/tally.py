@@ -310,8 +310,6 @@ def count(
     # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
     election_until = sheriff.at_post if sheriff is not None and sheriff.day == number else None
     events = _events(selected, game, phase, at_post, at, edits)
-    if watch is not None:
-        watch.begin(events, game)
 
     def election(post: Post) -> str | None:
         if sheriff is None or election_until is None or post.post_id > election_until:
@@ -323,7 +321,7 @@ def count(
 
     def run(taught: Mapping[str, Taught], watch: Any = None, upto: int | None = None) -> _State:
         state = _State(players=game.players, author_notes=author_notes)
-        if watch is not None:
+        if watch is not None:  # the watch learns the events here, once per pass
             watch.begin(events, game)
         for i, (kind, item) in enumerate(events):
             if upto is not None and i > upto:

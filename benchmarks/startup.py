@@ -11,12 +11,15 @@ the checkout so that its code is the one imported), the checkouts taking turns:
 3. with `--against CHECKOUT` (e.g. a `git worktree` of the commit before a change): the
    same with that checkout's code, and the ratios.
 
+Each checkout's package is compiled to bytecode first, as an install is.
+
     .venv/bin/python benchmarks/startup.py [--runs 15] [--posts 1000] [--against /tmp/base]
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import statistics
 import subprocess
 import sys
@@ -77,6 +80,9 @@ def main() -> None:
     for checkout in checkouts:
         if code_of(checkout).resolve() != checkout.resolve():
             sys.exit(f"python started in {checkout} imports the code of {code_of(checkout)}")
+        # As an install has them (pip compiles what it installs): with PYTHONDONTWRITEBYTECODE
+        # set and no bytecode yet, every run would compile the package from source (~0.25 s).
+        compileall.compile_dir(checkout / "assistant", quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         make_game(Path(tmp), args.posts)
         commands = {"--version": ["--version"],
