@@ -129,3 +129,14 @@ def test_every_bundled_ruleset_states_whether_thread_nicknames_are_read() -> Non
         text = path.read_text(encoding="utf-8")
         assert "\nthread_nicknames = " in text, f"{path.name} does not state it"
         assert find_ruleset(str(path)).votes.thread_nicknames is True, path.name
+
+
+def test_replay_why_says_which_post_gave_the_nickname(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # `assistant replay ... --why` of game 1170, day 2, as a GM would run it.
+    from test_votes_real_archives import _replay
+
+    doc = _replay(capsys, "1170", 2, tmp_path, "--why", "--forum-tz", "UTC")
+    vote = next(v for v in doc["votes"] if v["post"] == 898 and v["action"] == "vote")
+    assert vote["target"] == "Cloudocean"
+    assert "a nickname the thread gave Cloudocean: 'CO=cloudocean' in post 831" in vote["reason"]
+    assert doc["outcome"]["lynched"] == ["Cloudocean"]
