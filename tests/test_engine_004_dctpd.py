@@ -14,6 +14,7 @@ import pytest
 
 from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import GameState
+from assistant.engine.vote_effects import modifiers_for_day
 from tests.test_engine_004 import RULES, dead, game, phase, pms, quote
 from tests.test_engine_004_lynch import D1, END, ROLES, Day, wagons
 
@@ -456,3 +457,77 @@ def test_the_last_detective_boy_hindered_always_fails():
         r = phase(s, "day", 1, "Gen: identify Akonyl as Sonoko")
         answers.add(pms(r, "Gen"))
     assert answers == {"Your action failed."}
+
+
+def test_a_traveller_abroad_on_the_plane_or_leaving_that_day_casts_no_vote(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("Everyone is allowed to vote during day phases, whether they be from the town or the "
+          "Black Org. You may only not vote if you are dead, not in Japan (as a result of being "
+          "a traveler), are arrested, or were hindered by an ability (such as Frighten).")
+    quote("Leaving Japan: The player may not use an ability or vote and travel in the same "
+          "phase.")
+    roles = {**ROLES, "Hak": "hakuba", "Mak": "makoto"}
+    day.start(tmp_path, roles, night_orders=("Mak: travel",))
+    # Hakuba is abroad (he "Begins game outside Japan"); Makoto is on the plane home.
+    day.votes(("Hak", "Abs"), ("Mak", "Abs"), ("Pofa", "Lynz"))
+    count = day.count()
+    assert wagons(count) == {"Lynz": 1}
+    assert why(day, "Hak")[-1]["code"] == "hidden"
+    assert "Hak" not in count["not_voting"] and "Mak" not in count["not_voting"]
+    post = tally_post(day)
+    assert "Hak" not in post and "Mak" not in post
+
+
+def test_a_traveller_who_leaves_by_day_casts_no_vote_that_day() -> None:
+    quote("Hakuba decides to travel on Day 2. In case he was lynched, Hakuba will survive.")
+    quote("Leaving Japan: The player may not use an ability or vote and travel in the same "
+          "phase.")
+    s = game("Hak=hakuba", "G=gin", "Boss=anokata", "Con=conan")
+    s = phase(phase(s, "night", 1, "Hak: travel").state, "day", 1).state
+    s = phase(s, "night", 2).state
+    assert "Hak" not in {m["player"] for m in modifiers_for_day(s, 2)}  # home on Day 2
+    r = phase(s, "day", 2, "Hak: travel")
+    mods = {m["player"]: m for m in modifiers_for_day(r.state, 2)}
+    assert mods["Hak"]["hidden"] and mods["Hak"]["lynch_immune"]
+    assert mods["Hak"]["source"] == "travelling"
+
+
+def test_a_strapped_players_vote_counts_only_if_the_bomb_is_defused(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("A player strapped with the bomb may send a lynch vote, but their vote will not count "
+          "unless the bomb attached to them was defused in time.")
+    quote("The lynch vote of someone who dies as a result of the explosion will not count (much "
+          "the same as if they were poisoned).")
+    day.start(tmp_path, ROLES, night_orders=("Black Org: vest Lynz by Abs",))
+    day.votes(("Lynz", "Miaka"), ("Kaz", "Miaka"), ("Abs", "Kaz"), ("Eri", "Kaz"))
+    log = day.orders()
+    assert "Lynz: dies" in log
+    assert wagons(day.count()) == {"Kaz": 2, "Miaka": 1}
+    assert why(day, "Lynz")[-1]["code"] == "hidden"
+    assert "Lynz" not in tally_post(day)
+
+
+def test_a_defused_players_vote_counts(day: NightThenDay, tmp_path: Path) -> None:
+    quote("A player strapped with the bomb may send a lynch vote, but their vote will not count "
+          "unless the bomb attached to them was defused in time.")
+    day.start(tmp_path, ROLES, night_orders=("Black Org: vest Lynz by Abs",))
+    day.votes(("Lynz", "Miaka"), ("Kaz", "Miaka"), ("Abs", "Kaz"), ("Eri", "Kaz"))
+    day.orders("Pofa: disarm Lynz")
+    assert wagons(day.count()) == {"Miaka": 2, "Kaz": 2}
+    assert "Lynz voted Miaka" in tally_post(day)
+
+
+def test_a_poisoned_kazuhas_accompany_fails_and_its_target_is_lynched(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("If Kazuha was successfully poisoned and accompanied someone that was about to be "
+          "lynched over the 1 vote difference, the reduction of that 1 vote fails (aka, the "
+          "accompany fails) and the target of accompany will be lynched instead.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Pofa", "Abs"))
+    day.orders("Kaz: accompany Lynz", "Miaka: aptx Kaz as Kazuha")
+    count = day.count()
+    assert wagons(count) == {"Lynz": 2, "Abs": 1}
+    assert count["outcome"]["lynched"] == ["Lynz"]

@@ -25,7 +25,7 @@ from typing import Any
 from assistant.engine.abilities import DAY_BLOCK
 from assistant.engine.history import ROLES, Replay, replay
 from assistant.engine.rules import EngineRules, load_engine_rules, phase_index
-from assistant.engine.state import GameState, whereabouts
+from assistant.engine.state import ABROAD, GameState, flights, whereabouts
 
 _DEFAULT_STATUSES = {"powerless": "powerless", "charmed": "charmed-by"}
 
@@ -132,7 +132,8 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
         if hides_votes:
             # 004 Voice of Reason: "No votes are shown if Voice of Reason is used."
             sources.append(f"status: {names['hides_votes']}")
-        hidden_by = [s for s in hiding if s in p.day_statuses or s in p.statuses]
+        # (Where a traveller is comes from their flights below, not the status "abroad".)
+        hidden_by = [s for s in hiding if s != ABROAD and (s in p.day_statuses or s in p.statuses)]
         if hidden_by:
             sources.append(f"status: {hidden_by[0]}")
         if "abducted" in p.day_statuses or "out" in p.statuses:
@@ -141,12 +142,19 @@ def modifiers_for_day(state: GameState, day: int) -> list[dict[str, Any]]:
             sources.append("abducted" if "abducted" in p.day_statuses else "out of the game")
         if tiebreaker or immune:
             sources.append(state.role_title(name))
-        where = whereabouts(p, phase_index(state.rules, "day", day))
+        index = phase_index(state.rules, "day", day)
+        where = whereabouts(p, index)
+        if where == "home" and any(i == index + 1 for i, _dest in flights(p)):
+            # 004: "The player may not use an ability or vote and travel in the same phase";
+            # "Hakuba decides to travel on Day 2. In case he was lynched, Hakuba will survive."
+            where = "travelling"
         if where != "home":
             # 004 travel: abroad "they are not capable of voting"; on the plane "the player
             # may not use their abilities, vote, or be killed or lynched".
             powerless = immune = True
-            sources.append("on the plane" if where == "in-flight" else "abroad")
+            sources.append({"in-flight": "on the plane"}.get(where, where))
+            if where in hiding and not hidden_by:
+                hidden_by = [where]
         if not sources:
             continue
         out.append(
