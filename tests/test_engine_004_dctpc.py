@@ -774,3 +774,16 @@ def test_a_suspended_officer_gets_no_result_that_phase():
     n2 = phase(phase(n1.state, "day", 1).state, "night", 2, "Meg: investigate G kills Con",
                "Black Org: kill Con by G")
     assert pms(n2, "Meg") == '"G kills Con" - True'
+
+
+def test_an_injured_leader_still_gives_the_suitcase():
+    quote("Injured members may still kill each night, as well as utilize items such as the Black "
+          "Suitcase, bow-tie, and tranquilizer watch.")
+    s = setup("Boss=anokata", "G=gin", "Kob=kobayashi", "Con=conan", "Meg=megure")
+    n1 = phase(s, "night", 1, "Black Org: kill Boss by G", "Kob: first aid Boss")
+    assert dead(n1) == [] and "injured" in n1.state.players["Boss"].statuses
+    d1 = phase(n1.state, "day", 1, "Boss: give black-suitcase to G")
+    assert pms(d1, "G") == "You have received the Black Suitcase for the night."
+    n2 = phase(d1.state, "night", 2, "G: suitcase interrogate Con",
+               "Meg: investigate G interrogates Con")
+    assert pms(n2, "Meg") == '"G interrogates Con" - True'
