@@ -787,3 +787,62 @@ def test_an_injured_leader_still_gives_the_suitcase():
     n2 = phase(d1.state, "night", 2, "G: suitcase interrogate Con",
                "Meg: investigate G interrogates Con")
     assert pms(n2, "Meg") == '"G interrogates Con" - True'
+
+
+# ---- the FBI Leader and the NOC --------------------------------------------------------------
+
+
+def test_james_is_told_how_many_subordinates_and_of_a_disguised_one():
+    quote("At the onset of the round, the FBI Leader is given notice of how many of his "
+          "subordinated (Jodie, Akai, Camel, Kir) are in the game. This count includes characters "
+          "disguised as his subordinated.")
+    quote("If someone is disguised as a subordinate, James will receive a small hint akin to, "
+          "\"You believe something is strange with your suborinate(s)...\"")
+    s = setup("James=james", "Jodie=jodie", "Kid=kid/camel", "G=gin", "Boss=anokata",
+              "Con=conan")
+    r = phase(s, "night", 1)
+    assert r.notices["James"] == (
+        "Your subordinates (Jodie, Akai, Camel, Kir) in this game: 2.",
+        "You believe something is strange with your subordinate(s)...",
+    )
+    s = setup("James=james", "Jodie=jodie", "G=gin", "Boss=anokata", "Con=conan")
+    assert phase(s, "night", 1).notices["James"] == (
+        "Your subordinates (Jodie, Akai, Camel, Kir) in this game: 1.",)
+    assert "James" not in phase(s, "night", 2).notices  # at the onset only
+
+
+def test_kir_is_told_how_many_black_org_members_are_in_the_game():
+    quote("Player gets to know how many Black Org members are present in the current game (not "
+          "their identities).")
+    s = setup("Kir=kir", "G=gin", "Boss=anokata", "Ver=vermouth/ran", "Con=conan")
+    assert phase(s, "night", 1).notices["Kir"] == ("Black Org members in this game: 3.",)
+
+
+def test_james_gets_two_results_of_his_subordinates_one_each():
+    quote("After each night, James will receive two results from his subordinates chosen at "
+          "random (the number of reports he gets relies on the number of subordinates in the "
+          "game, but he may not receive more than two).")
+    quote("With concern to Akai, James will receive only one of his investigations.")
+    s = setup("James=james", "Jodie=jodie", "Akai=akai", "Cam=camel", "G=gin", "Boss=anokata",
+              "Con=conan", "Doc=araide")
+    orders = ("Jodie: observe age G", "Cam: stake-out Con", "Akai: investigate G kills Con",
+              "Akai: investigate Doc heals Con", "Akai: investigate Con interrogates G",
+              "Black Org: kill Con by G", "Doc: heal Con")
+    r = phase(s, "night", 1, *orders)
+    own = {n: r.pms.get(n, ()) for n in ("Jodie", "Akai", "Cam")}
+    reports = list(r.pms["James"])
+    assert len(reports) == 2
+    senders = []
+    for line in reports:
+        who, _, result = line.removeprefix("A report from your subordinate ").partition(": ")
+        senders.append(who)
+        assert result in own[{"Jodie": "Jodie", "Akai": "Akai", "Camel": "Cam"}[who]]
+    assert len(set(senders)) == 2  # one result of each
+    # Akai alone, with three investigations: one of them.
+    r = phase(s, "night", 1, "Akai: investigate G kills Con", "Akai: investigate Doc heals Con",
+              "Black Org: kill Con by G", "Doc: heal Con")
+    assert len(r.pms["James"]) == 1
+    assert r.pms["James"][0].removeprefix("A report from your subordinate Akai: ") in \
+        r.pms["Akai"]
+    # Nobody with a result: no report.
+    assert "James" not in phase(s, "night", 1).pms

@@ -2622,6 +2622,57 @@ def finish(r: Resolution) -> None:
             )
 
 
+def reports_to_leaders(r: Resolution, results: dict[str, list[str]]) -> None:
+    """004 FBI Leader: "After each night, James will receive two results from his
+    subordinates chosen at random (the number of reports he gets relies on the number of
+    subordinates in the game, but he may not receive more than two)"; "With concern to Akai,
+    James will receive only one of his investigations. In the case of Kir, James will
+    receive only one of her actions ... chosen at random": the passive `reports_from = {
+    roles, most }`: up to `most` subordinates with results tonight (a role or disguise of
+    `roles`), drawn at random, one result of each, drawn at random."""
+    for name in sorted(r.state.players):
+        spec = r.state.passive(name, "reports_from")
+        if not spec or not r.state.players[name].alive or "report" not in r.rules.messages:
+            continue
+        roles = list(spec.get("roles", ()))  # type: ignore[attr-defined]
+        subs = sorted(
+            n for n, p in r.state.players.items()
+            if n != name and results.get(n) and (p.role in roles or disguise_of(p) in roles)
+        )
+        most = int(spec.get("most", 2))  # type: ignore[attr-defined]
+        for n in sorted(r.rng.sample(subs, min(most, len(subs)))):
+            p = r.state.players[n]
+            worn = disguise_of(p) if disguise_of(p) in roles else None
+            who = r.rules.role(worn or str(p.role)).title.split(",")[0]
+            line = r.rng.choice(results[n])
+            r.pm(name, r.say("report", character=who, result=line))
+            r.event("results", f"report to {name}", f"from {n} ({who})", line)
+
+
+def first_night_counts(r: Resolution, name: str) -> None:
+    """004, told "At the onset of the round" (a notice of Night 1, drafted before its
+    results: `draft pms` with the night open): the FBI Leader "is
+    given notice of how many of his subordinated (Jodie, Akai, Camel, Kir) are in the game.
+    This count includes characters disguised as his subordinated", with a hint when one is
+    disguised; Kir (NOC) "gets to know how many Black Org members are present in the current
+    game". The passive `counts_on_first_night = { roles | side, say, disguised }`."""
+    spec = r.state.passive(name, "counts_on_first_night")
+    if not spec:
+        return
+    roles = set(spec.get("roles", ()))  # type: ignore[attr-defined]
+    side = spec.get("side")  # type: ignore[attr-defined]
+    others = [p for n, p in r.state.players.items() if n != name]
+    if side:
+        n = sum(1 for p in others if p.side == side)
+        worn = 0
+    else:
+        n = sum(1 for p in others if p.role in roles or disguise_of(p) in roles)
+        worn = sum(1 for p in others if disguise_of(p) in roles)
+    r.notice(name, r.say(str(spec["say"]), n=n))  # type: ignore[index]
+    if worn and spec.get("disguised"):  # type: ignore[attr-defined]
+        r.notice(name, r.say(str(spec["disguised"])))  # type: ignore[index]
+
+
 def _gadgets(r: Resolution, tier: str) -> None:
     """What 000's standing tech reports at the end of the night: the Surveillance System
     (visitors and their general purpose), Advanced Tracking Devices (where the tracked
@@ -2650,6 +2701,8 @@ def _gadgets(r: Resolution, tier: str) -> None:
             who = [n for n, q in r.state.players.items() if q.role == told and q.alive]
             r.pm(name, r.say("told_role", role=r.rules.role(str(told)).title,
                              players=", ".join(who) or "nobody alive"))
+        if r.number == 1:
+            first_night_counts(r, name)
         if r.state.passive(name, "intel") and r.number == 1:
             titles = sorted(r.state.role_title(n) for n in r.state.players)
             r.pm(name, r.say("intel", roles=", ".join(titles)))

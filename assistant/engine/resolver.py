@@ -408,6 +408,7 @@ class Resolution:
         if self.phase == "night":
             abilities.friends_killers(self)
         self.state.acts.extend(self._acts())
+        results: dict[str, list[str]] = {}
         for p in self.pending_pms:
             if p.player in self.silenced and p.own:
                 self.event("results", f"PM to {p.player}", "not sent",
@@ -419,6 +420,10 @@ class Resolution:
             if player.role != p.role:
                 continue
             self.pm(p.player, p.text, p.at)
+            if p.own:
+                results.setdefault(p.player, []).append(p.text)
+        if self.phase == "night":
+            abilities.reports_to_leaders(self, results)
         self._drop_pms_of_the_dead()
         if self.phase == "night":
             self.state.nights_resolved = max(self.state.nights_resolved, self.number)
