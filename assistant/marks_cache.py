@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from assistant import votes
+from assistant.store import StoredPost, read_json
 from assistant.vote_codes import VoteCode
-from assistant.votes import Hidden, Mark
+from assistant.votes import Hidden, Mark, VoteRules, may_hold_marks
 
 FORMAT = 1
 """The file's layout; a change of it (or of how marks are read) makes old files ignored."""
@@ -72,7 +73,7 @@ class MarksFile:
         if self._posts is None:
             self._posts = {}
             try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
+                data = read_json(self.path.read_bytes())
             except (OSError, ValueError):
                 return self._posts  # none yet, or unreadable: read the posts again
             if (isinstance(data, dict) and data.get("code") == code_version()
@@ -153,3 +154,16 @@ def kept_beside(game_file: Path) -> Iterator[MarksFile]:
     finally:
         votes.reset_marks_shelf(token)
     shelf.save()
+
+
+def read_marks_of(game_file: Path, stored: list[StoredPost], rules: VoteRules) -> None:
+    """Every stored version's marks the game's file does not hold yet, read into it: what
+    `fetch` does once it has stored a thread, so that even the first count after it parses
+    no post's HTML (the daemon's reviews keep the file as they count)."""
+    with kept_beside(game_file) as shelf:
+        shelf.keep = {sp.post_id for sp in stored}
+        for sp in stored:
+            for version in sp.versions:
+                body = version.post.body_html
+                if may_hold_marks(body, rules):
+                    votes.raw_marks(body, sp.post_id)

@@ -21,6 +21,7 @@ from assistant.checks import PostingRules, posting_rules
 from assistant.checks.invalid_votes import check_invalid_votes
 from assistant.errors import AssistantError
 from assistant.game import Game, Phase
+from assistant.marks_cache import kept_beside
 from assistant.models import Post
 from assistant.outcome import NO_LYNCH, TallyRules, with_tally
 from assistant.phases import (
@@ -31,7 +32,7 @@ from assistant.phases import (
     phase_end,
 )
 from assistant.rulesets import Ruleset, find_ruleset
-from assistant.store import GameStore, StoredPost
+from assistant.store import GameStore, StoredPost, paused_gc
 from assistant.tally import ABSTAIN, Tally, count
 from assistant.timeline import Thread, thread_of
 from assistant.vote_codes import VoteCode
@@ -146,9 +147,26 @@ def load_view(store: GameStore, now: datetime) -> GameView:
         rep = replay(load_engine_rules(ruleset), with_seq(inputs))
     game = load_game(store, ruleset=ruleset, rep=rep)
     ruleset = ruleset or game_ruleset(store, game.ruleset)
+    # Every view (a count, the daemon's review, `phase`, the dashboard) reads the marks its
+    # last one read from the game's marks file, and leaves there those it read anew.
+    with kept_beside(store.path) as marks, paused_gc():
+        stored = store.posts()
+        marks.keep = {sp.post_id for sp in stored}
+        return _view_of(store, now, game, ruleset, inputs, rep, stored)
+
+
+def _view_of(
+    store: GameStore,
+    now: datetime,
+    game: Game,
+    ruleset: Ruleset,
+    inputs: list[dict[str, Any]],
+    rep: Replay | None,
+    stored: list[StoredPost],
+) -> GameView:
+    """`load_view` once the game's facts and posts are read."""
     prules = ruleset.phases
     posting = posting_rules(ruleset, store.config().get("posting"))
-    stored = store.posts()
     posts = current_posts(stored)
     thread = thread_of(stored)
     phase = game.phases[-1] if game.phases else None

@@ -175,3 +175,59 @@ def test_posts_no_longer_stored_are_dropped(tmp_path: Path) -> None:
     shelf.save()
     kept = json.loads(path.read_text())["posts"]
     assert "999999" not in kept and str(ours[-1].post_id) in kept
+
+
+@pytest.mark.parametrize("software", ["smf", "phpbb"])
+def test_the_first_count_after_a_fetch_reads_no_html(
+    tmp_path: Path, software: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """`fetch` reads the marks of what it stored (the real SMF / phpBB pages of thread A,
+    served on 127.0.0.1): the GM's `count` right after it parses no post's HTML, and
+    counts as it would have from the HTML."""
+    from cli_support import run_cli
+    from forum_server import running_forum, thread_files
+
+    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("ASSISTANT_NOW", "2026-11-22T12:00:00+00:00")
+    with running_forum() as forum:
+        url = forum.serve_thread(software, thread_files(software))
+        code, _, err = run_cli(capsys, "game", "new", "g1", "--thread", url,
+                               "--ruleset", "chat-mafia", "--gm", tb.HOST, "--tz", "UTC",
+                               "--players", str(_players_file(tmp_path)))
+        assert code == 0, err
+        code, _, err = run_cli(capsys, "fetch", "--game", "g1", "--delay", "0")
+        assert code == 0, err
+    assert marks_cache.marks_path(GameStore.game_path(tmp_path, "g1")).exists()
+    reads = HtmlReads(monkeypatch)
+    votes.clear_extract_cache()
+    code, out, err = run_cli(capsys, "count", "g1", "--json", "--why", "*")
+    assert code == 0, err
+    assert len(reads) == 0
+    marks_cache.marks_path(GameStore.game_path(tmp_path, "g1")).unlink()
+    votes.clear_extract_cache()
+    code, again, err = run_cli(capsys, "count", "g1", "--json", "--why", "*")
+    assert len(reads) > 10 and again == out
+    assert "xX_Slayer_Xx" in {w["target"] for w in json.loads(out)["wagons"]}
+
+
+def _players_file(tmp_path: Path) -> Path:
+    import realthreads
+
+    meta = realthreads.truth("smf21", "a")["meta"]
+    path = tmp_path / "players.txt"
+    path.write_text("\n".join(meta["final_intended_votes"]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_daemons_reviews_keep_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every view of the game (the daemon's review of a poll, `phase`, the dashboard) leaves
+    the marks it read in the file: a GM's `count` in another process then reads none."""
+    from assistant.monitor import load_view
+
+    grown_store(tmp_path, "smf21", day_ends=None).close()
+    votes.clear_extract_cache()
+    with GameStore.open(tmp_path, "thread-b", create=False) as store:
+        load_view(store, NOW)
+    reads = HtmlReads(monkeypatch)
+    counted(tmp_path)
+    assert len(reads) == 0

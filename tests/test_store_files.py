@@ -132,3 +132,20 @@ def test_a_draft_folder_that_cannot_be_written_is_one_line(game, capsys, monkeyp
     assert "internal error" not in err and "Traceback" not in err, err
     assert code == 1 and "not reviewed: cannot write " in out, out
     assert f"the folder {drafts} is read-only or not yours" in out
+
+
+def test_a_game_file_orjson_refuses_is_read_by_the_json_module(tmp_path) -> None:
+    """orjson reads game files faster but refuses NaN, which the json module writes (a
+    number a GM's hand-edited setting could hold): such a file opens as it always did."""
+    import json
+
+    from assistant.store import read_json
+
+    store = GameStore.open(tmp_path, "g1")
+    store.update_config(ruleset="permissive", poll={"interval": float("nan")})
+    store.close()
+    raw = GameStore.game_path(tmp_path, "g1").read_bytes()
+    assert b"NaN" in raw
+    assert str(read_json(raw)) == str(json.loads(raw))
+    config = GameStore.open(tmp_path, "g1", create=False).config()
+    assert config["ruleset"] == "permissive" and config["poll"]["interval"] != 0

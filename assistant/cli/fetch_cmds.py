@@ -12,14 +12,14 @@ import click
 
 from assistant.cli import app, cli, common_options
 from assistant.cli.numbers import SECONDS
-from assistant.errors import ConfigError
+from assistant.errors import AssistantError, ConfigError
 from assistant.models import to_iso
 from assistant.phases import game_zone, local_text
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
 from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
 from assistant.scrapers.login import login
-from assistant.store import StoredPost
+from assistant.store import GameStore, StoredPost
 
 
 @cli.command("fetch")
@@ -81,9 +81,26 @@ def fetch(ctx: click.Context, url: str | None, game_id: str, tz_name: str | None
         canonical = store.crawl_state().get("thread_url")
         if canonical and canonical != thread_url:
             store.update_config(thread_url=canonical)
-        total = len(store.posts())
+        stored = store.posts()
+        total = len(stored)
+        _read_marks(store, stored)
     a.emit({"game": game_id, **result.to_dict(), "posts_stored": total},
            lambda: _summary(game_id, result, total))
+
+
+def _read_marks(store: GameStore, stored: list[StoredPost]) -> None:
+    """The vote-like marks of what was stored, kept beside the game (marks_cache.py) so that
+    the first count after a fetch parses no post's HTML. A game whose ruleset cannot be read
+    is left to `count` to say so."""
+    from assistant.marks_cache import read_marks_of
+    from assistant.monitor import game_ruleset
+    from assistant.votes import VoteRules
+
+    try:
+        rules = VoteRules.from_ruleset(game_ruleset(store))
+    except AssistantError:
+        return
+    read_marks_of(store.path, stored, rules)
 
 
 def _thread_url(url: str | None, config: dict[str, Any], game_id: str, *, locked: bool) -> str:
