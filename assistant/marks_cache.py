@@ -21,11 +21,12 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from assistant import votes
+from assistant.models import built
 from assistant.store import StoredPost, read_json
 from assistant.vote_codes import VoteCode
 from assistant.votes import Hidden, Mark, VoteRules, may_hold_marks
@@ -88,7 +89,7 @@ class MarksFile:
         if not isinstance(rows, list):
             return None
         try:
-            return tuple(_mark(row) for row in rows)
+            return tuple([_mark(row) for row in rows])
         except (TypeError, ValueError, IndexError):
             return None  # not what this code writes: read the post again
 
@@ -135,8 +136,17 @@ def _row(m: Mark) -> list[Any]:
 
 def _mark(row: list[Any]) -> Mark:
     action, target, text, forms, color, code, why, offset = row
-    hidden = None if code is None else Hidden(VoteCode(code), str(why))
-    return Mark(str(action), target, str(text), tuple(forms), color, hidden, int(offset))
+    hidden = None if code is None else _hidden(code, str(why))
+    if not (isinstance(action, str) and isinstance(text, str) and isinstance(offset, int)):
+        raise TypeError(f"not a kept mark: {row!r}")
+    return built(Mark, action=action, target_text=target, text=text, forms=tuple(forms),
+                 color=color, hidden=hidden, offset=offset)
+
+
+@lru_cache(maxsize=1024)
+def _hidden(code: str, why: str) -> Hidden:
+    """What hid a mark: few of them, each met in many posts."""
+    return Hidden(VoteCode(code), why)
 
 
 @contextmanager

@@ -194,6 +194,15 @@ class VoteRules:
         # One instance per distinct rules: the counts' caches then find them by identity.
         return _RULES.setdefault(made, made)
 
+    def __hash__(self) -> int:
+        """The fields' hash, made once: every post a count reads looks its marks up by these
+        rules (`_judged`), and the generated hash walked every field at each lookup."""
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = hash(tuple(getattr(self, f) for f in self.__dataclass_fields__))
+            object.__setattr__(self, "_hash", found)
+        return found
+
     @cached_property
     def _no_lynch_keys(self) -> frozenset[str]:
         return frozenset(fold(w) for w in self.no_lynch_words)

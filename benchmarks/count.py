@@ -6,9 +6,9 @@ Measured in the same run, on the same posts (each a post of its own: no two shar
    whose day ends early when everyone has voted, at a majority, or by the clock
    included): `gm.game_tally`, what the command computes (the game's view with its
    effective deadline, then the day's count), from a freshly opened store; the best of
-   `--repeat` of each start (`STARTS`): the first count after a fetch (nothing read yet),
-   a count in a new process (the marks file beside the game, marks_cache.py, as the last
-   count left it) and a count again in the same process;
+   `--repeat` of each start (`STARTS`): a count with nothing read yet (no marks file), a
+   count in a new process (the marks file beside the game, marks_cache.py, as `fetch`, the
+   daemon or the last count left it) and a count again in the same process;
 2. a first count (`tally.count` with the extraction cache emptied) under `--ruleset`, and
    the same count again, as every daemon poll, replay and check does: only new or edited
    posts are read, the others' judged marks are kept;
@@ -187,8 +187,10 @@ def stored_game(data_dir: Path, posts: list[Any], ruleset: str) -> datetime:
 
 
 #: How each count of `time_count_command` starts: "first" with nothing of the posts read
-#: (no marks file beside the game: the first count after a fetch), "count" as a new process
-#: (the marks file the last count left, nothing in memory), "again" as the daemon's process.
+#: (no marks file beside the game: a game stored before the marks were kept, or the file
+#: deleted; `fetch` and the daemon's reviews keep it), "count" as a GM's `count` in a new
+#: process (the marks file as `fetch`, the daemon or the last count left it, nothing in
+#: memory), "again" as the daemon's process (the marks judged in memory).
 STARTS = ("first", "count", "again")
 
 
@@ -246,9 +248,10 @@ def per_ruleset(posts: list[Any], names: list[str], repeat: int, root: Path,
     if against:
         head += f" {'before':>10} {'ratio':>7}  same count"
     print(f"`assistant count` of the stored {len(posts)}-post day (gm.game_tally, the store opened"
-          " anew; first: no marks file beside the game and none in memory, the first count"
-          " after a fetch; count: a new process, the marks file the last count left; again:"
-          f" the posts' marks judged in memory, as the daemon; best of {repeat}"
+          " anew; first: no marks file beside the game and none in memory (a game stored"
+          " before the marks were kept); count: a new process, the marks file `fetch`, the"
+          " daemon or the last count left; again: the posts' marks judged in memory, as the"
+          f" daemon; best of {repeat}"
           + (f"; before: count (a new process) with {against}, best of {against_repeat};"
              " ratio: before / count" if against else "")
           + "):")
