@@ -531,3 +531,14 @@ def test_a_poisoned_kazuhas_accompany_fails_and_its_target_is_lynched(
     count = day.count()
     assert wagons(count) == {"Lynz": 2, "Abs": 1}
     assert count["outcome"]["lynched"] == ["Lynz"]
+
+
+def test_a_killer_who_loses_the_disguise_that_night_is_seen_as_disguised():
+    quote("This does not circumvent disguises (Vermouth's gender will come back as that of her "
+          "disguise, etc).")
+    quote("If killed successfully, he will injure his attacker before he dies.")
+    quote("If a player is injured and in disguise, they lose their disguise.")
+    s = disguised("Conia=vermouth/shinichi", "Boss=anokata", "Akai=akai", "Jodie=jodie")
+    r = phase(s, "night", 1, "Black Org: kill Akai by Conia", "Jodie: stake-out Akai")
+    assert "Conia: is injured (Akai's vengeance)" in " | ".join(r.log_lines())
+    assert pms(r, "Jodie") == "Stake-out: Akai was killed tonight. Gender of the killer: Male."

@@ -482,7 +482,8 @@ def _killer_seen(r: Resolution, a: Action, t: str, tier: str) -> None:
     if not field or not killers:
         r.event(tier, a.label(), "no result", f"{t} was killed tonight")
         return
-    seen = list(dict.fromkeys(_passive_seen(r, a, k, str(field)) for k in killers))
+    seen = list(dict.fromkeys(_passive_seen(r, a, k, str(field), r.worn_at_start.get(k))
+                              for k in killers))
     answer = " and ".join(seen)
     r.event(tier, a.label(), f"learns the {field} of {t}'s killer: {answer}",
             f"{t} was killed tonight")
@@ -803,10 +804,13 @@ def _observed(r: Resolution, a: Action, t: str) -> str:
     return _passive_seen(r, a, t, str(a.order.choice))
 
 
-def _passive_seen(r: Resolution, a: Action, t: str, what: str) -> str:
-    """A card passive of `t` as an observer sees it: the disguise's when disguised, a
-    "random" one drawn from the ability's `random_answers` once a phase for every asker."""
-    worn = disguise_of(r.state.players[t])
+def _passive_seen(
+    r: Resolution, a: Action, t: str, what: str, worn_before: str | None = None
+) -> str:
+    """A card passive of `t` as an observer sees it: the disguise's when disguised (or,
+    `worn_before`, when it was earlier that phase), a "random" one drawn from the ability's
+    `random_answers` once a phase for every asker."""
+    worn = disguise_of(r.state.players[t]) or worn_before
     role = r.rules.roles.get(worn) if worn else r.state.role_of(t)
     value = str(role.passives.get(what, "unknown")) if role is not None else "unknown"
     if value == "random":

@@ -185,6 +185,9 @@ class Resolution:
         self._statuses_after_deaths()
         self._travellers()
         self._drop_old_covers()
+        self.worn_at_start = {n: disguise_of(p) for n, p in self.state.players.items()}
+        """The disguise each player wore as the phase began (004: a killer seen by a
+        stake-out as disguised, though an injury took the disguise off that night)."""
         self._disguises_worn()
         if phase == "night":
             abilities.loans_to_substitutes(self)
