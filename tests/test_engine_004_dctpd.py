@@ -542,3 +542,30 @@ def test_a_killer_who_loses_the_disguise_that_night_is_seen_as_disguised():
     r = phase(s, "night", 1, "Black Org: kill Akai by Conia", "Jodie: stake-out Akai")
     assert "Conia: is injured (Akai's vengeance)" in " | ".join(r.log_lines())
     assert pms(r, "Jodie") == "Stake-out: Akai was killed tonight. Gender of the killer: Male."
+
+
+def test_an_accompany_that_stopped_the_lynch_is_announced_at_dusk(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("There will be just a public notice that 1 vote was reduced, in case that person was "
+          "about to be lynched. Otherwise no one will know that a vote was reduced by 1. Lynch "
+          "votes will be shown as normal.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Pofa", "Abs"))
+    day.orders("Kaz: accompany Lynz")
+    assert day.count()["outcome"]["lynched"] == []
+    dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
+    assert "1 vote was reduced." in dusk and "Nobody was lynched today." in dusk
+    assert "Abs voted Lynz" in tally_post(day)
+
+
+def test_an_accompany_that_changed_nothing_is_not_announced(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("Otherwise no one will know that a vote was reduced by 1.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Abs", "Lynz"), ("Miaka", "Lynz"), ("Pofa", "Abs"), ("Eri", "Abs"),
+              ("Kujou", "Abs"))
+    day.orders("Kaz: accompany Lynz")
+    dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
+    assert "Abs has been lynched." in dusk and "reduced" not in dusk

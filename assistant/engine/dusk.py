@@ -220,6 +220,12 @@ def dusk_of(
         deaths = [Death(slot_of[d.player], d.how, d.cause, d.killers) for d in deaths]
         win = check_win(state, "dusk")
         spends = _decisive_extra_votes(rep.state, tally, slot_of)
+        if "vote_reduced" in rules.messages and _lynch_stopped_by_less_votes(
+            rep.state, tally, slot_of
+        ):
+            # 004 Accompany: "There will be just a public notice that 1 vote was reduced, in
+            # case that person was about to be lynched."
+            public = (*public, rules.message("vote_reduced"))
         if spends and "vote_increased" in rules.messages:
             # 004: "If Voice of Accusation causes a player to be lynched, there will be a
             # notice that one vote was increased by 1, much like the Accompany notice."
@@ -288,6 +294,29 @@ def _decisive_extra_votes(
         if decisive:
             out.append([slot, spent[0]])
     return out
+
+
+def _lynch_stopped_by_less_votes(
+    state: GameState, tally: Tally, slot_of: dict[str, str]
+) -> bool:
+    """Whether a player with one vote taken off (the `[night.vote_statuses] less_votes` day
+    status, 004 Accompany) was about to be lynched: with the vote back, their wagon would
+    lead alone (plurality) or reach the majority, and they were not lynched."""
+    status = state.rules.night.get("vote_statuses", {}).get("less_votes")
+    if not status:
+        return False
+    for name, p in state.players.items():
+        slot = slot_of.get(name, name)
+        wagon = tally.wagon(slot)
+        if status not in p.day_statuses or wagon is None or slot in tally.outcome.lynched:
+            continue
+        back = wagon.effective + 1
+        if tally.decision == "majority":
+            if back >= tally.majority:
+                return True
+        elif all(w.effective < back for w in tally.wagons if w.target != slot):
+            return True
+    return False
 
 
 def _facts(
