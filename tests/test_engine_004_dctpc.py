@@ -846,3 +846,68 @@ def test_james_gets_two_results_of_his_subordinates_one_each():
         r.pms["Akai"]
     # Nobody with a result: no report.
     assert "James" not in phase(s, "night", 1).pms
+
+
+# ---- Lovey-Dovey: one lover a phase, once a night and day, a rest after a save ---------------
+
+
+def _lovers() -> GameState:
+    from tests.test_engine_004_lovers import lovers_of
+
+    seed = next(n for n in range(40) if set(lovers_of(n)[1].state.lovers[0]) == {"A", "B"})
+    return lovers_of(seed)[1].state
+
+
+def test_lovey_dovey_once_a_night_and_day_for_the_pair():
+    quote("You can only protect once per Day/Night. So you have to choose if you protect your "
+          "lover on night 1. Then neither of the lovers can use protect on day 1 anymore. But "
+          "they can decide to use it either on Night 2 or Day 2 again etc.")
+    import pytest
+
+    from assistant.errors import OrderError
+
+    s = _lovers()  # the lovers were made on Night 1
+    d1 = phase(s, "day", 1)
+    n2 = phase(d1.state, "night", 2, "B: lovey-dovey A")
+    for who, whom in (("A", "B"), ("B", "A")):
+        with pytest.raises(OrderError, match="once each night and day"):
+            check(n2.state, f"{who}: lovey-dovey {whom}", 2, "day")
+    check(n2.state, "A: lovey-dovey B", 3)
+    quote("If they decide to protect during Day 1 instead of Night 1, they can use it again on "
+          "Night2 or Day 2.")
+    d1 = phase(s, "day", 1, "A: lovey-dovey B")
+    check(d1.state, "B: lovey-dovey A", 2)
+
+
+def test_only_one_lover_protects_in_a_phase():
+    quote("Just one lover can use protect. They can't protect each other in the same phase.")
+    s = phase(_lovers(), "day", 1).state
+    r = phase(s, "night", 2, "A: lovey-dovey B", "B: lovey-dovey A",
+              "Black Org: kill A by G")
+    assert dead(r) == ["A", "B"]  # B's protection of A did not stand: A dies, B with him
+    assert any("B: lovey-dovey A: fails" in x for x in r.log_lines())
+
+
+def test_the_lovers_rest_two_phases_after_a_save():
+    quote("If it successfully hinders a lynching, killing, sniping, or poisoning, the lovers lose "
+          "this ability for 2 phases")
+    import pytest
+
+    from assistant.errors import OrderError
+
+    s = phase(_lovers(), "day", 1).state
+    n2 = phase(s, "night", 2, "B: lovey-dovey A", "Black Org: kill A by G")
+    assert dead(n2) == []
+    d2 = phase(n2.state, "day", 2)  # Day 2 and Night 3 without it
+    with pytest.raises(OrderError, match="again before day 3"):
+        check(d2.state, "A: lovey-dovey B", 3)
+    n3 = phase(d2.state, "night", 3)
+    check(n3.state, "B: lovey-dovey A", 3, "day")
+    # Nothing stopped: no rest.
+    n2 = phase(s, "night", 2, "B: lovey-dovey A")
+    check(phase(n2.state, "day", 2).state, "A: lovey-dovey B", 3)
+    # An APTX stopped by day rests them too.
+    d1 = phase(_lovers(), "day", 1, "B: lovey-dovey A", "G: aptx A as Camel")
+    assert dead(d1) == []
+    with pytest.raises(OrderError, match="again before night 3"):
+        check(phase(d1.state, "night", 2).state, "A: lovey-dovey B", 2)

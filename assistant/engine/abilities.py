@@ -163,6 +163,8 @@ def hamedo(r: Resolution, a: Action, tier: str) -> None:
 
 
 def protect(r: Resolution, a: Action, tier: str) -> None:
+    if a.ability.params.get("shared_with_lover") and not _lovers_turn(r, a, tier):
+        return
     for t in a.targets:
         r.protections.setdefault(t, []).append(a)
         if r.phase == "day" and a.ability.params.get("day_status"):
@@ -175,6 +177,21 @@ def protect(r: Resolution, a: Action, tier: str) -> None:
             f"protects {t}",
             "against " + ", ".join(a.ability.params.get("against", ["all"])),
         )
+
+
+def _lovers_turn(r: Resolution, a: Action, tier: str) -> bool:
+    """004 Lovey-Dovey, the pair's one use (`shared_with_lover`, with `once_per_number`):
+    "Just one lover can use protect. They can't protect each other in the same phase"; "You
+    can only protect once per Day/Night ... Then neither of the lovers can use protect on day
+    1 anymore". The first handled stands; both lovers are marked for that number."""
+    mark = f"{a.ability.name}#"
+    if r.state.players[a.actor].used.get(mark) == r.number:
+        a.failed = "the lovers protect once a night and day, one of them"
+        r.event(tier, a.label(), "fails", a.failed)
+        return False
+    for who in filter(None, (a.actor, r.state.lover_of(a.actor))):
+        r.state.players[who].used[mark] = r.number
+    return True
 
 
 def kill(r: Resolution, a: Action, tier: str) -> None:
@@ -2000,6 +2017,8 @@ def poison(r: Resolution, a: Action, tier: str) -> None:
             None,
         )
         if stopped or guard is not None:
+            if guard is not None:
+                deaths.rest_lovers(r, guard, tier)
             left = _spend_poison(r, a)
             why = f"{t} holds the {stopped}" if stopped else f"{t} is protected by {guard.actor}"
             a.failed = why

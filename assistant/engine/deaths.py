@@ -229,6 +229,8 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
                    own=True)
     if params.get("spend_on") == "success":
         r.state.spend(protection.actor, protection.ability)
+    if params.get("rest_phases"):
+        rest_lovers(r, protection, tier)
     if params.get("rests_after_save"):
         r.state.players[protection.actor].statuses.add(f"rests:night{r.number + 1}")
         r.event(
@@ -250,6 +252,19 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
     if params.get("injures_self"):
         # 004 Ran: "If Ran successfully protects, she will become injured."
         injure(r, protection.actor, tier, f"protected {t}", mark=str(params["injures_self"]))
+
+
+def rest_lovers(r: Resolution, protection: Action, tier: str) -> None:
+    """004 Lovey-Dovey: "If it successfully hinders a lynching, killing, sniping, or
+    poisoning, the lovers lose this ability for 2 phases" (`rest_phases`): both lovers, the
+    status "rests-until:ABILITY:K" (check_order)."""
+    n = protection.ability.params.get("rest_phases")
+    if not n:
+        return
+    until = r.index + int(n)
+    for who in filter(None, (protection.actor, r.state.lover_of(protection.actor))):
+        r.state.players[who].statuses.add(f"rests-until:{protection.ability.name}:{until}")
+    r.event(tier, protection.label(), "rests", f"no {protection.ability.name} for {n} phases")
 
 
 def _break_item(r: Resolution, protection: Action, tier: str) -> None:

@@ -519,6 +519,14 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
             f"{say!r}: {order.actor} used {ability.name} on night or day {order.number} "
             "already; once each night and day of the same number"
         )
+    rest = [int(s.rsplit(":", 1)[1]) for s in who.statuses
+            if s.startswith(f"rests-until:{ability.name}:")]
+    if rest and phase_index(state.rules, order.phase, order.number) <= max(rest):
+        # 004 Lovey-Dovey: "the lovers lose this ability for 2 phases".
+        raise IllegalOrderError(
+            f"{say!r}: {order.actor} may not use {ability.name} again before "
+            f"{_phase_name(state, max(rest) + 1)[3:]} (it saved the lover)"
+        )
     if f"rests:{order.phase}{order.number}" in who.statuses:
         raise IllegalOrderError(
             f"{say!r}: {order.actor} may not use their power this {order.phase} "
