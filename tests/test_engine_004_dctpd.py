@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from assistant.engine.orders import check_order, parse_order
 from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import GameState
 from assistant.engine.vote_effects import modifiers_for_day
+from assistant.errors import IllegalOrderError
 from tests.test_engine_004 import RULES, dead, game, phase, pms, quote
 from tests.test_engine_004_lynch import D1, END, ROLES, Day, wagons
 
@@ -93,6 +95,25 @@ def test_a_stake_out_on_a_player_who_died_of_no_kill_gets_nothing():
     r = phase(s, "night", 2, "Black Org: kill Other by Gin", "Takagi: stake-out Lover")
     assert sorted(dead(r)) == ["Lover", "Other"]  # the lover's suicide is no killing
     assert pms(r, "Takagi") == ""
+
+
+def test_an_observer_may_not_use_both_kinds_of_observe_on_the_same_person():
+    quote("There's 2 types of Oberve: Age-Observe and Gender-Observe.")
+    quote("Cannot use both types of observe on the same person.")
+    s = game("Jodie=jodie", "Con=conan", "Ran=ran", "G=gin", "Boss=anokata")
+    r = phase(s, "night", 1, "Jodie: observe age Con")
+    assert pms(r, "Jodie") == "Observation of Con (age): Child"
+    order = parse_order("Jodie: observe gender Con", r.state, phase="night", number=2)
+    with pytest.raises(IllegalOrderError, match="used observe age on Con already"):
+        check_order(order, r.state)
+    # The same kind again, or the other kind on someone else, is fine.
+    r2 = phase(r.state, "night", 2, "Jodie: observe age Con")
+    assert pms(r2, "Jodie") == "Observation of Con (age): Child"
+    r3 = phase(r2.state, "night", 3, "Jodie: observe gender Ran")
+    assert pms(r3, "Jodie") == "Observation of Ran (gender): Female"
+    # A refused order is left out of the night, as the log says.
+    r4 = phase(r3.state, "night", 4, "Jodie: observe gender Con")
+    assert pms(r4, "Jodie") == ""
 
 
 # ---- APTX: the higher-ranked attempts first ----------------------------------------------

@@ -818,6 +818,10 @@ def _observed(r: Resolution, a: Action, t: str) -> str:
     disguised, then the player will learn it for the disguise"); "random" draws one of the
     ability's `random_answers`, the same for every observer that phase ("If Anokata get's
     observed by more than one observer, then all observers will get the same result")."""
+    if a.ability.params.get("one_choice_per_target"):
+        # Remembered for orders.check_order: "Cannot use both types of observe on the same
+        # person."
+        r.state.players[a.actor].used[f"{a.ability.name}>{t}>{a.order.choice}"] = 1
     return _passive_seen(r, a, t, str(a.order.choice))
 
 

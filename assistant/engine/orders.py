@@ -512,6 +512,16 @@ def check_order(order: Order, state: GameState) -> AbilityDef:
     if f"lost:{ability.name}" in who.statuses:
         # 004 House Search: "He won't be able to use House search for the rest of the game."
         raise IllegalOrderError(f"{say!r}: {order.actor} has lost {ability.name} for good")
+    if ability.params.get("one_choice_per_target") and order.choice:
+        # 004 Observe: "Cannot use both types of observe on the same person."
+        for t in order.targets:
+            before = sorted({k.rsplit(">", 1)[1] for k in who.used
+                             if k.startswith(f"{ability.name}>{t}>")} - {order.choice})
+            if before:
+                raise IllegalOrderError(
+                    f"{say!r}: {order.actor} used {ability.name} {before[0]} on {t} already, "
+                    f"and may not use another kind of {ability.name} on the same person"
+                )
     if ability.params.get("once_per_number") and who.used.get(f"{ability.name}#") == order.number:
         # 004 Pinch Face: "Once within every two phases ... (Night 1 or Day 1, then Night 2
         # or Day 2...)".
