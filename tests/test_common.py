@@ -7,6 +7,7 @@ from conftest import WILD
 from assistant.errors import LayoutError
 from assistant.scrapers.common import (
     decode_html,
+    first_most_common,
     layout_error,
     member_id,
     page_urls,
@@ -75,3 +76,15 @@ def test_layout_error_names_the_page_the_part_and_what_to_do() -> None:
     assert error.url == "http://h/t"
     assert str(error).startswith("http://h/t: the author was not found;")
     assert "report it" in str(error)
+
+
+def test_the_most_common_value_is_most_common_1s_first_among_equals() -> None:
+    # per_page_from_links: "the most common answer wins (ties: the first seen)"
+    from collections import Counter
+    from itertools import product
+
+    for values in product([15, 20, 25], repeat=4):
+        counts = Counter(values)
+        assert first_most_common(counts) == counts.most_common(1)[0][0]
+    assert first_most_common(Counter()) is None
+    assert per_page_from_links([(2, 20), (2, 15)]) == 20  # a tie: the first seen

@@ -11,9 +11,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import REALFORUM, WILD
+from selectolax.lexbor import LexborHTMLParser
 
 from assistant.errors import LayoutError, NotAThreadError
 from assistant.models import EditNote, Quote, TopicPage
+from assistant.scrapers import smf
 from assistant.scrapers.common import decode_html
 from assistant.scrapers.smf import looks_like_smf, parse_forum_time, parse_page
 
@@ -468,3 +470,34 @@ def test_page_clock_resolves_today_when_parsed_later() -> None:
     later = NOW + timedelta(days=40)
     page = parse(SMF21 / "smf21_topic_p5.html", f"{BASE}?topic=2.60", now=later)
     assert page.posts[-1].posted_at == datetime(2026, 11, 22, 7, 11, tzinfo=UTC)
+
+
+SIDE_PAGES = sorted((REALFORUM / "smf21").glob("*topic*.html")) + sorted(WILD.glob("smf*.html"))
+
+
+@pytest.mark.parametrize("path", SIDE_PAGES, ids=lambda p: p.name)
+def test_the_poster_column_is_read_off_the_side_columns_as_lexbor_finds_it(path: Path) -> None:
+    # One search per post finds the poster's column and the signature; the author's column
+    # is picked from it, and must be the one `container.css_first(".poster")` finds.
+    tree = LexborHTMLParser(path.read_bytes())
+    containers = smf._containers(smf._collect_markers(tree))
+    assert containers
+    for container in containers.values():
+        found = smf._first_poster(container.css(smf._SIDES), container)
+        expected = container.css_first(".poster")
+        assert (found and found.mem_id) == (expected and expected.mem_id)
+
+
+@pytest.mark.parametrize("doctype", ["<!DOCTYPE html>", ""], ids=["standards", "quirks"])
+@pytest.mark.parametrize("classes", ["Poster", "POSTER x", "x\x0bposter", "poster\xa0x",
+                                     "signature", "signature poster", "poster"])
+def test_an_odd_poster_class_is_left_to_lexbor(doctype: str, classes: str) -> None:
+    # A quirks-mode page matches ".poster" on class="Poster", a standards one does not;
+    # HTML splits classes at fewer spaces than str.split: lexbor decides those.
+    tree = LexborHTMLParser(f'{doctype}<div id="c"><div class="signature">s</div>'
+                            f'<div class="{classes}">p</div><div class="poster">q</div></div>')
+    container = tree.css_first("#c")
+    found = smf._first_poster(container.css(smf._SIDES), container)
+    expected = container.css_first(".poster")
+    assert found is not None and expected is not None
+    assert found.mem_id == expected.mem_id

@@ -10,6 +10,7 @@ import codecs
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from operator import itemgetter
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from assistant.errors import LayoutError
@@ -103,6 +104,19 @@ def absolute(base_url: str, href: str) -> str:
     return strip_session_ids(urljoin(base_url, href))
 
 
+# The ASCII characters str.split() takes for spaces and HTML does not.
+_NOT_HTML_SPACES = frozenset("\x0b\x1c\x1d\x1e\x1f")
+
+
+def plain_classes(classes: str) -> list[str] | None:
+    """The tokens of a class attribute when `str.split` reads it as HTML does (ASCII, no
+    odd spaces), else None: a caller sorting elements by class itself then leaves it to
+    the C parser's selectors."""
+    if classes.isascii() and _NOT_HTML_SPACES.isdisjoint(classes):
+        return classes.split()
+    return None
+
+
 def clean_text(text: str | None) -> str:
     """Collapse runs of whitespace (including non-breaking spaces) and strip.
 
@@ -137,7 +151,14 @@ def per_page_from_links(links: Iterable[tuple[int, int]], stated: Iterable[int] 
     common answer wins (ties: the first seen), so one odd link does not decide."""
     votes = Counter(offset // (n - 1) for n, offset in links if n > 1 and offset % (n - 1) == 0)
     votes.update(stated)
-    return votes.most_common(1)[0][0] if votes else None
+    return first_most_common(votes)
+
+
+def first_most_common(counts: Counter[int]) -> int | None:
+    """The most common value, the first seen among equals: what `counts.most_common(1)`
+    gives, by the very `max` that `heapq.nlargest` comes down to for one item, without
+    the import and wrapping around it on every call."""
+    return max(counts.items(), key=itemgetter(1))[0] if counts else None
 
 
 def per_page_from_offset(offset: int | None, page: int) -> int | None:

@@ -104,14 +104,9 @@ class _Markers:
     modified: LexborNode | None = None
 
 
-# The elements whose id may be one of them: the C parser leaves out the page's other ids
-# (a quarter of an SMF 2.1 page's), each a Python object and a regex match less.
-_MARKER_CANDIDATES = '[id^="msg"], [id^="subject_"], [id^="modified_"]'
-
-
 def _collect_markers(tree: LexborHTMLParser) -> list[_Markers]:
     found: dict[int, _Markers] = {}
-    for node in tree.css(_MARKER_CANDIDATES):
+    for node in tree.css("[id]"):  # (one selector: three prefixes cost more than the ids)
         m = _MARKER_ID.fullmatch(node.id or "")
         if not m:
             continue
@@ -188,8 +183,30 @@ class _PageContext:
                             f"post #msg{post_id}: {what}; {hint}")
 
 
-def _author(container: LexborNode, post_id: int, ctx: _PageContext) -> tuple[str, int | None]:
-    poster = container.css_first(".poster")
+# A post's side columns: the poster's (its author) and the signature, where a date is
+# not the post's. Searched once for both.
+_SIDES = ".poster, .signature"
+
+
+def _first_poster(sides: list[LexborNode], container: LexborNode) -> LexborNode | None:
+    """`container.css_first(".poster")`, read off the `_SIDES` elements found already: the
+    first whose classes hold "poster". Where lexbor might read a class otherwise (one
+    differing only in case, which it matches on a quirks-mode page; odd spaces), lexbor
+    is asked."""
+    for node in sides:
+        tokens = common.plain_classes(node.attrs.get("class") or "")
+        if tokens is None or ("poster" not in tokens
+                              and any(t.lower() == "poster" for t in tokens)):
+            return container.css_first(".poster")
+        if "poster" in tokens:
+            return node
+    return None
+
+
+def _author(container: LexborNode, poster: LexborNode | None, post_id: int,
+            ctx: _PageContext) -> tuple[str, int | None]:
+    """The author's name and member id, from the poster's column (`poster`) if the post
+    has one, else from the whole post."""
     if poster is None:
         poster = container
     for link in poster.css('a[href*="action=profile"]'):
@@ -219,9 +236,11 @@ def _select(node: LexborNode, selector: str) -> Iterator[LexborNode]:
     yield from node.css(selector)
 
 
-def _posted_at(container: LexborNode, marks: _Markers, ctx: _PageContext) -> datetime:
+def _posted_at(container: LexborNode, marks: _Markers, sides: list[LexborNode],
+               ctx: _PageContext) -> datetime:
+    """The post's time, found outside its body, edit notice and side columns (`sides`)."""
     excluded = {n.mem_id for n in (marks.body, marks.modified) if n is not None}
-    excluded |= {n.mem_id for n in container.css(".poster, .signature")}
+    excluded |= {n.mem_id for n in sides}
     times = container.css("time[datetime]") if container.mem_id in ctx.time_holders else ()
     for node in times:  # machine-readable, when a theme gives it
         if not _inside(node, container, excluded):
@@ -330,8 +349,9 @@ def _parse_post(marks: _Markers, container: LexborNode, position: int, page: int
         raise ctx.error(marks.post_id, "only the message body was found",
                         f"expected its subject (subject_{marks.post_id}) or anchor "
                         f"(msg{marks.post_id}) too")
-    author, author_id = _author(container, marks.post_id, ctx)
-    posted_at = _posted_at(container, marks, ctx)
+    sides = container.css(_SIDES)
+    author, author_id = _author(container, _first_poster(sides, container), marks.post_id, ctx)
+    posted_at = _posted_at(container, marks, sides, ctx)
     body_html = strip_session_ids_in_html((marks.body.inner_html or "").strip())
     return Post(
         post_id=marks.post_id,
@@ -371,7 +391,7 @@ def _topic_id(tree: LexborHTMLParser, html: str, url: str) -> int | None:
     if m:
         return int(m[1])
     counts = Counter(int(m[1]) for m in _PAGE_LINK.finditer(html))
-    return counts.most_common(1)[0][0] if counts else None
+    return common.first_most_common(counts)
 
 
 def _attr(node: LexborNode | None, name: str) -> str | None:
