@@ -911,3 +911,46 @@ def test_the_lovers_rest_two_phases_after_a_save():
     assert dead(d1) == []
     with pytest.raises(OrderError, match="again before night 3"):
         check(phase(d1.state, "night", 2).state, "A: lovey-dovey B", 2)
+
+
+# ---- the Black Org's kill cycle, detention's end of the game ----------------------------------
+
+
+def test_a_second_kill_before_every_member_killed_is_noted_for_the_gm():
+    quote("Every member of the Black Org must kill before a member is allowed a second kill. The "
+          "exceptions to this is if a member is unable to kill due to being arrested or lynched, "
+          "in which case they are no longer factored in to the kill cycle. Once the cycle has "
+          "been completed once, a new order may be decided.")
+    s = setup("Boss=anokata", "G=gin", "V=vodka", "A=araide", "B=camel", "C=conan", "D=eri",
+              "E=heiji", "F=megure")
+    n1 = phase(s, "night", 1, "Black Org: kill A by G")
+    assert n1.notes == ()
+    n2 = phase(phase(n1.state, "day", 1).state, "night", 2, "Black Org: kill B by G")
+    assert any("G has had a kill this cycle, and Boss, V not yet" in x for x in n2.notes)
+    # Each in turn: no note, and after the cycle anyone may begin the next.
+    s2 = n1.state
+    for n, (who, whom) in enumerate((("V", "B"), ("Boss", "C"), ("G", "D")), start=2):
+        r = phase(phase(s2, "day", n - 1).state, "night", n, f"Black Org: kill {whom} by {who}")
+        assert r.notes == (), who
+        s2 = r.state
+    # An arrested member is out of the cycle.
+    d1 = phase(n1.state, "day", 1, "F: arrest V")
+    n2 = phase(d1.state, "night", 2, "Black Org: kill B by Boss")
+    n3 = phase(phase(n2.state, "day", 2).state, "night", 3, "Black Org: kill C by G")
+    assert n2.notes == () and n3.notes == ()
+
+
+def test_the_game_ends_when_the_only_black_org_left_is_in_detention():
+    quote("If all BO players are either dead or arrested and the only remaining BO is in "
+          "detention, the game ends")
+    from assistant.engine.win import check_win
+
+    s = setup("G=gin", "Sat=satou", "Con=conan", "Cam=camel", "Ran=ran")
+    assert check_win(s) is None
+    r = phase(s, "night", 1, "Sat: detain G")
+    assert "G" in r.state.players and r.state.players["G"].alive
+    win = check_win(r.state)
+    assert win is not None and win.winner == "town"
+    # Two Black Org left, one detained: the game goes on.
+    s = setup("G=gin", "V=vodka", "Sat=satou", "Con=conan", "Cam=camel", "Ran=ran")
+    assert check_win(phase(s, "night", 1, "Sat: detain G").state) is None

@@ -2649,6 +2649,34 @@ def finish(r: Resolution) -> None:
             )
 
 
+def kill_turns(r: Resolution) -> None:
+    """004: "Every member of the Black Org must kill before a member is allowed a second
+    kill. The exceptions to this is if a member is unable to kill due to being arrested or
+    lynched, in which case they are no longer factored in to the kill cycle. Once the cycle
+    has been completed once, a new order may be decided." A side action with `turns = true`:
+    whoever carried it out is marked for the cycle; a member taking a second turn before the
+    others (in play) is noted for the GM; the cycle starts over once all have had theirs."""
+    for a in r.actions:
+        side = a.order.side
+        if not side or not a.ability.params.get("turns") or a.stayed or not a.done:
+            continue
+        key = f"turns:{side}"
+        done = [str(n) for n in r.state.extra.get(key, ())]  # type: ignore[attr-defined]
+        in_play = [n for n in r.state.side_members(side)
+                   if ARRESTED not in r.state.players[n].statuses or n == a.actor]
+        waiting = [n for n in in_play if n not in done and n != a.actor]
+        if a.actor in done and waiting:
+            r.notes.append(
+                f"{a.actor} has had a {a.ability.name} this cycle, and {', '.join(waiting)} "
+                "not yet: every member of the Black Org must kill before a member is allowed "
+                f"a second kill (enter \"{side}: {a.ability.name} ... by NAME\" with one of them)"
+            )
+        done = [*done, a.actor] if a.actor not in done else done
+        if all(n in done for n in in_play):
+            done = []  # the cycle is complete: a new order may be decided
+        r.state.extra[key] = done
+
+
 def reports_to_leaders(r: Resolution, results: dict[str, list[str]]) -> None:
     """004 FBI Leader: "After each night, James will receive two results from his
     subordinates chosen at random (the number of reports he gets relies on the number of

@@ -403,6 +403,7 @@ class Resolution:
             abilities.fire_visit_kills(self, shots, tier)
             abilities.explode_bombs(self, tier)
         abilities.finish(self)
+        abilities.kill_turns(self)
         if self.phase == "day":
             # A borrower killed or arrested by day: the loan goes to the next substitute.
             abilities.loans_to_substitutes(self)

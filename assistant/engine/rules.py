@@ -289,6 +289,7 @@ _CHECK_KEYS: dict[str, Any] = {
     "strict": bool,
     "text": str,
     "announces": bool,
+    "held_status": str,
 }
 #: A `[[win.joins]]` table: third parties who win beside whoever ends the game.
 _JOIN_KEYS: dict[str, Any] = {

@@ -50,6 +50,15 @@ def _holds(check: Mapping[str, Any], state: GameState, living: list[str]) -> str
     sides = Counter(state.players[n].side for n in living)
     winner = check.get("winner")
     if when == "none_alive":
+        held = check.get("held_status")
+        if held:
+            # 004 Detention: "If all BO players are either dead or arrested and the only
+            # remaining BO is in detention, the game ends" (`held_status`: a status prefix).
+            free = [n for n in living if state.players[n].side in check["sides"]
+                    and not any(s.startswith(str(held)) for s in state.players[n].statuses)]
+            mine = [n for n in living if state.players[n].side in check["sides"]]
+            if not free and len(mine) == 1:
+                return winner
         return winner if living and not any(sides[s] for s in check["sides"]) else None
     if when == "sole_side":
         return winner if living and set(sides) == {winner} else None
