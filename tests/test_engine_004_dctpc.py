@@ -954,3 +954,28 @@ def test_the_game_ends_when_the_only_black_org_left_is_in_detention():
     # Two Black Org left, one detained: the game goes on.
     s = setup("G=gin", "V=vodka", "Sat=satou", "Con=conan", "Cam=camel", "Ran=ran")
     assert check_win(phase(s, "night", 1, "Sat: detain G").state) is None
+
+
+def test_james_count_is_drafted_while_night_1_is_open(tmp_path, capsys, monkeypatch):
+    """The GM's path: `draft pms --pending` during Night 1 holds the FBI Leader's notice."""
+    import json
+    from datetime import UTC, datetime, timedelta
+
+    from cli_support import CliAt
+
+    cli = CliAt(tmp_path / "data", capsys, monkeypatch)
+    (tmp_path / "players.txt").write_text("James\nJodie\nKid\nG\nBoss\nCon\n")
+    (tmp_path / "setup.toml").write_text(
+        'players = [{ name = "James", role = "james" }, { name = "Jodie", role = "jodie" }, '
+        '{ name = "Kid", role = "kid", disguise = "camel" }, { name = "G", role = "gin" }, '
+        '{ name = "Boss", role = "anokata" }, { name = "Con", role = "conan" }]\n')
+    n1 = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
+    at = (n1 - timedelta(hours=1)).isoformat()
+    cli.at(at, "game", "new", "fbi", "--thread", "http://127.0.0.1:8021/index.php?topic=5.0",
+           "--ruleset", "dctp-mini", "--players", str(tmp_path / "players.txt"))
+    cli.at(at, "roles", "fbi", "--file", str(tmp_path / "setup.toml"))
+    cli.at(n1.isoformat(), "phase", "fbi", "night", "1")
+    drafts = json.loads(cli.at((n1 + timedelta(minutes=5)).isoformat(), "--json", "draft",
+                               "pms", "fbi", "--pending"))
+    assert "Your subordinates (Jodie, Akai, Camel, Kir) in this game: 2." in drafts["James"]
+    assert "You believe something is strange with your subordinate(s)..." in drafts["James"]
