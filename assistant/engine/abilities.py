@@ -481,6 +481,12 @@ def _done_to(r: Resolution, a: Action, t: str) -> str:
                 done.append(word)
     if not done:
         return str(a.ability.params.get("nothing", "nothing was done"))
+    # The words `[night.done_order]` lists, in its order, in the places they took; the
+    # others stay where they were done ("attacked and healed/First Aided").
+    order = list(dict(r.rules.night.get("done_order", {})).get("words", ()))
+    places = [i for i, w in enumerate(done) if w in order]
+    for i, w in zip(places, sorted((done[i] for i in places), key=order.index), strict=True):
+        done[i] = w
     listed = done[0] if len(done) == 1 else ", ".join(done[:-1]) + " and " + done[-1]
     return f"{t} was {listed}"
 

@@ -302,6 +302,39 @@ class Resolution:
         self.actions = [a for kept in slots.values() for a in kept]
         self._exclusive_when_alone()
         self._instead_of_side_action()
+        self._covered_apart_from_ally()
+
+    def _covered_apart_from_ally(self) -> None:
+        """004 Cover: "In case Akemi is covered, Calvados has to use steal on a different
+        target than Akemi." A cover ability with `apart_from_ally`: the covered ability used
+        on a target the ally uses it on that phase is ignored, the ally's own order stands."""
+        for a in list(self.actions):
+            if not a.ability.params.get("covered"):
+                continue
+            own = self.state.own_abilities(a.actor).values()
+            if not any(ab.kind == "cover" and ab.params.get("apart_from_ally") for ab in own):
+                continue
+            allies = {
+                s[len(COVER):].rsplit(":", 1)[0]
+                for s in self.state.players[a.actor].statuses
+                if s.startswith(COVER)
+            }
+            same = next(
+                (
+                    b for b in self.actions
+                    if b.actor in allies and b.ability.name == a.ability.name
+                    and set(b.targets) & set(a.targets)
+                ),
+                None,
+            )
+            if same is not None:
+                self.actions.remove(a)
+                self.event(
+                    "orders", a.label(), "ignored",
+                    f"{a.actor} covers {same.actor}: they may not both use "
+                    f"{a.ability.name} on {', '.join(sorted(set(a.targets) & set(same.targets)))} "
+                    f"the same {self.phase}; {same.label()} stands",
+                )
 
     def _exclusive_when_alone(self) -> None:
         """001: the last werewolf cannot convert and eat the same night: the later order stands."""
