@@ -207,6 +207,7 @@ def time_count_command(posts: list[Any], ruleset: str, repeat: int) -> dict[str,
         now = stored_game(Path(tmp), posts, ruleset)
         marks = GameStore.game_path(Path(tmp), "bench").with_suffix(".json.marks")
         best = dict.fromkeys(STARTS, float("inf"))
+        cpu = float("inf")
         tally = None
         for _ in range(repeat):
             for start in STARTS:
@@ -214,11 +215,14 @@ def time_count_command(posts: list[Any], ruleset: str, repeat: int) -> dict[str,
                     marks.unlink(missing_ok=True)
                 if start != "again":
                     empty()
-                began = time.perf_counter()
+                began, began_cpu = time.perf_counter(), time.process_time()
                 with GameStore.open(Path(tmp), "bench", create=False) as store:
                     _, _, tally, _ = game_tally(store, now)
                 best[start] = min(best[start], time.perf_counter() - began)
+                if start == "count":
+                    cpu = min(cpu, time.process_time() - began_cpu)
     return {"seconds": best["count"], "first": best["first"], "again": best["again"],
+            "cpu": cpu,
             "digest": digest(tally), "deadline": str(tally.deadline),
             "lynched": tally.outcome.to_json().get("lynched"),
             "code": str(Path(assistant.__file__).parent.parent)}
@@ -244,14 +248,16 @@ def per_ruleset(posts: list[Any], names: list[str], repeat: int, root: Path,
     taking turns ruleset by ruleset (a busy machine slows both alike)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump([p.to_dict() for p in posts], f)
-    head = f"{'ruleset':16} {'first':>9} {'count':>9} {'again':>9}"
+    head = f"{'ruleset':16} {'first':>9} {'count':>9} {'(CPU)':>9} {'again':>9}"
     if against:
         head += f" {'before':>10} {'ratio':>7}  same count"
     print(f"`assistant count` of the stored {len(posts)}-post day (gm.game_tally, the store opened"
           " anew; first: no marks file beside the game and none in memory (a game stored"
           " before the marks were kept); count: a new process, the marks file `fetch`, the"
           " daemon or the last count left; again: the posts' marks judged in memory, as the"
-          f" daemon; best of {repeat}"
+          f" daemon; (CPU): the process's CPU time of `count`, what a busy machine's wait"
+          f" for a core leaves out; best of {repeat}; load average {os.getloadavg()[0]:.1f}"
+          f" on {os.cpu_count()} cores"
           + (f"; before: count (a new process) with {against}, best of {against_repeat};"
              " ratio: before / count" if against else "")
           + "):")
@@ -260,7 +266,8 @@ def per_ruleset(posts: list[Any], names: list[str], repeat: int, root: Path,
         for name in names:
             mine = run_child(root, f.name, name, repeat)
             line = (f"{name:16} {mine.get('first', mine['seconds']) * 1000:6.0f} ms"
-                    f" {mine['seconds'] * 1000:6.0f} ms {mine['again'] * 1000:6.0f} ms")
+                    f" {mine['seconds'] * 1000:6.0f} ms {mine.get('cpu', 0) * 1000:6.0f} ms"
+                    f" {mine['again'] * 1000:6.0f} ms")
             if against:
                 other = run_child(against, f.name, name, against_repeat)
                 same = other["digest"] == mine["digest"] and other["deadline"] == mine["deadline"]
@@ -272,6 +279,7 @@ def per_ruleset(posts: list[Any], names: list[str], repeat: int, root: Path,
                     sys.exit(f"{against} counts this day differently under {name}: the "
                              "comparison is void")
             print(f"{line}   {mine['deadline']}, {mine['lynched']}", flush=True)
+        print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     finally:
         os.unlink(f.name)
 

@@ -3,7 +3,8 @@
 Measured in the same run, each in a fresh interpreter (`python -m assistant`, started in
 the checkout so that its code is the one imported), the checkouts taking turns:
 
-1. the wall time of `--version` and of `count GAME` (a game holding `--posts` posts of the
+1. the wall time and the CPU time (user + system: what a busy machine's wait for a core
+   leaves out) of `--version` and of `count GAME` (a game holding `--posts` posts of the
    synthetic day of benchmarks/count.py, under chat-mafia, Day 1 running): the median of
    `--runs`;
 2. `python -X importtime`: the time the imports of each command take (the sum of the
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -38,15 +41,21 @@ def make_game(data_dir: Path, posts: int) -> None:
     stored_game(data_dir, synthetic_day(posts), "chat-mafia")
 
 
-def run(checkout: Path, args: list[str], *, importtime: bool = False) -> tuple[float, str]:
-    """(wall seconds, stderr) of `python -m assistant ARGS` started in `checkout`."""
+def run(checkout: Path, args: list[str], *, importtime: bool = False
+        ) -> tuple[float, str, float]:
+    """(wall seconds, stderr, CPU seconds) of `python -m assistant ARGS` started in
+    `checkout`. The CPU time (user + system) is what the process cost, whatever the wait
+    for a core on a busy machine added to its wall time."""
     cmd = [sys.executable, *(["-X", "importtime"] if importtime else []), "-m", "assistant", *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=checkout, capture_output=True, text=True, check=False)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"`assistant {' '.join(args)}` in {checkout} failed:\n{done.stderr}")
-    return took, done.stderr
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return took, done.stderr, cpu
 
 
 def imports(stderr: str) -> tuple[float, list[tuple[str, float]]]:
@@ -88,19 +97,26 @@ def main() -> None:
         commands = {"--version": ["--version"],
                     "count": ["count", "bench", "--data-dir", tmp]}  # fmt: skip
         times: dict[tuple[Path, str], list[float]] = {}
+        cpus: dict[tuple[Path, str], list[float]] = {}
+        load = os.getloadavg()[0]
         for _ in range(args.runs):
             for name, argv in commands.items():
                 for checkout in checkouts:
-                    times.setdefault((checkout, name), []).append(run(checkout, argv)[0])
+                    took, _, cpu = run(checkout, argv)
+                    times.setdefault((checkout, name), []).append(took)
+                    cpus.setdefault((checkout, name), []).append(cpu)
         print(f"start-up, median of {args.runs} runs each (fresh interpreters taking turns); "
-              f"count: a stored {args.posts}-post chat-mafia day")
+              f"count: a stored {args.posts}-post chat-mafia day; load average "
+              f"{load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         for name, argv in commands.items():
             for checkout in checkouts:
                 median = statistics.median(times[(checkout, name)])
+                cpu = statistics.median(cpus[(checkout, name)])
                 total, heavy = imports(run(checkout, argv, importtime=True)[1])
                 top = ", ".join(f"{p} {s * 1000:.0f}" for p, s in heavy)
-                print(f"  {name:10} {str(checkout):22} {median * 1000:7.0f} ms wall; imports "
-                      f"{total * 1000:5.0f} ms (-X importtime; heaviest, ms: {top})")
+                print(f"  {name:10} {str(checkout):22} {median * 1000:7.0f} ms wall "
+                      f"{cpu * 1000:5.0f} ms CPU; imports {total * 1000:5.0f} ms "
+                      f"(-X importtime; heaviest, ms: {top})")
             if args.against:
                 ratio = (statistics.median(times[(checkouts[1], name)])
                          / statistics.median(times[(checkouts[0], name)]))

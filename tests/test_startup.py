@@ -21,13 +21,17 @@ from assistant.rulesets import find_ruleset
 
 #: Modules a count has no use for: the daemon and its scheduling, fetching, the engine
 #: (but for `engine.rules`, the ruleset section type the loader reads), the dashboard, the
-#: drafts' templates, the progress bar, the Atom feed.
+#: drafts' templates, the progress bar, the Atom feed; the game file's lock (a count only
+#: reads), the default data folder (`--data-dir` given) and the checks other than the
+#: count's own invalid votes.
 NOT_FOR_A_COUNT = (
     "httpx", "apscheduler", "starlette", "uvicorn", "jinja2", "tqdm", "feedgen", "bs4",
     "asyncio", "assistant.daemon", "assistant.poller", "assistant.web", "assistant.demo",
     "assistant.scrapers.http", "assistant.tally_draft", "assistant.templating",
     "assistant.night_orders", "assistant.cli.daemon_cmds", "assistant.cli.engine_cmds",
     "assistant.cli.fetch_cmds", "assistant.cli.demo_cmds",
+    "filelock", "platformdirs", "difflib", "assistant.checks.edits",
+    "assistant.checks.pm_copy", "assistant.checks.posting", "assistant.checks.inactivity",
 )  # fmt: skip
 ENGINE_ALLOWED = {"assistant.engine", "assistant.engine.rules"}
 
