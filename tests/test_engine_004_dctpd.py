@@ -283,6 +283,9 @@ def test_voice_of_reason_shows_no_votes(day: Day, tmp_path: Path) -> None:
     count = day.count()
     assert wagons(count) == {"Lynz": 2, "Abs": 1}
     assert count["votes_hidden"]
+    text = day.at(END.isoformat(), "count", "g")
+    assert "Lynz (2): Abs, Miaka" in text
+    assert "Note: no vote is shown in the tally post (" in text
 
 
 def test_a_lynch_stopped_otherwise_still_shows_every_vote(day: Day, tmp_path: Path) -> None:

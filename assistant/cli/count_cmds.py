@@ -43,6 +43,9 @@ def _text(tally: Tally, why: str | None, tz: str = "UTC") -> str:
     lines.append(tally.lynch_rule())
     if tally.majority_note:
         lines.append(f"Note: {tally.majority_note}.")
+    if tally.votes_hidden:
+        # 004 Voice of Reason: "No votes are shown"; the GM still sees them here.
+        lines.append(f"Note: no vote is shown in the tally post ({tally.votes_hidden}).")
     over = over_line(tally, tz)
     if over:
         lines.append(over)
