@@ -979,3 +979,38 @@ def test_james_count_is_drafted_while_night_1_is_open(tmp_path, capsys, monkeypa
                                "pms", "fbi", "--pending"))
     assert "Your subordinates (Jodie, Akai, Camel, Kir) in this game: 2." in drafts["James"]
     assert "You believe something is strange with your subordinate(s)..." in drafts["James"]
+
+
+# ---- Sonoko and a disguised friend ------------------------------------------------------------
+
+
+def _friends_with(friend_spec: str) -> GameState:
+    s = setup("Son=sonoko", friend_spec, "G=gin", "Boss=anokata", "X=camel", "Con=conan")
+    friend = friend_spec.split("=")[0]
+    r = phase(s, "night", 1, f"Son: friendship {friend}")
+    assert f"friend:{friend}" in r.state.players["Son"].statuses
+    return r.state
+
+
+def test_sonoko_uses_the_abilities_of_yukikos_costume():
+    quote("If Sonoko befriends Yukiko, she will be able to use the abilities of Yukiko's "
+          "disguised role.")
+    s = _friends_with("Yuk=yukiko+araide,heiji,ran")
+    d1 = phase(s, "day", 1, "Yuk: temporary disguise Heiji")
+    n2 = phase(d1.state, "night", 2, "Son: interrogate G")
+    assert pms(n2, "Son") == "Interrogation of G: BO"  # Heiji's Interrogate, worn tonight
+    # Without a costume on, Yukiko has no night ability to lend.
+    import pytest
+
+    from assistant.errors import OrderError
+
+    with pytest.raises(OrderError, match="has no ability 'interrogate'"):
+        phase(phase(s, "day", 1).state, "night", 2, "Son: interrogate G")
+
+
+def test_sonoko_befriending_a_disguised_vermouth_uses_the_disguise():
+    quote("If Sonoko befriend Vermouth, she will befriend the disguised role and not know that it "
+          "is Vermouth.")
+    s = _friends_with("V=vermouth/araide")
+    n2 = phase(phase(s, "day", 1).state, "night", 2, "Black Org: kill X by G", "Son: heal X")
+    assert dead(n2) == []

@@ -320,8 +320,10 @@ class GameState:
             for s in sorted(self.players[name].statuses):
                 friend = s[len(FRIEND):] if s.startswith(FRIEND) else None
                 if friend in self.players and self.players[friend].alive:
-                    theirs = self.role_of(friend)
-                    for key, ab in (theirs.abilities if theirs else {}).items():
+                    # Her friend's own and disguise's (004: "If Sonoko befriends Yukiko, she
+                    # will be able to use the abilities of Yukiko's disguised role"; a
+                    # disguised Vermouth is befriended as "the disguised role").
+                    for key, ab in self.own_abilities(friend).items():
                         if key not in barred:
                             out.setdefault(key, ab)
         return out
