@@ -462,3 +462,37 @@ def test_a_subsilver2_post_that_starts_with_last_edited_by_is_not_an_edit_notice
     assert page.posts[2].edit == EditNote(
         datetime(2009, 10, 1, 12, 10, tzinfo=UTC), "Nick", None, 1)
     assert [p.post_id for p in page.posts if p.edit] == [34]
+
+
+def test_the_edit_word_pieces_are_held_by_every_text_holding_a_word() -> None:
+    # The byte pieces stand in for the words in a first look at every post: a text that
+    # holds a word in any case must hold its piece, or an edit notice would be missed.
+    from itertools import product
+
+    from assistant.scrapers import phpbb
+
+    # The only characters whose lower case holds an ASCII letter: "İ" ("i" + a dot) and
+    # the Kelvin sign ("k"); the only ones lowering to "ç": "ç" and "Ç".
+    ascii_from = {c for c in range(128, 0x110000)
+                  if any(ch.isascii() and ch.isalpha() for ch in chr(c).lower())}
+    assert ascii_from == {0x130, 0x212A}
+    assert {c for c in range(0x110000) if chr(c).lower() == "ç"} == {0xE7, 0xC7}
+    assert len(phpbb._EDIT_WORD_PIECES) >= len(phpbb._EDIT_WORDS)
+    for word in phpbb._EDIT_WORDS:
+        spellings = {word, word.upper(), word.title(), word.replace("k", "\u212a")}
+        for cases in product((str.lower, str.upper), repeat=min(len(word), 6)):
+            spellings.add("".join(f(c) for f, c in zip(cases, word, strict=False))
+                          + word[len(cases):])
+        for spelling in spellings:
+            text = f"»— Zuletzt {spelling} von Ærwin"
+            assert word in text.lower()
+            assert phpbb._holds_edit_phrase(text) == bool(phpbb._EDIT_PHRASE_IN.search(text))
+    assert not phpbb._holds_edit_phrase("»— Nobody changed this post — Æ")
+
+
+def test_a_page_url_with_a_forum_id_of_other_digits_is_encoded() -> None:
+    from assistant.scrapers import phpbb
+
+    assert phpbb._page_url("http://h/", 2, "12", 30) == "http://h/viewtopic.php?f=12&t=2&start=30"
+    assert phpbb._page_url("http://h/", 2, None, 0) == "http://h/viewtopic.php?t=2"
+    assert phpbb._page_url("http://h/", 2, "\u0663", 0) == "http://h/viewtopic.php?f=%D9%A3&t=2"

@@ -338,6 +338,8 @@ def _page_url(base: str, topic_id: int, forum_id: str | None, start: int) -> str
     query.append(("t", str(topic_id)))
     if start:
         query.append(("start", str(start)))
+    if all(value.isascii() for _, value in query):  # digits, which urlencode leaves be
+        return f"{base}viewtopic.php?" + "&".join(f"{key}={value}" for key, value in query)
     return f"{base}viewtopic.php?{urlencode(query)}"
 
 
@@ -512,7 +514,19 @@ _EDIT_WORDS = ("edited", "modifica", "geändert", "édition", "edición", "bewer
                "edytowany")
 
 
+# A piece of each word above that every text holding the word in any case holds, once
+# its UTF-8 bytes are lowered (ASCII letters only, a fraction of str.lower's cost on a
+# text with any accent): the word's ASCII letters but a "k" (the Kelvin sign lowers to
+# "k"; no other character but "İ" lowers to an ASCII letter, and its "i" is followed by a
+# dot, never by the next letter of a word), and "ç" as either case's bytes.
+_EDIT_WORD_PIECES = (b"edited", b"modifica", b"ndert", b"dition", b"edici", b"edi\xc3\xa7",
+                     b"edi\xc3\x87", b"bewer", b"edytowany")
+
+
 def _holds_edit_phrase(text: str) -> bool:
+    lowered_bytes = text.encode("utf-8", "surrogatepass").lower()
+    if not any(piece in lowered_bytes for piece in _EDIT_WORD_PIECES):
+        return False  # (no word either: the test below would say the same)
     lowered = text.lower()
     return any(w in lowered for w in _EDIT_WORDS) and bool(_EDIT_PHRASE_IN.search(text))
 
