@@ -290,6 +290,9 @@ def visible(r: Resolution, target: str, field: str) -> str:
             return (
                 st.rules.roles[str(disguise)].title if disguise in st.rules.roles else str(disguise)
             )
+        if p.role is None and "vanilla_seen" in st.rules.messages:
+            # 000: a player with no role is a Townie, whose "Visible Role: No Role".
+            return str(st.rules.messages["vanilla_seen"])
         return st.role_title(target)
     if disguise:
         return str(disguise)

@@ -30,8 +30,21 @@ def die(
     player.death = death
     r.deaths.append(death)
     r.event(tier, name, "dies", cause)
+    _kill_notes(r, name, killers)
     _chain(r, name, how, tier)
     return True
+
+
+def _kill_notes(r: Resolution, name: str, killers: tuple[str, ...]) -> None:
+    """An item's `kill_note` tells the GM how to word the death (000 Combat Camouflage: "mask
+    his kills as if they came from any source (Vig, Dopp, or Abduction)")."""
+    for k in killers:
+        if k not in r.state.players:
+            continue
+        for item in r.state.items_of(k):
+            note = item.passives.get("kill_note")
+            if note:
+                r.notes.append(str(note).format(killer=k, victim=name, item=item.title))
 
 
 def _chain(r: Resolution, name: str, how: str, tier: str) -> None:
