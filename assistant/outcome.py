@@ -135,6 +135,9 @@ class Outcome:
     """The day is over (majority reached or deadline passed); otherwise "if it ended now"."""
     by_majority: bool = False
     """The day ended when a wagon reached majority (the hammer, post `at_post`)."""
+    failed: bool = False
+    """No lynch because the leader could not be lynched (`immune_lynch = "fails"`; 004: "the
+    GM reports that the lynching simply failed")."""
 
     @property
     def no_lynch(self) -> bool:
@@ -274,6 +277,7 @@ def decide(
             "the lynching failed",
             last_post,
             final,
+            failed=True,
         )
     ordered = [s for s in ordered if s.target not in roles.immune]
     if passed and rules.immune_lynch == "fails":

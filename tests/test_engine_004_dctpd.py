@@ -279,6 +279,8 @@ def test_voice_of_reason_shows_no_votes(day: Day, tmp_path: Path) -> None:
     assert "voted" not in post and "did not vote" not in post and "Lynz" not in post
     assert "No votes are shown." in post
     assert "[b]Result:[/b] no lynch" in post
+    dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
+    assert "The lynching failed." in dusk and "Eri" not in dusk  # "will not expose her role"
     # The GM's own count still has every vote.
     count = day.count()
     assert wagons(count) == {"Lynz": 2, "Abs": 1}
@@ -579,7 +581,7 @@ def test_an_accompany_that_stopped_the_lynch_is_announced_at_dusk(
     day.orders("Kaz: accompany Lynz")
     assert day.count()["outcome"]["lynched"] == []
     dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
-    assert "1 vote was reduced." in dusk and "Nobody was lynched today." in dusk
+    assert "1 vote was reduced." in dusk and "Nobody was lynched today." in dusk  # a tie
     assert "Abs voted Lynz" in tally_post(day)
 
 
@@ -593,3 +595,17 @@ def test_an_accompany_that_changed_nothing_is_not_announced(
     day.orders("Kaz: accompany Lynz")
     dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
     assert "Abs has been lynched." in dusk and "reduced" not in dusk
+
+
+def test_a_lynch_the_leader_could_not_take_is_reported_as_failed(
+    day: NightThenDay, tmp_path: Path
+) -> None:
+    quote("If a lynching is hindered due to the target being protected or the target being a "
+          "traveler, the GM reports that the lynching simply failed.")
+    quote("If the person who got the most lynch votes is also arrested that same phase, there "
+          "will be no lynch.")
+    day.start(tmp_path, ROLES)
+    day.votes(("Eri", "Abs"), ("Kujou", "Abs"), ("Pofa", "Abs"), ("Abs", "Lynz"))
+    day.orders("Pofa: arrest Abs")
+    dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
+    assert "The lynching failed." in dusk and "Nobody was lynched today." not in dusk

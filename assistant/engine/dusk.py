@@ -410,6 +410,9 @@ def _render(
             day_deaths=day_deaths,
             public=public,
             deciding=deciding,
+            # 004: "If a lynching is hindered due to the target being protected or the target
+            # being a traveler, the GM reports that the lynching simply failed."
+            lynch_failed=tally.outcome.failed,
             night_actions=_night_actions(rules),
         ).strip()
         + "\n"
