@@ -89,9 +89,14 @@ _rest.py, test_engine_000.py; "here": this file). Before this file 75 of these 8
   L258 event-order             roles: test_the_event_order_is_the_seeds
   L265 kills-simultaneous      roles: test_all_kills_are_simultaneous
   L266 pure-roleblocker        roles: test_the_emp_bomb_shorts_all_tech_until_repaired
-Two failed before their engine fix: the Detective saw "Townie" for a player set up with no
-role ([reveal.messages] vanilla_seen = "No Role"), Combat Camouflage did nothing (an item's
-`kill_note` tells the GM).
+Sentences of role texts no test quoted, played here: L225 "Tech characters will be aware that
+their item was blocked" (test_an_anti_tech_field_tells_both_*), L199/L201 "a two-use item for
+a Medium tech slot" (test_a_two_use_stun_orb_*), L213 "Can also be used while abducted"
+(test_the_plasma_bomb_goes_off_*), L238 "not role-flipped until their abductor leaves"
+(test_an_abducted_player_vanishes_*).
+Failed before their engine fix: the Detective saw "Townie" for a player set up with no role
+([reveal.messages] vanilla_seen = "No Role"), Combat Camouflage did nothing (an item's
+`kill_note` tells the GM), and PMs read "a Anti-Tech Field", "a Alien" (now "an").
 """
 
 from __future__ import annotations
@@ -99,9 +104,17 @@ from __future__ import annotations
 import pytest
 
 from assistant.engine.orders import parse_order
+from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.setup import parse_setup, setup_warnings
+from assistant.engine.state import GameState
 from assistant.errors import MalformedOrderError
 from tests.test_engine_000 import RULES, dead, game, night, quote
+
+
+def day(state: GameState, n: int, *orders: str) -> PhaseResult:
+    return resolve_phase(
+        state, "day", n, [parse_order(o, state, phase="day", number=n) for o in orders]
+    )
 
 
 def test_a_townie_has_no_powers_and_shows_no_role() -> None:
@@ -237,3 +250,66 @@ def test_aliens_pick_tech_by_their_slots_one_of_each_item() -> None:
         "Op holds stun-orb more than once",
         "Hm holds 1 large tech, but has 1 medium",
     ]
+
+
+# ---- sentences of the role texts no test quoted -----------------------------------------
+
+
+def test_an_anti_tech_field_tells_both_sides_in_plain_english() -> None:
+    quote("Tech characters will be aware that their item was blocked.")
+    quote("The character with an anti-tech field will know that they were targeted but not the "
+          "specific effect.")
+    s = game("Al=survivor+stun-orb", "Ag=agent/town+anti-tech-field", "Gus=/town",
+             "Dop=doppelganger")
+    r = night(s, 1, "Al: stun orb Ag", "Ag: check Gus")
+    # "an Anti-Tech Field" (it said "a Anti-Tech Field" before).
+    assert r.pms["Al"] == ("Your power on Ag was blocked by an Anti-Tech Field.",)
+    assert r.pms["Ag"] == ("Something targeted you tonight, but it had no effect on you.",
+                           "Gus's race: Human.")
+
+
+def test_a_two_use_stun_orb_takes_a_medium_slot_and_stuns_twice() -> None:
+    quote("Stun Orb: Allows the Alien to stun another player, preventing them from taking any "
+          "actions that night or using any active abilities the following day (Role-block "
+          "another player). 1 Use, does use up the alien's action.")
+    quote("Can be taken as a two-use item for a Medium tech slot.")
+    text = """players = [
+  { name = "Op", role = "agent-operative", items = ["stun-orb-2", "scanner-2"] },
+  { name = "Sur", role = "survivor", items = ["stun-orb-2"] },
+]"""
+    assert setup_warnings(parse_setup(text, RULES, where="s", default_seed=1), RULES) == [
+        "Op holds 2 medium tech, but has 1 medium, 2 small",
+        "Sur holds 1 medium tech, but has 1 small",
+    ]
+    st = game("Al=agent-operative+stun-orb-2", "Ag=agent/town", "Gus=/town",
+              "Dop=doppelganger", "Hal=/town")
+    for n in (1, 2):
+        r = night(st, n, "Al: stun orb Ag", "Ag: check Gus")
+        assert "[investigations] Ag: investigate Gus: fails (Ag is roleblocked)" in \
+            r.log_lines(), n
+        st = day(r.state, n).state
+    r = night(st, 3, "Al: stun orb Ag", "Ag: check Gus")
+    assert r.pms["Ag"] == ("Gus's race: Human.",)
+    assert any("no use of stun orb left" in line for line in r.log_lines())
+
+
+def test_the_plasma_bomb_goes_off_while_its_alien_is_abducted() -> None:
+    quote("It is triggered remotely, so the Alien is smart enough to stay out of the Blast "
+          "Radius, and is therefore unaffected (assuming he's not targeting himself for some "
+          "reason). Can also be used while abducted.")
+    s = game("Ex=exterminator+mind-shield+plasma-bomb", "Xe=xenozoologist", "Gus=/town",
+             "Dop=doppelganger", "Hal=/town")
+    r = night(s, 1, "Xe: abduct Ex", "Ex: plasma Gus")
+    assert dead(r) == ["Gus"]
+    # "an Alien" (the Xenozoologist's PM said "a Alien" before).
+    assert r.pms["Xe"] == ("You abducted Ex, an Alien: kept for study.",)
+
+
+def test_an_abducted_player_vanishes_and_is_not_flipped() -> None:
+    quote("Abducted players are not role-flipped until their abductor leaves the game.")
+    s = game("Xe=xenozoologist", "Ag=agent/town", "Gus=/town", "Dop=doppelganger",
+             "Hal=/town")
+    r = night(s, 1, "Xe: abduct Ag")
+    assert dead(r) == []
+    assert r.public == ("Ag has vanished without a trace.",)
+    assert not any("Agent" in line for line in r.public)

@@ -438,7 +438,7 @@ def test_an_anti_tech_field_stops_tech_and_keeps_a_one_shot() -> None:
              "Dop=doppelganger")
     r = night(s, 1, "Al: stun orb Ag", "Ag: check Gus")
     assert r.pms["Ag"][-1] == "Gus's race: Human."
-    assert r.pms["Al"] == ("Your power on Ag was blocked by a Anti-Tech Field.",)
+    assert r.pms["Al"] == ("Your power on Ag was blocked by an Anti-Tech Field.",)
     legal(r.state, "Al: stun orb Gus", 2)
 
 

@@ -413,6 +413,11 @@ def scan(r: Resolution, t: str) -> str:
     return f"{race}, {role}, {tech}"
 
 
+def a_or_an(noun: str) -> str:
+    """The noun with its article, as a GM writes it: "an Anti-Tech Field", "an Alien"."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def shielded(r: Resolution, a: Action, t: str, tier: str) -> str | None:
     """000's Mind Shield (against psychic powers) and Anti-Tech Field (against tech): the
     action fails and both sides hear of it, as the rules say; an advanced shield "always
@@ -441,7 +446,8 @@ def shielded(r: Resolution, a: Action, t: str, tier: str) -> str | None:
     if power == "tech" and a.ability.uses is not None and a.ability.targets == 1:
         used = r.state.players[a.actor].used
         used[a.ability.name] = max(0, used.get(a.ability.name, 0) - 1)
-    r.pm_later(a.actor, r.say("shield_blocked", target=t, shield=title), needs_alive=True)
+    r.pm_later(a.actor, r.say("shield_blocked", target=t, shield=title, a_shield=a_or_an(title)),
+               needs_alive=True)
     return f"{t}'s {title} stops it"
 
 
@@ -610,13 +616,16 @@ def abduct(r: Resolution, a: Action, tier: str) -> None:
         kind = race_class(r, t)
         mine = r.state.players[a.actor].statuses
         if f"has:{kind}" in mine:
-            r.event(tier, a.label(), f"abducts {t}", f"already has a {kind}: returned at dawn")
-            r.pm_later(a.actor, r.say("abduct_returned", target=t, kind=kind), needs_alive=True)
+            r.event(tier, a.label(), f"abducts {t}",
+                    f"already has {a_or_an(kind)}: returned at dawn")
+            r.pm_later(a.actor, r.say("abduct_returned", target=t, kind=kind,
+                                      a_kind=a_or_an(kind)), needs_alive=True)
             return
         mine.add(f"has:{kind}")
         player.statuses.update({"out", f"abducted-by:{a.actor}"})
-        r.event(tier, a.label(), f"abducts {t}", f"a {kind}: kept for study")
-        r.pm_later(a.actor, r.say("abduct_kept", target=t, kind=kind), needs_alive=True)
+        r.event(tier, a.label(), f"abducts {t}", f"{a_or_an(kind)}: kept for study")
+        r.pm_later(a.actor, r.say("abduct_kept", target=t, kind=kind, a_kind=a_or_an(kind)),
+                   needs_alive=True)
         r.pm(t, r.say("abducted", abductor=a.actor))
         r.public.append(r.say("vanished", player=t))
         wanted = list(params.get("collects", ()))
