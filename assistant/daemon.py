@@ -967,12 +967,13 @@ REVIEW_THREADS = 3
 """Worker threads for the CPU and disk work of polls and reviews (parsing, counting,
 writing): more would only share the one core; three, so that a game file whose lock a
 stuck command holds does not hold up the other games."""
-STOP_GRACE = 1.0
+STOP_GRACE = 0.5
 """Seconds a stopping daemon gives the reviews in progress (the polls end at once)."""
-STOP_DEADLINE = 1.5
+STOP_DEADLINE = 1.0
 """Seconds after the first Ctrl-C or SIGTERM by which the process is gone (2 s promised),
 whatever it is doing (a write in progress is an atomic replace: the store keeps the old
-file or the new)."""
+file or the new). A second of the promise is left to a busy machine: a process starved of
+the CPU hears the signal and runs its exit late."""
 
 
 def run_forever(daemon: Daemon) -> None:
