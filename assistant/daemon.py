@@ -60,7 +60,7 @@ from assistant.safe_text import for_terminal
 from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import AsyncFetcher, Fetcher, FetchSettings, ssl_context
 from assistant.scrapers.login import login
-from assistant.store import GameStore, list_games, write_errnos, write_error
+from assistant.store import GameStore, collect_as_usual, list_games, write_errnos, write_error
 from assistant.tally import count
 from assistant.tally_draft import render_tally
 
@@ -849,6 +849,7 @@ class Daemon:
         every write is one atomic replace), a review in progress may finish meanwhile."""
         from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+        collect_as_usual()  # a process that runs for days: no garbage waits (store.paused_gc)
         self._workers = _Workers(REVIEW_THREADS)
         scheduler = AsyncIOScheduler(event_loop=asyncio.get_running_loop())
         logging.getLogger("apscheduler.scheduler").addFilter(_BusyJobs(self.stats_busy))
