@@ -44,7 +44,7 @@ from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.clock import Clock
 from assistant.engine.history import ROLES
 from assistant.errors import AssistantError, ConfigError, LoginError
-from assistant.models import Post, to_iso
+from assistant.models import Post, from_iso, to_iso
 from assistant.monitor import GameView, day_tally, draft_dusk, load_view, run_checks
 from assistant.outcome import TallyRules
 from assistant.phases import (
@@ -173,7 +173,8 @@ class HandledEvent:
     kind: str
     at: datetime
     status: str
-    """"drafted", "skipped", "locked" (a day's final count) or "ended" (a night's end)."""
+    """"drafted", "skipped", "locked" (a day's final count), "revised" (that count changed
+    after the lock) or "ended" (a night's end)."""
     file: Path | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -584,6 +585,9 @@ class Daemon:
                     }
                 )
                 handled.append(HandledEvent(event.key, event.kind, event.at, status, path))
+            revised = self._revise_final(store, view)
+            if revised is not None:
+                handled.append(revised)
             upcoming = [e.at for e in events if e.at > now]
         return Review(tuple(fresh), tuple(handled), min(upcoming) if upcoming else None)
 
@@ -679,6 +683,56 @@ class Daemon:
             path,
         )
         return "locked", path
+
+    def _revise_final(self, store: GameStore, view: GameView) -> HandledEvent | None:
+        """The running day's count once its final count was locked: when it differs (a
+        post made before the deadline that the forum showed only later, as a moderation
+        queue or a slow mirror does; a GM's input since), a revised final count is locked
+        and drafted beside the first and the log says what changed, so the lock, `count`
+        and `draft tally` agree again. A night begun ends the revisions of its day."""
+        phase = view.phase
+        if phase is None or phase.kind != "day":
+            return None
+        label = phase_label(phase)
+        locked = [r for r in store.table("final_counts").all() if r["phase"] == label]
+        if not locked:
+            return None
+        tally = day_tally(view, store.inputs())
+        if _votes_of(tally.to_json()) == _votes_of(locked[-1]["tally"]):
+            return None
+        game_id = store.game_id
+        deadline = from_iso(locked[-1]["deadline"])
+        text = render_tally(
+            tally,
+            TallyRules.from_ruleset(view.ruleset),
+            tz=view.game.tz,
+            now=deadline,
+            post_urls=_urls(view.posts),
+        )
+        revision = len(locked) + 1
+        path = self._write(game_id, f"{phase.kind}{phase.number}-final-{revision}.txt", text)
+        store.table("final_counts").insert(
+            {
+                "phase": label,
+                "deadline": locked[-1]["deadline"],
+                "locked_at": to_iso(view.now),
+                "revises": locked[-1]["locked_at"],
+                "tally": tally.to_json(),
+            }
+        )
+        was = ", ".join(locked[-1]["tally"].get("outcome", {}).get("lynched", [])) or "no lynch"
+        now_lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+        log.warning(
+            "final count of %s %s changed since it was locked at %s (a post made before the "
+            "deadline seen only now, or a GM input): %s -> %s; revised -> %s",
+            game_id,
+            label,
+            local_text(from_iso(locked[-1]["locked_at"]), game_zone(view.game.tz)),
+            was,
+            now_lynched,
+            path,
+        )
+        return HandledEvent(f"{label}-final-{revision}", "deadline", deadline, "revised", path)
 
     def _dusk(
         self, store: GameStore, view: GameView, event: ClockEvent
@@ -1038,6 +1092,13 @@ def _log_poll(game_id: str, result: PollResult) -> None:
     (log.info if found or result.backfill else log.debug)(
         "poll %s: %d new, %d changed, %d vanished, %d request(s)", game_id, len(result.new),
         len(result.changed), len(result.vanished), result.requests)
+
+
+def _votes_of(tally: dict[str, Any]) -> dict[str, Any]:
+    """What a revised final count is for: the votes and the outcome, not the post the
+    outcome is told at (a host's closing post in the deadline's minute moves it)."""
+    outcome = {k: v for k, v in tally.get("outcome", {}).items() if k != "at_post"}
+    return {**tally, "outcome": outcome}
 
 
 def _open_store(data_dir: Path, game_id: str) -> GameStore:

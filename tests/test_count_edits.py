@@ -358,3 +358,50 @@ def test_a_post_fetched_late_already_edited_after_the_deadline_is_unknown(
     assert "the edit came after the day ended (Sun 22 Nov 2026 11:15 UTC)" in message
     assert "the vote the post stood with then is unknown" in message
     assert standing(count_json(capsys, monkeypatch, tmp_path))["Conia"] == "xX_Slayer_Xx"
+
+
+@pytest.mark.parametrize("forum", tb.FORUMS)
+def test_a_vote_the_forum_showed_only_after_the_lock_revises_the_locked_count(
+    tmp_path, capsys, monkeypatch, forum, caplog
+) -> None:
+    """Conia's 11:13 vote on Jd- came before the 11:15:50 deadline, but the forum showed it
+    only after the daemon had locked the day (a moderation queue, a slow mirror): a GM
+    counts every vote made before the deadline, so the daemon locks a revised final count
+    beside the first, drafts it and says so; the lock, `count` and `draft tally` agree."""
+    caplog.set_level("WARNING", logger="assistant.daemon")
+    snaps = snapshots(forum)
+    post = conias_post(forum)
+    shown = next(i for i, snap in enumerate(snaps)
+                 if any(p.post_id == post for path in snap.files.values()
+                        for p in tb.parse(path, forum)))  # fmt: skip
+    deadline = datetime.fromisoformat(BEFORE_CONIAS_EDIT)
+    assert snaps[shown].saved_at < deadline
+    clock = FakeClock(datetime(2026, 11, 22, 11, 0, tzinfo=UTC))
+    with running_forum() as server:
+        setup_store(tmp_path, forum, thread_url(server, forum))
+        _day2_ends_before_conias_edit(tmp_path, forum)
+        daemon = make_daemon(tmp_path, clock)
+        drive(daemon, clock, server, forum, stop_after=shown - 1)  # the page without her post
+        clock.set(deadline)
+        daemon.tick("thread-b")
+        with GameStore.open(tmp_path, "thread-b", create=False) as store:
+            [first] = store.table("final_counts").all()
+        assert "Conia" not in standing(first["tally"])
+        serve(server, forum, snaps[shown], snaps)  # her post, not yet edited, shows up
+        clock.set(datetime(2026, 11, 22, 11, 16, 20, tzinfo=UTC))
+        daemon.tick("thread-b")
+        daemon.tick("thread-b")  # nothing new: no second revision
+
+    with GameStore.open(tmp_path, "thread-b", create=False) as store:
+        locked = store.table("final_counts").all()
+    assert len(locked) == 2 and locked[1]["revises"] == first["locked_at"]
+    assert standing(locked[1]["tally"])["Conia"] == "Jd-"
+    drafts = tmp_path / "drafts" / "thread-b"
+    assert {p.name for p in drafts.glob("day2-final*.txt")} == {"day2-final.txt",
+                                                                "day2-final-2.txt"}
+    assert [r.getMessage() for r in caplog.records if "changed since it was locked" in
+            r.getMessage()][0].startswith("final count of thread-b Day 2 changed")
+    counted = count_json(capsys, monkeypatch, tmp_path)
+    drafted = json.loads(cli(capsys, monkeypatch, tmp_path, "draft", "tally", "thread-b", "--json"))
+    drafted.pop("bbcode")
+    assert locked[1]["tally"] == counted == drafted
