@@ -93,7 +93,8 @@ Sentences of role texts no test quoted, played here: L225 "Tech characters will 
 their item was blocked" (test_an_anti_tech_field_tells_both_*), L199/L201 "a two-use item for
 a Medium tech slot" (test_a_two_use_stun_orb_*), L213 "Can also be used while abducted"
 (test_the_plasma_bomb_goes_off_*), L238 "not role-flipped until their abductor leaves"
-(test_an_abducted_player_vanishes_*).
+(test_an_abducted_player_vanishes_*), L221/L225 "granted to a non-psychic character"
+(test_a_natural_shield_is_granted_to_*: a setup giving one to a Psychic role is warned about).
 Failed before their engine fix: the Detective saw "Townie" for a player set up with no role
 ([reveal.messages] vanilla_seen = "No Role"), Combat Camouflage did nothing (an item's
 `kill_note` tells the GM), and PMs read "a Anti-Tech Field", "a Alien" (now "an").
@@ -313,3 +314,27 @@ def test_an_abducted_player_vanishes_and_is_not_flipped() -> None:
     assert dead(r) == []
     assert r.public == ("Ag has vanished without a trace.",)
     assert not any("Agent" in line for line in r.public)
+
+
+def test_a_natural_shield_is_granted_to_non_psychic_characters_only() -> None:
+    quote("The Mind Shield is not a role in itself, but an ability granted to a non-psychic "
+          "character that may or may not already have a role.")
+    quote("The Anti-Tech Field is not a role in itself, but an ability granted to a non-psychic "
+          "character that may or may not already have a role.")
+    text = """players = [
+  { name = "Te", role = "telepath", side = "town", items = ["mind-shield"] },
+  { name = "En", role = "enchanter", side = "town", items = ["anti-tech-field"] },
+  { name = "Ag", role = "agent", side = "town", items = ["mind-shield", "anti-tech-field"] },
+  { name = "Gus", side = "town", items = ["mind-shield"] },
+]"""
+    assert setup_warnings(parse_setup(text, RULES, where="s", default_seed=1), RULES) == [
+        "Te: a Mind Shield is not for a Psychic role (Telepath); items = [...]",
+        "En: an Anti-Tech Field is not for a Psychic role (Enchanter); items = [...]",
+    ]
+    # Both on one player: immune to both, and told each time.
+    s = game("Ag=agent/town+mind-shield+anti-tech-field", "Te=telepath/town",
+             "Al=survivor+stun-orb", "Gus=/town", "Dop=doppelganger")
+    r = night(s, 1, "Te: read Ag", "Al: stun orb Ag", "Ag: check Gus")
+    assert r.pms["Te"] == ("Your power on Ag was blocked by a Mind Shield.",)
+    assert r.pms["Al"] == ("Your power on Ag was blocked by an Anti-Tech Field.",)
+    assert r.pms["Ag"][-1] == "Gus's race: Human."

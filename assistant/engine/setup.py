@@ -309,6 +309,14 @@ def _item_warnings(setup: Setup, rules: EngineRules) -> list[str]:
         banned = [i for i in passives.get("forbidden_items", ()) if i in p.items]
         if banned:
             out.append(f"{p.name} may not hold {', '.join(banned)}")
+        tags = set(passives.get("tags", ()))
+        for i in items:
+            # 000: a Mind Shield is "an ability granted to a non-psychic character".
+            barred = sorted(tags & set(i.passives.get("not_for_tags", ())))
+            if barred and role is not None:
+                item = ("an " if i.title[:1].lower() in "aeiou" else "a ") + i.title
+                out.append(f"{p.name}: {item} is not for a {barred[0]} role "
+                           f"({role.title}); items = [...]")
         out += _stockpile_warnings(setup, rules, p, passives, items)
     return out
 
