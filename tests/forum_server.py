@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from socketserver import BaseServer
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from conftest import REALFORUM
@@ -118,12 +119,19 @@ def running_forum() -> Iterator[ForumServer]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    forum.base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    with serve_loopback(ThreadingHTTPServer(("127.0.0.1", 0), Handler)) as url:
+        forum.base_url = url
+        yield forum
+
+
+@contextmanager
+def serve_loopback(server: BaseServer) -> Iterator[str]:
+    """Serve `server` (bound to 127.0.0.1) on a daemon thread and yield its base URL;
+    shut it down and close its socket on the way out, whatever the test did."""
     thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
-        yield forum
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()

@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from socketserver import StreamRequestHandler, ThreadingTCPServer
 
+from forum_server import serve_loopback
+
 DRIP_EVERY = 0.05
 """Seconds between two bytes of a dripping forum (it never stops on its own)."""
 PAGE = b"<!DOCTYPE html><html><head><title>Day 2</title></head><body>" + b"x" * 200
@@ -92,16 +94,12 @@ def hostile_forum() -> Iterator[Hostile]:
         daemon_threads = True
         allow_reuse_address = True
 
-    server = Server(("127.0.0.1", 0), Handler)
-    forum.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-    thread.start()
-    try:
-        yield forum
-    finally:
-        forum.stop.set()
-        server.shutdown()
-        server.server_close()
+    with serve_loopback(Server(("127.0.0.1", 0), Handler)) as url:
+        forum.base_url = url
+        try:
+            yield forum
+        finally:
+            forum.stop.set()  # before the shutdown: handlers still sending must end first
 
 
 def elapsed(start: float) -> float:
