@@ -429,11 +429,18 @@ def dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> 
     lines += [f"note: {n}" for n in result.notes]
     if stored is not None:
         lines.append(
-            "stored: " + (", ".join(f"{f['player']} ({f['how']})" for f in stored) or "no deaths")
+            "stored: " + (", ".join(_stored_fact(f) for f in stored) or "no deaths")
         )
     elif result.confirmed:
         lines.append("already recorded")
     return "\n".join(lines)
+
+
+def _stored_fact(fact: dict) -> str:
+    """A death fact ("Abs (lynch)"), or a rest the stopped lynch set off."""
+    if "rests" in fact:
+        return ", ".join(f"{who} rests from {ability}" for who, ability, _ in fact["rests"])
+    return f"{fact['player']} ({fact['how']})"
 
 
 def acknowledge(

@@ -118,3 +118,53 @@ def test_of_two_tied_one_poisoned_the_other_is_lynched(day: Day, tmp_path: Path)
     log = day.orders("Miaka: aptx Lynz as Ran")
     assert "kills Lynz" in log
     assert day.count()["outcome"]["lynched"] == ["Abs"]
+
+
+LOVERS_GAME = {"Yumi": "yumi", "A": "camel", "B": "jodie", "Abs": "gin", "Boss": "anokata",
+               "Pofa": "satou", "Eri": "eri"}  # fmt: skip
+
+
+def test_lovey_dovey_that_stopped_the_lynch_rests_both_lovers_two_phases(
+    day: Day, tmp_path: Path
+) -> None:
+    """The lovers' protection by day keeps the vote's leader from the lynch; once the GM
+    confirms the dusk, neither lover may use Lovey-Dovey on Night 2 or Day 2 (before: the
+    rest was left to the GM, and Night 2's Lovey-Dovey was taken)."""
+    quote("This protect will hinder lynching, killing, sniping and even APTX")
+    quote("If it successfully hinders a lynching, killing, sniping, or poisoning, the lovers "
+          "lose this ability for 2 phases")
+    from assistant.engine.history import replay
+    from assistant.engine.rules import load_engine_rules
+    from assistant.rulesets import find_ruleset
+    from assistant.store import GameStore
+
+    (tmp_path / "players.txt").write_text("\n".join(LOVERS_GAME) + "\n", encoding="utf-8")
+    (tmp_path / "setup.toml").write_text(
+        "seed = 3\nplayers = [\n"
+        + "".join(f'  {{ name = "{n}", role = "{r}" }},\n' for n, r in LOVERS_GAME.items())
+        + "]\n",
+        encoding="utf-8",
+    )
+    at = (D1 - timedelta(hours=13)).isoformat()
+    day.at(at, "game", "new", "g", "--thread", "http://127.0.0.1:9/index.php?topic=1.0",
+           "--ruleset", "dctp-mini", "--players", str(tmp_path / "players.txt"), "--gm", "GM")
+    day.at(at, "roles", "g", "--file", str(tmp_path / "setup.toml"))
+    day.at(at, "phase", "g", "night", "1")
+    day.at(at, "order", "g", "Yumi: amor A, B, Pofa, Eri", "--night", "1")
+    day.at(D1.isoformat(), "resolve", "g", "--night", "1")
+    with GameStore.open(day.data, "g", create=False) as store:
+        inputs = store.inputs()
+    [(one, other)] = replay(load_engine_rules(find_ruleset("dctp-mini")), inputs).state.lovers
+    day.at(D1.isoformat(), "phase", "g", "day", "1", "--ends",
+           (D1 + timedelta(hours=24)).isoformat())
+    voters = [p for p in LOVERS_GAME if p not in (one, other)]
+    day.votes(*((v, one) for v in voters[:3]), (one, voters[0]))
+    day.orders(f"{other}: lovey-dovey {one}")
+    dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1", "--confirm")
+    assert "The lynching failed." in dusk
+    assert f"{one} rests from lovey-dovey" in dusk and f"{other} rests from lovey-dovey" in dusk
+    n2 = (END + timedelta(hours=1)).isoformat()
+    day.at(n2, "phase", "g", "night", "2")
+    for lover, target in ((one, other), (other, one)):
+        err = day.at(n2, "order", "g", f"{lover}: lovey-dovey {target}", "--night", "2", ok=False)
+        assert "may not use lovey-dovey again before night 3" in err, err

@@ -24,8 +24,8 @@ from datetime import datetime
 from typing import Any
 
 from assistant.engine.drafts import Reveal, reveal, win_post
-from assistant.engine.history import DEATH, ROLES, apply_death, replay
-from assistant.engine.rules import EngineRules, load_engine_rules
+from assistant.engine.history import DEATH, REST, ROLES, apply_death, replay
+from assistant.engine.rules import EngineRules, load_engine_rules, phase_index
 from assistant.engine.state import Death, GameState
 from assistant.engine.win import Win, check_win
 from assistant.errors import ConfigError, PhaseError
@@ -65,6 +65,9 @@ class DuskResult:
     ends_why: str = ""
     """Why the day ends at `tally.deadline` (its effective end: a majority, everyone voted,
     an extension, or the deadline as set)."""
+    rests: tuple[tuple[str, str, int], ...] = field(default=(), repr=False)
+    """(player, ability, last phase index) of the rests the stopped lynch set off, stored by
+    `confirm_dusk` as a "rest" fact (004 Lovey-Dovey)."""
 
     @property
     def lynched(self) -> tuple[str, ...]:
@@ -101,7 +104,8 @@ class DuskResult:
 def _dusk_facts(inputs: list[dict[str, Any]], day: int | None) -> list[dict[str, Any]]:
     """The death facts an earlier `draft dusk --confirm` stored for `day`."""
     return [
-        i for i in inputs if i["kind"] == DEATH and "dusk" in i["data"] and i["data"]["dusk"] == day
+        i for i in inputs
+        if i["kind"] in (DEATH, REST) and "dusk" in i["data"] and i["data"]["dusk"] == day
     ]
 
 
@@ -156,6 +160,7 @@ def dusk_of(
     day_deaths: tuple[Reveal, ...] = ()
     public: tuple[str, ...] = ()
     spends: list[list[str]] = []
+    rests: list[tuple[str, str, int]] = []
     if not any(i["kind"] == ROLES for i in inputs):
         reveals = tuple(Reveal(p, None, None) for p in outcome.lynched)
         others: tuple[Reveal, ...] = ()
@@ -220,6 +225,9 @@ def dusk_of(
         deaths = [Death(slot_of[d.player], d.how, d.cause, d.killers) for d in deaths]
         win = check_win(state, "dusk")
         spends = _decisive_extra_votes(rep.state, tally, slot_of)
+        rests = _rests_for_a_stopped_lynch(rep.state, tally, slot_of)
+        notes += [f"{who} may not use {ability} before the phase after next (it stopped the "
+                  "lynch)" for who, ability, _ in rests]
         if "vote_reduced" in rules.messages and _lynch_stopped_by_less_votes(
             rep.state, tally, slot_of
         ):
@@ -248,6 +256,7 @@ def dusk_of(
         tuple(facts),
         bool(stored),
         ends.why if ends is not None else "",
+        rests=tuple(rests),
     )
 
 
@@ -293,6 +302,35 @@ def _decisive_extra_votes(
             decisive = any(w.effective >= left for w in tally.wagons if w.target != target)
         if decisive:
             out.append([slot, spent[0]])
+    return out
+
+
+def _rests_for_a_stopped_lynch(
+    state: GameState, tally: Tally, slot_of: dict[str, str]
+) -> list[tuple[str, str, int]]:
+    """The rests a protection that kept the vote's leader from the lynch sets off: the
+    leader's `[night.vote_statuses] lynch_immune` day status came from an ability with
+    `day_status` and `rest_phases` (004 Lovey-Dovey: "If it successfully hinders a
+    lynching, killing, sniping, or poisoning, the lovers lose this ability for 2 phases"),
+    for the leader and their lover, from this day on."""
+    status = state.rules.night.get("vote_statuses", {}).get("lynch_immune")
+    if not status or tally.outcome.lynched or tally.day is None:
+        return []
+    top = max((w.effective for w in tally.wagons), default=0)
+    if top <= 0 or (tally.decision == "majority" and top < tally.majority):
+        return []
+    out: list[tuple[str, str, int]] = []
+    for name, p in state.players.items():
+        wagon = tally.wagon(slot_of.get(name, name))
+        if status not in p.day_statuses or wagon is None or wagon.effective != top:
+            continue
+        for ab in state.abilities_of(name).values():
+            n = ab.params.get("rest_phases")
+            if ab.params.get("day_status") == status and n:
+                until = phase_index(state.rules, "day", tally.day) + int(n)
+                out += [(who, ab.name, until)
+                        for who in filter(None, (name, state.lover_of(name)))]
+                break
     return out
 
 
@@ -441,7 +479,11 @@ def confirm_dusk(store: Any, result: DuskResult, now: datetime) -> list[dict[str
             + ": confirm the lynch after the deadline, or set the day's end with "
             "`assistant phase`"
         )
+    rest = ({"dusk": result.day, "rests": [list(r) for r in result.rests]}
+            if result.rests else None)
     with store.batch():
         for fact in result.facts:
             store.add_input(DEATH, fact, now)
-    return list(result.facts)
+        if rest is not None:
+            store.add_input(REST, rest, now)
+    return [*result.facts, *([rest] if rest else [])]

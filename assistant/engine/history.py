@@ -29,6 +29,8 @@ from assistant.models import from_iso
 
 #: GM input kinds this module reads and writes.
 ROLES, ORDER, RESOLUTION, DEATH = "roles", "order", "resolution", "death"
+REST = "rest"
+"""A rest a dusk set off without a death (004: a Lovey-Dovey that stopped the lynch)."""
 #: Written when a confirmed resolution brings a player back (game.py honours it).
 REVIVE = "revive"
 
@@ -245,6 +247,10 @@ def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
                 rep._check_win(f"at the dawn after Night {number}", "dawn")
             else:
                 rep._check_win(f"after the day actions of Day {number}", "dusk")
+        elif kind == REST:
+            for who, ability, until in data.get("rests", ()):
+                if who in rep.state.players:
+                    rep.state.players[who].statuses.add(f"rests-until:{ability}:{int(until)}")
         elif kind == DEATH and data.get("how") == "replaced" and data.get("replacement"):
             _replace_player(rep.state, data["player"], data["replacement"])
         elif kind == DEATH and data.get("source") != "engine":
