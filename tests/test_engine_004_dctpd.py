@@ -178,26 +178,7 @@ def test_an_arrested_poisoners_confiscated_aptx_leaves_the_rest_to_the_next_in_r
 
 
 class NightThenDay(Day):
-    """test_engine_004_lynch's Day 1, with orders on Night 1 before it."""
-
-    def start(self, tmp: Path, roles: dict[str, str], night_orders: tuple[str, ...] = ()) -> None:
-        (tmp / "players.txt").write_text("\n".join(roles) + "\n", encoding="utf-8")
-        (tmp / "setup.toml").write_text(
-            "seed = 3\nplayers = [\n"
-            + "".join(f'  {{ name = "{n}", role = "{r}" }},\n' for n, r in roles.items())
-            + "]\n",
-            encoding="utf-8",
-        )
-        at = (D1 - timedelta(hours=13)).isoformat()
-        self.at(at, "game", "new", "g", "--thread", "http://127.0.0.1:9/index.php?topic=1.0",
-                "--ruleset", "dctp-mini", "--players", str(tmp / "players.txt"), "--gm", "GM")
-        self.at(at, "roles", "g", "--file", str(tmp / "setup.toml"))
-        self.at(at, "phase", "g", "night", "1")
-        for line in night_orders:
-            self.at(at, "order", "g", line)
-        self.at(D1.isoformat(), "resolve", "g", "--night", "1")
-        self.at(D1.isoformat(), "phase", "g", "day", "1", "--ends",
-                (D1 + timedelta(hours=24)).isoformat())
+    """test_engine_004_lynch's Day 1 (`start` takes orders on Night 1 before it)."""
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ def quote(sentence: str) -> None:
 class Day(CliAt):
     """A 004 game on Day 1 (after a quiet Night 1) with PM votes, day orders and the count."""
 
-    def start(self, tmp: Path, roles: dict[str, str]) -> None:
+    def start(self, tmp: Path, roles: dict[str, str], night_orders: tuple[str, ...] = ()) -> None:
         (tmp / "players.txt").write_text("\n".join(roles) + "\n", encoding="utf-8")
         (tmp / "setup.toml").write_text(
             "seed = 3\nplayers = [\n"
@@ -39,6 +39,8 @@ class Day(CliAt):
                 "--ruleset", "dctp-mini", "--players", str(tmp / "players.txt"), "--gm", "GM")
         self.at(at, "roles", "g", "--file", str(tmp / "setup.toml"))
         self.at(at, "phase", "g", "night", "1")
+        for line in night_orders:
+            self.at(at, "order", "g", line)
         self.at(D1.isoformat(), "resolve", "g", "--night", "1")
         self.at(D1.isoformat(), "phase", "g", "day", "1", "--ends",
                 (D1 + timedelta(hours=24)).isoformat())
@@ -138,25 +140,10 @@ def test_lovey_dovey_that_stopped_the_lynch_rests_both_lovers_two_phases(
     from assistant.rulesets import find_ruleset
     from assistant.store import GameStore
 
-    (tmp_path / "players.txt").write_text("\n".join(LOVERS_GAME) + "\n", encoding="utf-8")
-    (tmp_path / "setup.toml").write_text(
-        "seed = 3\nplayers = [\n"
-        + "".join(f'  {{ name = "{n}", role = "{r}" }},\n' for n, r in LOVERS_GAME.items())
-        + "]\n",
-        encoding="utf-8",
-    )
-    at = (D1 - timedelta(hours=13)).isoformat()
-    day.at(at, "game", "new", "g", "--thread", "http://127.0.0.1:9/index.php?topic=1.0",
-           "--ruleset", "dctp-mini", "--players", str(tmp_path / "players.txt"), "--gm", "GM")
-    day.at(at, "roles", "g", "--file", str(tmp_path / "setup.toml"))
-    day.at(at, "phase", "g", "night", "1")
-    day.at(at, "order", "g", "Yumi: amor A, B, Pofa, Eri", "--night", "1")
-    day.at(D1.isoformat(), "resolve", "g", "--night", "1")
+    day.start(tmp_path, LOVERS_GAME, night_orders=("Yumi: amor A, B, Pofa, Eri",))
     with GameStore.open(day.data, "g", create=False) as store:
         inputs = store.inputs()
     [(one, other)] = replay(load_engine_rules(find_ruleset("dctp-mini")), inputs).state.lovers
-    day.at(D1.isoformat(), "phase", "g", "day", "1", "--ends",
-           (D1 + timedelta(hours=24)).isoformat())
     voters = [p for p in LOVERS_GAME if p not in (one, other)]
     day.votes(*((v, one) for v in voters[:3]), (one, voters[0]))
     day.orders(f"{other}: lovey-dovey {one}")
