@@ -73,6 +73,17 @@ class Cli(CliAt):
     def text(self, now: datetime, *args: str) -> str:
         return self.at(now.isoformat(), *args)
 
+    def new_game(self, tmp: Path, players: list[str], setup: str, game: str = "pn") -> str:
+        """A paranormal game with its players and setup, an hour before Day 1: what `roles`
+        printed."""
+        (tmp / "players.txt").write_text("\n".join(players) + "\n", encoding="utf-8")
+        (tmp / "setup.toml").write_text(setup, encoding="utf-8")
+        before = D1 - timedelta(hours=1)
+        self.text(before, "game", "new", game, "--thread",
+                  "http://127.0.0.1:8021/index.php?topic=2.0", "--ruleset", "paranormal",
+                  "--players", str(tmp / "players.txt"), "--gm", "Host")  # fmt: skip
+        return self.text(before, "roles", game, "--file", str(tmp / "setup.toml"))
+
 
 D1 = datetime(2026, 11, 24, 18, 0, tzinfo=UTC)
 
@@ -83,14 +94,7 @@ def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
 
 
 def test_a_whole_paranormal_game(cli: Cli, tmp_path: Path) -> None:
-    players = tmp_path / "players.txt"
-    players.write_text("\n".join(PLAYERS) + "\n", encoding="utf-8")
-    setup = tmp_path / "setup.toml"
-    setup.write_text(SETUP, encoding="utf-8")
-    before = D1 - timedelta(hours=1)
-    cli.text(before, "game", "new", "pn", "--thread", "http://127.0.0.1:8021/index.php?topic=2.0",
-             "--ruleset", "paranormal", "--players", str(players), "--gm", "Host")  # fmt: skip
-    roles = cli.text(before, "roles", "pn", "--file", str(setup))
+    roles = cli.new_game(tmp_path, PLAYERS, SETUP)
     assert "Lea: Doppelganger leader (Doppelgangers)" in roles
     assert "Ag: Agent (Town)" in roles
     thread = Thread(cli.data)

@@ -33,14 +33,7 @@ def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
 
 
 def test_the_mind_control_ray_takes_the_next_days_vote(cli: Cli, tmp_path: Path) -> None:
-    players = tmp_path / "players.txt"
-    players.write_text("\n".join(PLAYERS) + "\n", encoding="utf-8")
-    setup = tmp_path / "setup.toml"
-    setup.write_text(SETUP, encoding="utf-8")
-    before = D1 - timedelta(hours=1)
-    cli.text(before, "game", "new", "pn", "--thread", "http://127.0.0.1:8021/index.php?topic=2.0",
-             "--ruleset", "paranormal", "--players", str(players), "--gm", "Host")  # fmt: skip
-    cli.text(before, "roles", "pn", "--file", str(setup))
+    cli.new_game(tmp_path, PLAYERS, SETUP)
     thread = Thread(cli.data)
     cli.text(D1, "phase", "pn", "day", "1")
     end1 = D1 + timedelta(hours=72, minutes=1)
@@ -99,14 +92,7 @@ players = [
 
 def test_a_mind_stealer_night_through_the_command_line(cli: Cli, tmp_path: Path) -> None:
     quote("The Robot can use that role in addition to any actions the MS takes")
-    players = tmp_path / "players.txt"
-    players.write_text("Mi\nAg\nGus\nDop\nLea\n", encoding="utf-8")
-    setup = tmp_path / "setup.toml"
-    setup.write_text(MS_SETUP, encoding="utf-8")
-    before = D1 - timedelta(hours=1)
-    cli.text(before, "game", "new", "ms", "--thread", "http://127.0.0.1:8021/index.php?topic=2.0",
-             "--ruleset", "paranormal", "--players", str(players), "--gm", "Host")  # fmt: skip
-    cli.text(before, "roles", "ms", "--file", str(setup))
+    cli.new_game(tmp_path, ["Mi", "Ag", "Gus", "Dop", "Lea"], MS_SETUP, game="ms")
     cli.text(D1, "phase", "ms", "day", "1")
     cli.text(D1 + timedelta(hours=1), "order", "ms", "Mi: program vigilante", "--day", "1")
     end1 = D1 + timedelta(hours=72)
