@@ -267,6 +267,12 @@ def _credit(r: Resolution, protection: Action, t: str, tier: str, k: Action) -> 
         injure(r, protection.actor, tier, f"protected {t}", mark=str(params["injures_self"]))
 
 
+def rest_status(ability: str, until: int) -> str:
+    """The status of a player who may not use `ability` before the phase after `until`
+    (a phase index; check_order reads it)."""
+    return f"rests-until:{ability}:{until}"
+
+
 def rest_lovers(r: Resolution, protection: Action, tier: str) -> None:
     """004 Lovey-Dovey: "If it successfully hinders a lynching, killing, sniping, or
     poisoning, the lovers lose this ability for 2 phases" (`rest_phases`): both lovers, the
@@ -276,7 +282,7 @@ def rest_lovers(r: Resolution, protection: Action, tier: str) -> None:
         return
     until = r.index + int(n)
     for who in filter(None, (protection.actor, r.state.lover_of(protection.actor))):
-        r.state.players[who].statuses.add(f"rests-until:{protection.ability.name}:{until}")
+        r.state.players[who].statuses.add(rest_status(protection.ability.name, until))
     r.event(tier, protection.label(), "rests", f"no {protection.ability.name} for {n} phases")
 
 

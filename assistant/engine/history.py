@@ -250,7 +250,7 @@ def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
         elif kind == REST:
             for who, ability, until in data.get("rests", ()):
                 if who in rep.state.players:
-                    rep.state.players[who].statuses.add(f"rests-until:{ability}:{int(until)}")
+                    rep.state.players[who].statuses.add(deaths.rest_status(ability, int(until)))
         elif kind == DEATH and data.get("how") == "replaced" and data.get("replacement"):
             _replace_player(rep.state, data["player"], data["replacement"])
         elif kind == DEATH and data.get("source") != "engine":
