@@ -42,11 +42,13 @@ from urllib.parse import urlsplit
 
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.clock import Clock
+from assistant.count.outcome import TallyRules
+from assistant.count.tally import count
+from assistant.count.tally_draft import render_tally
 from assistant.engine.history import ROLES
 from assistant.errors import AssistantError, ConfigError, LoginError
 from assistant.models import Post, from_iso, to_iso
 from assistant.monitor import GameView, day_tally, draft_dusk, load_view, run_checks
-from assistant.outcome import TallyRules
 from assistant.phases import (
     format_duration,
     game_zone,
@@ -61,8 +63,6 @@ from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import AsyncFetcher, Fetcher, FetchSettings, ssl_context
 from assistant.scrapers.login import login
 from assistant.store import GameStore, collect_as_usual, list_games, write_errnos, write_error
-from assistant.tally import count
-from assistant.tally_draft import render_tally
 
 log = logging.getLogger("assistant.daemon")
 MARKERS = "daemon"

@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
+from assistant.count.marks_cache import kept_beside
+from assistant.count.outcome import TallyRules
+from assistant.count.tally import Tally
+from assistant.count.votes import VoteRules
 from assistant.errors import (
     ConfigError,
     IllegalOrderError,
@@ -24,15 +28,11 @@ from assistant.errors import (
     VoteError,
 )
 from assistant.game import Game
-from assistant.marks_cache import kept_beside
 from assistant.models import to_iso
 from assistant.monitor import day_tally, game_ruleset, load_game, load_view
-from assistant.outcome import TallyRules
 from assistant.phases import game_zone, local_text, parse_past, phase_at, phases_from_inputs
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore, paused_gc
-from assistant.tally import Tally
-from assistant.votes import VoteRules
 
 if TYPE_CHECKING:  # the engine and Jinja2 are imported by the functions that use them, so
     # that `assistant count` (this module) does not pay for them (tests/test_startup.py)
@@ -125,7 +125,7 @@ def _post_time(store: GameStore, at_post: int) -> datetime | None:
 
 def tally_bbcode(game: Game, ruleset: Any, tally: Tally, now: datetime) -> str:
     """The tally post `draft tally` prints (and the dashboard's copy button copies)."""
-    from assistant.tally_draft import render_tally
+    from assistant.count.tally_draft import render_tally
 
     urls = {v.post_id: v.url for v in tally.votes if v.post_id is not None and v.url}
     return render_tally(

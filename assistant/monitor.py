@@ -16,14 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from assistant import game as facts
 from assistant.alerts import Alert
-from assistant.all_voted import AllVotedWatch
 from assistant.checks import PostingRules, posting_rules
 from assistant.checks.invalid_votes import check_invalid_votes
+from assistant.count.all_voted import AllVotedWatch
+from assistant.count.marks_cache import kept_beside
+from assistant.count.outcome import NO_LYNCH, TallyRules, with_tally
+from assistant.count.tally import ABSTAIN, Tally, count
+from assistant.count.votes import VoteRules
 from assistant.errors import AssistantError
 from assistant.game import Game, Phase
-from assistant.marks_cache import kept_beside
 from assistant.models import Post
-from assistant.outcome import NO_LYNCH, TallyRules, with_tally
 from assistant.phases import (
     Deadline,
     PhaseRules,
@@ -33,10 +35,8 @@ from assistant.phases import (
 )
 from assistant.rulesets import Ruleset, find_ruleset
 from assistant.store import GameStore, StoredPost, paused_gc
-from assistant.tally import ABSTAIN, Tally, count
 from assistant.timeline import Thread, thread_of
 from assistant.vote_codes import VoteCode
-from assistant.votes import VoteRules
 
 if TYPE_CHECKING:  # the engine is imported where a game has a setup (or at night), and the
     # checks by `run_checks`, so that a count does not pay for them (tests/test_startup.py)

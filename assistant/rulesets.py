@@ -23,10 +23,11 @@ from typing import Any, TypeVar
 
 from assistant import RULESETS_DIR
 from assistant.checks import PostingRules, posting_rules
+from assistant.count.outcome import TallyRules
+from assistant.count.votes import VoteRules
 from assistant.engine.rules import ENGINE_SECTIONS, EngineRules, load_engine_rules
 from assistant.errors import RulesetError
 from assistant.files import read_text
-from assistant.outcome import TallyRules
 from assistant.phases import PhaseRules, phase_rules
 from assistant.settings import (  # noqa: F401 - re-exported: older callers import them here
     PROBLEMS_JOIN,
@@ -36,7 +37,6 @@ from assistant.settings import (  # noqa: F401 - re-exported: older callers impo
     typed,
     typed_fields,
 )
-from assistant.votes import VoteRules
 
 SCHEMA_VERSION = 1
 

@@ -40,11 +40,11 @@ GAMES = SHARED / "mafiascum-dev"
 sys.path.insert(0, str(ROOT))
 
 from assistant.archive import read_posts_jsonl  # noqa: E402
+from assistant.count.outcome import NO_LYNCH, with_tally  # noqa: E402
+from assistant.count.tally import Tally, count  # noqa: E402
+from assistant.count.votes import extract_votes  # noqa: E402
 from assistant.game import Game  # noqa: E402
-from assistant.outcome import NO_LYNCH, with_tally  # noqa: E402
 from assistant.rulesets import find_ruleset  # noqa: E402
-from assistant.tally import Tally, count  # noqa: E402
-from assistant.votes import extract_votes  # noqa: E402
 
 
 @dataclass

@@ -97,14 +97,14 @@ def first_count(posts: list[Any], ruleset_name: str, repeat: int, *, empty_cache
                 ) -> tuple[float, Any]:
     """The best time of a count from an empty cache, or (`empty_cache=False`) of a count
     again; any checkout: only stable APIs."""
-    import assistant.votes
+    import assistant.count.votes
+    from assistant.count.tally import count
     from assistant.game import Game
     from assistant.rulesets import find_ruleset
-    from assistant.tally import count
 
     ruleset = find_ruleset(ruleset_name)
     game = Game.from_parts("bench", [[p] for p in PLAYERS], gms=[HOST])
-    empty = getattr(assistant.votes, "clear_extract_cache", lambda: None)
+    empty = getattr(assistant.count.votes, "clear_extract_cache", lambda: None)
     if not empty_cache:
         count(posts, game, ruleset)
         empty = lambda: None  # noqa: E731
@@ -117,7 +117,7 @@ def first_count(posts: list[Any], ruleset_name: str, repeat: int, *, empty_cache
 def chunks_bs4(body_html: str) -> Any:
     from bs4 import BeautifulSoup
 
-    from assistant.votes import Chunks
+    from assistant.count.votes import Chunks
 
     soup = BeautifulSoup(body_html, "html.parser")
     out = Chunks()
@@ -128,7 +128,7 @@ def chunks_bs4(body_html: str) -> Any:
 def _walk_bs4(node: Any, out: Any, hidden: Any, run: int | None) -> None:
     from bs4 import NavigableString
 
-    from assistant.votes import _SKIP, element_scope, is_block, quote_author, quote_reason
+    from assistant.count.votes import _SKIP, element_scope, is_block, quote_author, quote_reason
 
     for child in node.children:
         if isinstance(child, NavigableString):
@@ -198,11 +198,11 @@ def time_count_command(posts: list[Any], ruleset: str, repeat: int) -> dict[str,
     """The best time of `gm.game_tally` (what `assistant count` computes), each from a
     store opened anew, for each of `STARTS`; with the count's digest."""
     import assistant
-    import assistant.votes
+    import assistant.count.votes
     from assistant.gm import game_tally
     from assistant.store import GameStore
 
-    empty = getattr(assistant.votes, "clear_extract_cache", lambda: None)
+    empty = getattr(assistant.count.votes, "clear_extract_cache", lambda: None)
     with tempfile.TemporaryDirectory() as tmp:
         now = stored_game(Path(tmp), posts, ruleset)
         marks = GameStore.game_path(Path(tmp), "bench").with_suffix(".json.marks")
@@ -310,10 +310,10 @@ def main() -> None:
         child(args.child, args.ruleset, args.repeat)
         return
 
+    from assistant.count.tally import count
+    from assistant.count.votes import VoteRules, chunks_lexbor, clear_extract_cache, extract_votes
     from assistant.game import Game
     from assistant.rulesets import find_ruleset
-    from assistant.tally import count
-    from assistant.votes import VoteRules, chunks_lexbor, clear_extract_cache, extract_votes
 
     posts = synthetic_day(args.posts)
     names = args.only or rulesets()

@@ -26,11 +26,11 @@ import thread_b_support as tb
 from conftest import ROOT
 from test_count_edits import grown_store
 
+from assistant.count.tally import Tally, count
 from assistant.game import Game, PmVote
 from assistant.models import Post
 from assistant.monitor import all_voted_watch, load_game
 from assistant.rulesets import find_ruleset
-from assistant.tally import Tally, count
 from assistant.timeline import Edit, Thread, thread_of
 
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.toml"))
@@ -209,11 +209,11 @@ def test_on_real_days_whose_gm_counts_teach_names(game_id, post, name, monkeypat
     pass is made again with them where they matter, and finds the recount's moment."""
     from test_votes_real_archives import archive, day_game, day_of
 
-    import assistant.all_voted
+    import assistant.count.all_voted
 
     again = []
-    begin = assistant.all_voted.Recheck.begin
-    monkeypatch.setattr(assistant.all_voted.Recheck, "begin",
+    begin = assistant.count.all_voted.Recheck.begin
+    monkeypatch.setattr(assistant.count.all_voted.Recheck, "begin",
                         lambda self, *a: again.append(self) or begin(self, *a))
     _, posts = archive(game_id)
     day = day_of(game_id, post)

@@ -11,9 +11,9 @@ from conftest import REALFORUM
 
 from assistant.checks import posting_rules
 from assistant.checks.edits import check_edits, usable_votes
+from assistant.count.votes import VoteRules
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore
-from assistant.votes import VoteRules
 
 LIVE = REALFORUM / "live"
 

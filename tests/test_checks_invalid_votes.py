@@ -10,9 +10,9 @@ import thread_b_support as tb
 
 from assistant.checks import posting_rules
 from assistant.checks.invalid_votes import check_invalid_votes
+from assistant.count.tally import count
 from assistant.game import Phase
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 
 
 @pytest.mark.parametrize("forum", tb.FORUMS)

@@ -21,9 +21,9 @@ from test_daemon import drive, make_daemon
 
 from assistant.checks import posting_rules
 from assistant.clock import FakeClock
+from assistant.count.votes import VoteRules
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore
-from assistant.votes import VoteRules
 
 NOW = "2026-11-22T12:00:00+00:00"
 BEFORE_CONIAS_EDIT = "2026-11-22T11:15:50+00:00"

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from assistant.count.tally import count
 from assistant.engine.drafts import reveal
 from assistant.engine.history import apply_death
 from assistant.engine.orders import Order, check_order, parse_order
@@ -20,7 +21,6 @@ from assistant.errors import IllegalOrderError
 from assistant.game import Game
 from assistant.models import Post
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 from tests.conftest import SEEDS
 
 RULES = load_engine_rules(find_ruleset("millers-hollow"))

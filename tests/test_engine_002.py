@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from assistant.count.tally import Tally, count
 from assistant.engine.orders import check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.rules import load_engine_rules
@@ -20,7 +21,6 @@ from assistant.errors import AmbiguousOrderError, IllegalOrderError, MalformedOr
 from assistant.game import Game
 from assistant.models import Post
 from assistant.rulesets import find_ruleset
-from assistant.tally import Tally, count
 from tests.conftest import SEEDS
 
 RULES = load_engine_rules(find_ruleset("chat-mafia"))

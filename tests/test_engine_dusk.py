@@ -13,6 +13,7 @@ from pathlib import Path
 
 from conftest import SEEDS
 
+from assistant.count.outcome import draw
 from assistant.engine.dusk import confirm_dusk
 from assistant.engine.orders import parse_order
 from assistant.engine.rules import load_engine_rules
@@ -20,7 +21,6 @@ from assistant.engine.setup import PlayerSetup, Setup
 from assistant.engine.state import GameState
 from assistant.models import Post
 from assistant.monitor import draft_dusk
-from assistant.outcome import draw
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from assistant.count.outcome import seeded_order
+from assistant.count.tally import count
 from assistant.engine.orders import parse_order
 from assistant.engine.resolver import resolve_phase
 from assistant.engine.rules import load_engine_rules
@@ -14,9 +16,7 @@ from assistant.engine.state import Death, GameState
 from assistant.engine.win import check_win
 from assistant.models import Post
 from assistant.monitor import game_from_parts
-from assistant.outcome import seeded_order
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 from tests.conftest import SEEDS
 
 

@@ -76,8 +76,8 @@ def test_the_days_own_lynch_does_not_empty_its_wagon(forum: str) -> None:
     count on real thread B still equals the ground truth; Day 3 sees the player dead."""
     from realthreads import game_b, post_id, thread_posts, truth, votes_by_voter
 
+    from assistant.count.tally import count
     from assistant.rulesets import find_ruleset
-    from assistant.tally import count
 
     posts = thread_posts(forum, "b")
     last = post_id(forum, len(truth(forum, "b")["posts"]) - 1, "b")

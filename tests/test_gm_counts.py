@@ -9,9 +9,9 @@ import dataclasses
 
 from test_votes_real_archives import archive, day_game, day_of, tally_to
 
-from assistant.gm_counts import read_counts, taught_names
+from assistant.count.gm_counts import read_counts, taught_names
+from assistant.count.tally import count
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 from assistant.vote_codes import VoteCode
 
 

@@ -10,9 +10,9 @@ import dataclasses
 from test_votes_real_archives import archive, day_game, day_of, tally_to
 
 from assistant.cli.count_cmds import _text
-from assistant.gm_threshold import stated_threshold
+from assistant.count.gm_threshold import stated_threshold
+from assistant.count.tally import count
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 
 
 def _body(game_id: str, post: int) -> str:

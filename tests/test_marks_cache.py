@@ -15,7 +15,7 @@ import pytest
 import thread_b_support as tb
 from test_count_edits import conias_post, grown_store
 
-from assistant import marks_cache, votes
+from assistant.count import marks_cache, votes
 from assistant.gm import game_tally
 from assistant.models import from_iso
 from assistant.rulesets import find_ruleset

@@ -10,11 +10,11 @@ import dataclasses
 from conftest import ROOT
 from test_votes_real_archives import archive, day_game, day_of, tally_to
 
-from assistant.nicknames import Nicknames
+from assistant.count.nicknames import Nicknames
+from assistant.count.tally import count
+from assistant.count.votes import VoteRules
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 from assistant.vote_codes import VoteCode
-from assistant.votes import VoteRules
 
 
 def _vote(game_id: str, post: int, text: str | None = None):  # type: ignore[no-untyped-def]

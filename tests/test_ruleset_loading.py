@@ -13,12 +13,12 @@ from cli_support import run_cli
 
 from assistant import RULESETS_DIR
 from assistant.checks import PostingRules
+from assistant.count.outcome import TallyRules
+from assistant.count.votes import VoteRules
 from assistant.engine.rules import EngineRules
 from assistant.errors import RulesetError
-from assistant.outcome import TallyRules
 from assistant.phases import PhaseRules
 from assistant.rulesets import SECTIONS, find_ruleset, load_ruleset
-from assistant.votes import VoteRules
 
 THREAD = "http://127.0.0.1:8033/viewtopic.php?t=3"
 NOW = "2026-11-22T11:00:00+00:00"

@@ -27,7 +27,7 @@ from assistant.rulesets import find_ruleset
 NOT_FOR_A_COUNT = (
     "httpx", "apscheduler", "starlette", "uvicorn", "jinja2", "tqdm", "feedgen", "bs4",
     "asyncio", "assistant.daemon", "assistant.poller", "assistant.web", "assistant.demo",
-    "assistant.scrapers.http", "assistant.tally_draft", "assistant.templating",
+    "assistant.scrapers.http", "assistant.count.tally_draft", "assistant.templating",
     "assistant.night_orders", "assistant.cli.daemon_cmds", "assistant.cli.engine_cmds",
     "assistant.cli.fetch_cmds", "assistant.cli.demo_cmds",
     "filelock", "platformdirs", "difflib", "assistant.checks.edits",

@@ -15,9 +15,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from realthreads import FORUMS, NOW, game_a, game_b, thread_posts, truth, wagons
 
+from assistant.count.tally import count
 from assistant.models import from_iso, to_iso
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 
 
 def death(player: str, *, at: str | None = None, at_post: int | None = None) -> dict:

@@ -10,10 +10,10 @@ import pytest
 from conftest import SEEDS
 from realthreads import FORUMS, NOW, game_a, thread_posts
 
-from assistant.outcome import TallyRules
+from assistant.count.outcome import TallyRules
+from assistant.count.tally import count
+from assistant.count.tally_draft import render_tally
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
-from assistant.tally_draft import render_tally
 
 
 def day2(ends_at: str, *, starts_at: str = "2026-11-21T09:00:00+00:00") -> dict[str, Any]:

@@ -13,9 +13,9 @@ import re
 import pytest
 from realthreads import FORUMS, game_a, game_b, post_id, thread_posts, truth, votes_by_voter, wagons
 
+from assistant.count.tally import count
 from assistant.models import from_iso
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 from assistant.vote_codes import VoteCode as C
 
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from assistant.count.outcome import TallyRules, decide, draw, seeded_order
+from assistant.count.tally import count
 from assistant.game import Game
 from assistant.models import Post
-from assistant.outcome import TallyRules, decide, draw, seeded_order
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 from assistant.vote_codes import VoteCode as C
 
 T0 = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)

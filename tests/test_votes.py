@@ -8,12 +8,8 @@ from datetime import UTC, datetime
 import pytest
 from realthreads import FORUMS, HOST, game_a, thread_posts, truth
 
-from assistant.errors import RulesetError
-from assistant.models import Post
-from assistant.rulesets import available_rulesets, find_ruleset
-from assistant.tally import count
-from assistant.vote_codes import VoteCode
-from assistant.votes import (
+from assistant.count.tally import count
+from assistant.count.votes import (
     VoteRules,
     _judged,
     chunks_lexbor,
@@ -23,6 +19,10 @@ from assistant.votes import (
     may_hold_marks,
     normalize_color,
 )
+from assistant.errors import RulesetError
+from assistant.models import Post
+from assistant.rulesets import available_rulesets, find_ruleset
+from assistant.vote_codes import VoteCode
 
 
 @pytest.mark.parametrize(

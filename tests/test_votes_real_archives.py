@@ -22,12 +22,12 @@ from realthreads import game_a, thread_posts
 from assistant.archive import archive_time, read_posts_jsonl
 from assistant.checks import posting_rules
 from assistant.checks.invalid_votes import check_invalid_votes
+from assistant.count.tally import Tally, count
 from assistant.errors import ConfigError
 from assistant.game import Game
 from assistant.models import Post
 from assistant.names import NameMatcher, Slot
 from assistant.rulesets import find_ruleset
-from assistant.tally import Tally, count
 from assistant.vote_codes import VoteCode
 
 ARCHIVE = SHARED / "mafiascum-dev"

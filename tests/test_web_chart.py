@@ -10,9 +10,9 @@ from zoneinfo import ZoneInfo
 
 import thread_b_support as tb
 
+from assistant.count.tally import count
 from assistant.game import Game
 from assistant.rulesets import find_ruleset
-from assistant.tally import count
 from assistant.web.chart import render_svg, vote_history
 
 FORUM = "smf21"

@@ -21,12 +21,12 @@ from zoneinfo import ZoneInfo
 from assistant.alerts import Alert
 from assistant.checks import PostingRules
 from assistant.checks.text import possessive, post_text
+from assistant.count.votes import VoteRules, extract_votes
 from assistant.game import Game
 from assistant.models import Post, to_iso
 from assistant.names import fold
 from assistant.phases import game_zone, local_text
 from assistant.store import PostVersion, StoredPost
-from assistant.votes import VoteRules, extract_votes
 
 VotesOf = Callable[[Post], tuple[str, ...]]
 """The usable votes of a post as short texts ("vote Slayer", "unvote"), in order."""

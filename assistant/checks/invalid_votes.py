@@ -2,7 +2,7 @@
 or ambiguous target, a new vote without an unvote (003), the wrong colour or markup, a vote after
 the deadline.
 
-It reads the `Vote` records of `assistant.tally.count` and classifies them by their
+It reads the `Vote` records of `assistant.count.tally.count` and classifies them by their
 `code` (assistant/vote_codes.py), never by the wording of their reason: `KINDS` maps a
 code to an alert kind. Votes not counted because they sit in a quote or code box, are a
 host's example, or come from a dead player or a non-player are left out here: the posting
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from assistant.alerts import Alert
 from assistant.checks import PostingRules
 from assistant.checks.text import possessive
-from assistant.tally import Vote
+from assistant.count.tally import Vote
 from assistant.vote_codes import VoteCode
 
 KINDS: Mapping[VoteCode, tuple[str, str]] = {

@@ -11,17 +11,17 @@ import click
 
 from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import ARCHIVE_POST, COUNT, PHASE_NUMBER, POST_ID
+from assistant.count.outcome import NO_LYNCH, TallyRules, with_tally
+from assistant.count.tally import Tally, count
+from assistant.count.votes import VoteRules
 from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
 from assistant.game import Game
 from assistant.gm import enter_pm_vote, game_tally, over_line, tally_bbcode, why_name
 from assistant.monitor import GAME_TALLY_KEYS, game_ruleset, load_game
 from assistant.names import parse_players_file
-from assistant.outcome import NO_LYNCH, TallyRules, with_tally
 from assistant.rulesets import find_ruleset, stored_name
-from assistant.tally import Tally, count
 from assistant.timezones import zone
-from assistant.votes import VoteRules
 
 # ---- shared helpers ---------------------------------------------------------------------
 

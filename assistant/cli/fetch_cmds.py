@@ -92,9 +92,9 @@ def _read_marks(store: GameStore, stored: list[StoredPost]) -> None:
     """The vote-like marks of what was stored, kept beside the game (marks_cache.py) so that
     the first count after a fetch parses no post's HTML. A game whose ruleset cannot be read
     is left to `count` to say so."""
-    from assistant.marks_cache import read_marks_of
+    from assistant.count.marks_cache import read_marks_of
+    from assistant.count.votes import VoteRules
     from assistant.monitor import game_ruleset
-    from assistant.votes import VoteRules
 
     try:
         rules = VoteRules.from_ruleset(game_ruleset(store))

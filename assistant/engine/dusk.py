@@ -1,7 +1,7 @@
 """Dusk: the day's lynch from the vote count, what it reveals, what it sets off, who won.
 
 `monitor.draft_dusk(store, now)` gives `dusk_of` the game as it is seen then; the day is
-counted exactly as `assistant count` does (`assistant.tally.count` on the stored posts), so
+counted exactly as `assistant count` does (`assistant.count.tally.count` on the stored posts), so
 the lynch is the count's outcome: one source for ties, the sheriff and role effects. The day
 is counted up to its effective end, as `assistant phase` and the daemon see it
 (`monitor.day_deadline`, passed in by the caller): a 002 day where everyone
@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from assistant.count.outcome import TallyRules
+from assistant.count.tally import Tally
 from assistant.engine.drafts import Reveal, reveal, win_post
 from assistant.engine.history import DEATH, REST, ROLES, apply_death, replay
 from assistant.engine.rules import EngineRules, load_engine_rules, phase_index
@@ -31,9 +33,7 @@ from assistant.engine.win import Win, check_win
 from assistant.errors import ConfigError, PhaseError
 from assistant.game import Game
 from assistant.models import to_iso
-from assistant.outcome import TallyRules
 from assistant.safe_text import BBCode
-from assistant.tally import Tally
 from assistant.templating import template
 
 DUSK_TEMPLATE = "dusk_default.j2"

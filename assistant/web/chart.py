@@ -16,9 +16,9 @@ from zoneinfo import ZoneInfo
 
 from markupsafe import Markup, escape
 
+from assistant.count.tally import ABSTAIN, Tally
 from assistant.game import Game
 from assistant.models import Post
-from assistant.tally import ABSTAIN, Tally
 
 WIDTH, HEIGHT = 760, 280
 LEFT, RIGHT, TOP, BOTTOM = 44, 150, 16, 34

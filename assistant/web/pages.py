@@ -17,6 +17,8 @@ from markupsafe import Markup
 
 from assistant.alerts import AlertLog, StoredAlert
 from assistant.checks.text import post_text
+from assistant.count.tally import Tally, Vote
+from assistant.count.votes import VoteRules
 from assistant.engine.history import ORDER, ROLES
 from assistant.errors import AssistantError
 from assistant.game import Game, load_game, posts_of
@@ -34,8 +36,6 @@ from assistant.monitor import GameView, draft_dusk, load_view
 from assistant.night_orders import night_orders_status
 from assistant.phases import format_duration, game_zone, local_text, phase_label
 from assistant.store import GameStore, list_games
-from assistant.tally import Tally, Vote
-from assistant.votes import VoteRules
 from assistant.web.chart import render_svg, vote_history
 
 RECENT_POSTS = 12

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.gm_counts import text_lines
+from assistant.count.gm_counts import text_lines
 
 #: "With 6 alive, it takes 3 to lynch", "13 Alive == 7 to Lynch", "With 5 players living,
 #: 3/5 votes are required to lynch", "With 6 people alive, it requires 4 votes to lynch",

@@ -31,9 +31,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from assistant.gm_counts import text_lines
+from assistant.count.gm_counts import text_lines
+from assistant.count.votes import VoteRules
 from assistant.names import Match, NameMatcher, comment_head, fold
-from assistant.votes import VoteRules
 
 #: A post whose HTML may hold a definition: an "=" in its text, not in a tag (an
 #: attribute's "=" runs into a quote or ">" before any "<"). Starting at the literal "=",

@@ -23,12 +23,12 @@ from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
+from assistant.count.outcome import NO_LYNCH
+from assistant.count.votes import VoteRules, extract_votes, visible
 from assistant.game import Game
 from assistant.models import Post
 from assistant.names import NameMatcher, fold
-from assistant.outcome import NO_LYNCH
 from assistant.timeline import Edit
-from assistant.votes import VoteRules, extract_votes, visible
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from assistant.outcome import TallyRules
+from assistant.count.outcome import TallyRules
+from assistant.count.tally import Tally
 from assistant.safe_text import BBCode, names
-from assistant.tally import Tally
 from assistant.templating import template
 
 

@@ -25,11 +25,11 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from assistant import votes
+from assistant.count import votes
+from assistant.count.votes import Hidden, Mark, VoteRules, may_hold_marks
 from assistant.models import built
 from assistant.store import StoredPost, read_json
 from assistant.vote_codes import VoteCode
-from assistant.votes import Hidden, Mark, VoteRules, may_hold_marks
 
 FORMAT = 1
 """The file's layout; a change of it (or of how marks are read) makes old files ignored."""

@@ -25,15 +25,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from assistant.all_voted import AllVotedWatch
-from assistant.errors import PhaseError
-from assistant.game import Game, Phase
-from assistant.gm_counts import Taught, taught_by_count
-from assistant.gm_threshold import StatedThreshold, stated_threshold, threshold_note
-from assistant.models import Post, to_iso
-from assistant.names import Match, NameMatcher, Slot, fold
-from assistant.nicknames import Nicknames
-from assistant.outcome import (
+from assistant.count.all_voted import AllVotedWatch
+from assistant.count.gm_counts import Taught, taught_by_count
+from assistant.count.gm_threshold import StatedThreshold, stated_threshold, threshold_note
+from assistant.count.nicknames import Nicknames
+from assistant.count.outcome import (
     NO_LYNCH,
     Outcome,
     RoleEffects,
@@ -42,9 +38,13 @@ from assistant.outcome import (
     decide,
     lynches_today,
 )
+from assistant.count.votes import VoteMark, VoteRules, extract_votes, visible
+from assistant.errors import PhaseError
+from assistant.game import Game, Phase
+from assistant.models import Post, to_iso
+from assistant.names import Match, NameMatcher, Slot, fold
 from assistant.timeline import Edit
 from assistant.vote_codes import ACCEPTED, VoteCode
-from assistant.votes import VoteMark, VoteRules, extract_votes, visible
 
 ABSTAIN = "Abstain"
 
