@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import os
 import subprocess
@@ -93,18 +94,26 @@ def digest(tally: Any) -> str:
     return hashlib.sha256(doc.encode()).hexdigest()
 
 
+def count_module(name: str) -> Any:
+    """`assistant.count.NAME`, or `assistant.NAME` in a checkout from before the count's
+    modules became the `assistant/count/` package (`--against` an older commit)."""
+    try:
+        return importlib.import_module(f"assistant.count.{name}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"assistant.{name}")
+
+
 def first_count(posts: list[Any], ruleset_name: str, repeat: int, *, empty_cache: bool = True
                 ) -> tuple[float, Any]:
     """The best time of a count from an empty cache, or (`empty_cache=False`) of a count
     again; any checkout: only stable APIs."""
-    import assistant.count.votes
-    from assistant.count.tally import count
     from assistant.game import Game
     from assistant.rulesets import find_ruleset
 
+    count = count_module("tally").count
     ruleset = find_ruleset(ruleset_name)
     game = Game.from_parts("bench", [[p] for p in PLAYERS], gms=[HOST])
-    empty = getattr(assistant.count.votes, "clear_extract_cache", lambda: None)
+    empty = getattr(count_module("votes"), "clear_extract_cache", lambda: None)
     if not empty_cache:
         count(posts, game, ruleset)
         empty = lambda: None  # noqa: E731
@@ -198,11 +207,10 @@ def time_count_command(posts: list[Any], ruleset: str, repeat: int) -> dict[str,
     """The best time of `gm.game_tally` (what `assistant count` computes), each from a
     store opened anew, for each of `STARTS`; with the count's digest."""
     import assistant
-    import assistant.count.votes
     from assistant.gm import game_tally
     from assistant.store import GameStore
 
-    empty = getattr(assistant.count.votes, "clear_extract_cache", lambda: None)
+    empty = getattr(count_module("votes"), "clear_extract_cache", lambda: None)
     with tempfile.TemporaryDirectory() as tmp:
         now = stored_game(Path(tmp), posts, ruleset)
         marks = GameStore.game_path(Path(tmp), "bench").with_suffix(".json.marks")

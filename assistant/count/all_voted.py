@@ -168,8 +168,8 @@ class AllVotedWatch:
 
     def _everyone_voted(self, current: Mapping[str, Any], last_post: int | None,
                         at: datetime) -> bool:
-        """The count's `not_voting` is empty with someone alive (`tally._alive_at_end` as of
-        the post or moment; `tally._wagons`: votes by and for the dead drop out)."""
+        """The count's `not_voting` is empty with someone alive (`totals.alive_at_end` as of
+        the post or moment; `totals.build_wagons`: votes by and for the dead drop out)."""
         game = self._game
         assert game is not None
         alive = {s for s in game.players if game.is_alive(s, post_id=last_post, at=at)}
