@@ -1,0 +1,55 @@
+"""The process around the event loop: the threads the reviews run on, how long a stopping
+daemon waits for them, and leaving at once."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import os
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+
+class Workers(concurrent.futures.Executor):
+    """The threads the reviews run on (counting, checks and drafts are CPU work that would
+    hold up every other game's poll on the event loop). Daemon threads: stopping never
+    waits for a review past `STOP_GRACE`."""
+
+    def __init__(self, threads: int) -> None:
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        for n in range(threads):
+            threading.Thread(target=self._work, name=f"review-{n}", daemon=True).start()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any,
+               **kwargs: Any) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._queue.put((future, fn, args, kwargs))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            future, fn, args, kwargs = self._queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as e:  # noqa: BLE001 - handed to the awaiting task
+                future.set_exception(e)
+
+
+REVIEW_THREADS = 3
+"""Worker threads for the CPU and disk work of polls and reviews (parsing, counting,
+writing): more would only share the one core; three, so that a game file whose lock a
+stuck command holds does not hold up the other games."""
+STOP_GRACE = 0.5
+"""Seconds a stopping daemon gives the reviews in progress (the polls end at once)."""
+
+
+def exit_now(code: int) -> None:
+    """Leave now: the log is flushed, the rest (threads in a review, a write in progress:
+    an atomic replace) is left as a kill would."""
+    for handler in logging.getLogger("assistant").handlers:
+        handler.flush()
+    os._exit(code)

@@ -1,0 +1,367 @@
+"""One game's review at a moment: new alerts stored and the Atom feed rewritten, then every
+clock event that is due and not handled yet (interval tallies, deadline warnings, the final
+count locked at the deadline and revised if it changes, the dusk post, a night's end),
+each drafted to a file and marked handled in the store's "daemon" table, so a restart
+neither repeats nor loses one. No network: the poll is the cycle's (core.py)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
+from assistant.count.outcome import TallyRules
+from assistant.count.tally import count
+from assistant.count.tally_draft import render_tally
+from assistant.engine.history import ROLES
+from assistant.errors import AssistantError
+from assistant.models import Post, from_iso, to_iso
+from assistant.monitor import GameView, day_tally, draft_dusk, load_view, run_checks
+from assistant.phases import (
+    format_duration,
+    game_zone,
+    local_text,
+    phase_label,
+    tally_times,
+    warning_times,
+)
+from assistant.store import GameStore
+
+log = logging.getLogger("assistant.daemon")
+
+
+MARKERS = "daemon"
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """Something due at a moment of a phase."""
+
+    key: str
+    """Stable: "day2:tally:2026-11-22T11:07:07+00:00", "day2:warn:3600", "day2:deadline",
+    "day2:dusk"."""
+    kind: str
+    """"tally", "warning", "deadline" or "dusk" (a day's, right after its deadline)."""
+    at: datetime
+    before: timedelta | None = None
+    """For a warning: how long before the deadline."""
+
+
+def clock_events(view: GameView) -> list[ClockEvent]:
+    """Every clock event of the running phase, in time order (due or not)."""
+    phase, dl = view.phase, view.deadline
+    if phase is None or dl is None or dl.at is None:
+        return []
+    tag = f"{phase.kind}{phase.number}"
+    events = [
+        ClockEvent(f"{tag}:tally:{to_iso(t)}", "tally", t)
+        for t in tally_times(phase, dl.at, view.phase_rules)
+    ]
+    events += [
+        ClockEvent(f"{tag}:warn:{int(w.total_seconds())}", "warning", t, w)
+        for w, t in warning_times(dl.at, phase.starts_at, view.phase_rules)
+    ]
+    events.append(ClockEvent(f"{tag}:deadline", "deadline", dl.at))
+    if phase.kind == "day":
+        events.append(ClockEvent(f"{tag}:dusk", "dusk", dl.at))
+    rank = {"deadline": 0, "dusk": 1}
+    return sorted(events, key=lambda e: (e.at, rank.get(e.kind, 2)))
+
+
+@dataclass(frozen=True)
+class HandledEvent:
+    """A clock event the daemon handled in a cycle, as stored in the "daemon" table."""
+
+    key: str
+    kind: str
+    at: datetime
+    status: str
+    """"drafted", "skipped", "locked" (a day's final count), "revised" (that count changed
+    after the lock) or "ended" (a night's end)."""
+    file: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "kind": self.kind, "at": to_iso(self.at),
+                "status": self.status, "file": str(self.file) if self.file else None}
+
+
+@dataclass(frozen=True)
+class Review:
+    new_alerts: tuple[StoredAlert, ...]
+    handled: tuple[HandledEvent, ...]
+    next_event: datetime | None
+
+
+def drafts_dir(data_dir: Path, game_id: str) -> Path:
+    """Where the daemon writes a game's drafts."""
+    return data_dir / "drafts" / game_id
+
+
+def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
+    """Store new alerts, rewrite the feed, handle every due clock event not handled yet."""
+    drafts = drafts_dir(data_dir, game_id)
+    with GameStore.open(data_dir, game_id, create=False) as store:
+        view = load_view(store, now)
+        alerts = AlertLog(store)
+        fresh = alerts.record(run_checks(view, store), now)
+        for s in fresh:
+            a = s.alert
+            log.info(
+                "alert %s %s: %s %s post %s (%s)",
+                game_id,
+                s.id,
+                a.severity,
+                a.kind,
+                a.post_id,
+                a.player,
+            )
+        config = store.config()
+        write_feed(
+            alerts.all(),
+            feed_path(store),
+            game_id=game_id,
+            title=config.get("title") or game_id,
+            link=config.get("thread_url"),
+            now=now,
+            zone=game_zone(view.game.tz),
+        )
+        events = clock_events(view)
+        due = [e for e in events if e.at <= now]
+        done = {d["key"] for d in store.table(MARKERS).all()}
+        handled = []
+        for event in due:
+            if event.key in done:
+                continue
+            status, path = _handle(store, view, event, due, drafts)
+            if status is None:  # not for now (a dusk before the setup): not marked
+                continue
+            store.table(MARKERS).insert(
+                {
+                    "key": event.key,
+                    "kind": event.kind,
+                    "at": to_iso(event.at),
+                    "handled_at": to_iso(now),
+                    "status": status,
+                    "file": str(path) if path else None,
+                }
+            )
+            handled.append(HandledEvent(event.key, event.kind, event.at, status, path))
+        revised = _revise_final(store, view, drafts)
+        if revised is not None:
+            handled.append(revised)
+        upcoming = [e.at for e in events if e.at > now]
+    return Review(tuple(fresh), tuple(handled), min(upcoming) if upcoming else None)
+
+
+def _handle(
+    store: GameStore, view: GameView, event: ClockEvent, due: list[ClockEvent], drafts: Path
+) -> tuple[str | None, Path | None]:
+    """Handle one due event: its status and draft file; status None leaves it unmarked,
+    to be handled by a later cycle."""
+    game_id, phase, now = store.game_id, view.phase, view.now
+    assert phase is not None and view.deadline is not None
+    label = phase_label(phase)
+    if event.kind == "dusk":
+        return _dusk(store, view, event, drafts)
+    if event.kind == "tally":
+        later = [e for e in due if e.kind in ("tally", "deadline") and e.at > event.at]
+        if later:
+            log.info(
+                "tally %s %s at %s: skipped (a later count is due)",
+                game_id,
+                label,
+                local_text(event.at, game_zone(view.game.tz)),
+            )
+            return "skipped", None
+        thread = view.thread
+        tally = count(
+            thread.posts, view.game, view.ruleset, at=event.at, now=event.at,
+            edits=thread.edits,
+        )  # fmt: skip
+        text = render_tally(
+            tally,
+            TallyRules.from_ruleset(view.ruleset),
+            tz=view.game.tz,
+            now=event.at,
+            post_urls=_urls(view.posts),
+        )
+        path = _write(
+            drafts, f"{phase.kind}{phase.number}-tally-{event.at:%Y%m%dT%H%M%S}.txt", text
+        )
+        log.info("tally %s %s as of %s -> %s", game_id, label,
+                 local_text(event.at, game_zone(view.game.tz)), path)
+        return "drafted", path
+    if event.kind == "warning":
+        if view.deadline.at is not None and now >= view.deadline.at:
+            return "skipped", None
+        zone = game_zone(view.game.tz)
+        text = (
+            f"{label} ends in {format_duration(event.before or timedelta(0))}: at "
+            f"{local_text(view.deadline.at, zone)} ({view.deadline.why}).\n"
+        )  # type: ignore[arg-type]
+        path = _write(
+            drafts,
+            f"{phase.kind}{phase.number}-warning-{int(event.before.total_seconds())}s.txt",
+            text,
+        )  # type: ignore[union-attr]
+        log.info(
+            "warning %s %s ends in %s -> %s",
+            game_id,
+            label,
+            format_duration(event.before or timedelta(0)),
+            path,
+        )
+        return "drafted", path
+    if phase.kind == "night":
+        return _night_ends(store, view, event, drafts)
+    # The deadline: the count as of the effective deadline, locked in the store: the
+    # same count `count` and `draft tally` show of this day, whenever they are run.
+    tally = day_tally(view, store.inputs())
+    text = render_tally(
+        tally,
+        TallyRules.from_ruleset(view.ruleset),
+        tz=view.game.tz,
+        now=event.at,
+        post_urls=_urls(view.posts),
+    )
+    path = _write(drafts, f"{phase.kind}{phase.number}-final.txt", text)
+    store.table("final_counts").insert(
+        {
+            "phase": label,
+            "deadline": to_iso(event.at),
+            "locked_at": to_iso(now),
+            "tally": tally.to_json(),
+        }
+    )
+    lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+    log.info(
+        "deadline %s %s at %s: final count locked, %s -> %s",
+        game_id,
+        label,
+        local_text(event.at, game_zone(view.game.tz)),
+        lynched,
+        path,
+    )
+    return "locked", path
+
+def _revise_final(store: GameStore, view: GameView, drafts: Path) -> HandledEvent | None:
+    """The running day's count once its final count was locked: when it differs (a
+    post made before the deadline that the forum showed only later, as a moderation
+    queue or a slow mirror does; a GM's input since), a revised final count is locked
+    and drafted beside the first and the log says what changed, so the lock, `count`
+    and `draft tally` agree again. A night begun ends the revisions of its day."""
+    phase = view.phase
+    if phase is None or phase.kind != "day":
+        return None
+    label = phase_label(phase)
+    locked = [r for r in store.table("final_counts").all() if r["phase"] == label]
+    if not locked:
+        return None
+    tally = day_tally(view, store.inputs())
+    if _votes_of(tally.to_json()) == _votes_of(locked[-1]["tally"]):
+        return None
+    game_id = store.game_id
+    deadline = from_iso(locked[-1]["deadline"])
+    text = render_tally(
+        tally,
+        TallyRules.from_ruleset(view.ruleset),
+        tz=view.game.tz,
+        now=deadline,
+        post_urls=_urls(view.posts),
+    )
+    revision = len(locked) + 1
+    path = _write(drafts, f"{phase.kind}{phase.number}-final-{revision}.txt", text)
+    store.table("final_counts").insert(
+        {
+            "phase": label,
+            "deadline": locked[-1]["deadline"],
+            "locked_at": to_iso(view.now),
+            "revises": locked[-1]["locked_at"],
+            "tally": tally.to_json(),
+        }
+    )
+    was = ", ".join(locked[-1]["tally"].get("outcome", {}).get("lynched", [])) or "no lynch"
+    now_lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+    log.warning(
+        "final count of %s %s changed since it was locked at %s (a post made before the "
+        "deadline seen only now, or a GM input): %s -> %s; revised -> %s",
+        game_id,
+        label,
+        local_text(from_iso(locked[-1]["locked_at"]), game_zone(view.game.tz)),
+        was,
+        now_lynched,
+        path,
+    )
+    return HandledEvent(f"{label}-final-{revision}", "deadline", deadline, "revised", path)
+
+def _dusk(
+    store: GameStore, view: GameView, event: ClockEvent, drafts: Path
+) -> tuple[str | None, Path | None]:
+    """The day's dusk post, once the game has a setup; without one, nothing (the GM's
+    `draft dusk` still shows the lynch) and the event waits for a setup."""
+    game_id, phase = store.game_id, view.phase
+    assert phase is not None
+    if not store.inputs(ROLES):
+        return None, None
+    try:
+        result = draft_dusk(store, max(view.now, event.at), day=phase.number)
+    except AssistantError as e:
+        log.warning("dusk %s %s: not drafted: %s", game_id, phase_label(phase), e)
+        return None, None
+    path = _write(drafts, f"day{phase.number}-dusk.txt", result.post)
+    won = f", {result.win.title} win" if result.win else ""
+    log.info(
+        "dusk %s %s: %s (%s)%s -> %s",
+        game_id,
+        phase_label(phase),
+        ", ".join(result.lynched) or "no lynch",
+        result.tally.outcome.reason,
+        won,
+        path,
+    )
+    for note in result.notes:
+        log.info("dusk %s note: %s", game_id, note)
+    return "drafted", path
+
+def _night_ends(
+    store: GameStore, view: GameView, event: ClockEvent, drafts: Path
+) -> tuple[str, Path | None]:
+    """A night's end: nothing to count; the GM resolves the orders. Say so, once."""
+    game_id, phase = store.game_id, view.phase
+    assert phase is not None and view.deadline is not None
+    zone = game_zone(view.game.tz)
+    why = view.deadline.why
+    n = phase.number
+    text = (
+        f"{phase_label(phase)} ended {local_text(event.at, zone)} ({why}).\n"
+        f"Resolve it: `assistant resolve {game_id} --night {n} --dry-run`, then "
+        f"`assistant resolve {game_id} --night {n}` and `assistant draft dawn {game_id}`.\n"
+    )
+    path = _write(drafts, f"night{n}-end.txt", text)
+    log.info("night end %s %s at %s: %s -> %s", game_id, phase_label(phase),
+             local_text(event.at, zone), why, path)
+    return "ended", path
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    """The draft `name` in `folder`, written whole (an atomic replace)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    tmp = folder / f".{name}.tmp"
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def _votes_of(tally: dict[str, Any]) -> dict[str, Any]:
+    """What a revised final count is for: the votes and the outcome, not the post the
+    outcome is told at (a host's closing post in the deadline's minute moves it)."""
+    outcome = {k: v for k, v in tally.get("outcome", {}).items() if k != "at_post"}
+    return {**tally, "outcome": outcome}
+
+
+def _urls(posts: tuple[Post, ...]) -> dict[int, str]:
+    return {p.post_id: p.url for p in posts if p.url}
