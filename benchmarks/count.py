@@ -96,11 +96,14 @@ def digest(tally: Any) -> str:
 
 def count_module(name: str) -> Any:
     """`assistant.count.NAME`, or `assistant.NAME` in a checkout from before the count's
-    modules became the `assistant/count/` package (`--against` an older commit)."""
-    try:
-        return importlib.import_module(f"assistant.count.{name}")
-    except ModuleNotFoundError:
-        return importlib.import_module(f"assistant.{name}")
+    modules became the `assistant/count/` package (`--against` an older commit). Looked up
+    in the checkout's own folder: an import that fails there would be answered by the
+    editable install's finder with this checkout's module instead."""
+    import assistant
+
+    package = Path(assistant.__file__).parent
+    moved = (package / "count" / f"{name}.py").exists()
+    return importlib.import_module(f"assistant.count.{name}" if moved else f"assistant.{name}")
 
 
 def first_count(posts: list[Any], ruleset_name: str, repeat: int, *, empty_cache: bool = True
