@@ -12,7 +12,7 @@ from assistant.engine.rules import phase_index
 from assistant.engine.state import ABROAD, FLIGHT, Death, drop_disguise
 
 if TYPE_CHECKING:
-    from assistant.engine.resolver import Action, Resolution
+    from assistant.engine.resolution import Action, Resolution
     from assistant.engine.state import GameState
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from assistant.engine import abilities, deaths
 from assistant.engine.orders import Order
-from assistant.engine.resolver import PhaseResult, Resolution, resolve_phase
+from assistant.engine.resolver import PhaseResult, Resolver, resolve_phase
 from assistant.engine.rules import EngineRules
 from assistant.engine.setup import Setup
 from assistant.engine.state import Death, GameState
@@ -134,7 +134,7 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
     name = data["player"]
     if name not in state.players:
         raise ConfigError(f"a stored death names {name!r}, who is not in the setup")
-    r = Resolution(
+    r = Resolver(
         state,
         "day",
         state.days_resolved + 1,

@@ -8,13 +8,12 @@ why, and tests compare the whole log.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from assistant.engine import abilities, deaths
-from assistant.engine.claims import Act, keyword_of
-from assistant.engine.orders import Order, check_order, choice_and_targets
-from assistant.engine.rules import AbilityDef, phase_index
+from assistant.engine.orders import Order, check_order
+from assistant.engine.resolution import Action, Resolution
+from assistant.engine.rules import phase_index
 from assistant.engine.state import (
     COSTUME_FOR,
     COVER,
@@ -28,39 +27,6 @@ from assistant.engine.state import (
     whereabouts,
 )
 from assistant.errors import OrderError
-
-
-@dataclass
-class Action:
-    """An order on its way through the tiers; targets change when redirected."""
-
-    order: Order
-    ability: AbilityDef
-    targets: list[str]
-    tier: str
-    failed: str | None = None
-    stayed: bool = False
-    """Stopped before it left its actor (dead, roleblocked, a jailed performer): it did not
-    happen, so no tracker or watcher sees a visit. One stopped at its target did happen."""
-    strengthened: bool = False
-    bribed: bool = False
-    """Nothing stops it, not even at its actor (004's Bribe: "cannot be hindered by any
-    means whatsoever, including an arrest on the killing player")."""
-    hastened_by: str | None = None
-    done: bool = False
-
-    @property
-    def actor(self) -> str:
-        return self.order.actor
-
-    @property
-    def kind(self) -> str:
-        return self.ability.kind
-
-    def label(self) -> str:
-        who = f"{self.actor} ({self.order.side})" if self.order.side else self.actor
-        shown = [] if self.ability.targets == 0 and self.targets == [self.actor] else self.targets
-        return f"{who}: {self.ability.name}{choice_and_targets(self.order, shown)}"
 
 
 @dataclass(frozen=True)
@@ -83,74 +49,14 @@ class PhaseResult:
         return [e.line() for e in self.events]
 
 
-@dataclass
-class _Pending:
-    """A PM result held until the end: dropped if its reader died or lost the role."""
-
-    player: str
-    text: str
-    role: str | None
-    needs_alive: bool
-    at: int = 0
-    """Where in the log it arose: a PM's lines follow the order of events."""
-    own: bool = False
-    """A result of the player's own action (not a notice of something done to them)."""
-
-
-class Resolution:
-    """The working context of one phase; `abilities` and `deaths` act on it."""
+class Resolver(Resolution):
+    """Opens one phase (what lasts from the phases before: blocks, arrests, journeys,
+    covers, loans) and runs its orders through the tiers (`run`); `history` also uses it to
+    land a death the GM entered."""
 
     def __init__(self, state: GameState, phase: str, number: int, orders: list[Order]) -> None:
-        self.state = state.copy()
-        self.rules = state.rules
-        self.phase = phase
-        self.number = number
-        self.rng = random.Random(f"{state.seed}:{phase}:{number}")
-        self.orders = orders
-        self.log: list[Event] = []
-        self.pms: dict[str, list[tuple[int, str]]] = {}
-        """PM lines by player, each with the log position it arose at (its order)."""
-        self.notices: dict[str, list[str]] = {}
-        self.pending_pms: list[_Pending] = []
-        self.public: list[str] = []
-        self.notes: list[str] = []
-        self.deaths: list[Death] = []
-        self.blocked: set[str] = set()
-        self.jailed: set[str] = set()
-        self.hamedo: dict[str, str] = {}
-        self.protections: dict[str, list[Action]] = {}
-        self.kills: list[Action] = []
-        self.actions: list[Action] = []
-        self.attacks: dict[str, list[Action]] = {}
-        self.after_night: list[Action] = []
-        self.suspended: set[tuple[str, str]] = set()
-        """(player, passive) switched off for this phase by the player's order."""
-        self.block_kinds: dict[str, set[str]] = {}
-        """What blocked each blocked player ("psychic", "abduction", "plain"): 000's inventions
-        pass a Psychic Warden's block, an Assassin bot works while abducted."""
-        self.disabled: dict[str, set[str]] = {}
-        """Powers ("tech", "psychic", "all") a pulse took from a player for this phase."""
-        self.stops: dict[int, int] = {}
-        """Kills each protection (by id) has stopped: 000's guards stop the first only."""
-        self.sacrifices: list[Action] = []
-        """Guards who stopped a kill and die at the end of the night (000)."""
-        self.avenged: list[tuple[Action, str]] = []
-        """(guard, attacker): 000's Vengeful Guard kills the attacker."""
-        self.trusted: dict[str, set[str]] = {}
-        """Visitors a kill-on-visit holder lets pass tonight (000's Sentry Guns)."""
-        self.thefts: dict[str, tuple[str, list[str]]] = {}
-        """Target -> (the item taken, every thief who came for it tonight) (004's Steal)."""
-        self.inverted: set[str] = set()
-        """Players whose interrogations answer the reverse tonight (004's Slander)."""
-        self.disguises_seen: set[str] = set()
-        self.disguises: dict[str, dict[str, str]] = {}
-        """What investigations see of a player tonight (000's Holoform Modulator)."""
-        self.holograms: dict[str, str] = {}
-        """Where a player's hologram goes tonight, as followers see it (000's Advanced
-        Holoform Modulator; their own place: it stays at home)."""
-        self.tiers = self.rules.tiers if phase == "night" else self.rules.day_tiers
+        super().__init__(state, phase, number, orders)
         self._told_failed: set[str] = set()
-        self.alive_at_start = {n for n, p in self.state.players.items() if p.alive}
         if phase == "day":
             # A roleblock "for the night and the following day" (002, 000's Warden).
             self.blocked = {
@@ -166,58 +72,19 @@ class Resolution:
                 self.blocked.add(n)
                 self.jailed.add(n)
                 self.block_kinds.setdefault(n, set()).add("arrest")
-        self.index = phase_index(self.rules, phase, number)
-        """This phase counted from the first (004 suspensions last two phases)."""
         for n, p in self.state.players.items():
             for why in abilities.off_duty(p, self.index):
                 self.blocked.add(n)
                 self.block_kinds.setdefault(n, set()).add(why)
-        self.silenced: set[str] = set()
-        """Players who get no results of their own actions this phase (004: "Injured/
-        suspended people do not recieve results on the phase they're injured/suspended");
-        notices of what was done to them still reach them."""
-        self.acting: str | None = None
-        """The actor whose action is being handled (a PM to them is a result of it)."""
-        self.drawn: dict[tuple[str, str], str] = {}
-        """Random answers drawn this phase, the same for every asker (004's Anokata observed)."""
-        self.extra_acts: list[Act] = []
-        """Acts that investigations see besides the orders (a blamed action, 004)."""
         self._statuses_after_deaths()
         self._travellers()
         self._drop_old_covers()
         self.worn_at_start = {n: disguise_of(p) for n, p in self.state.players.items()}
-        """The disguise each player wore as the phase began (004: a killer seen by a
-        stake-out as disguised, though an injury took the disguise off that night)."""
         self._disguises_worn()
         if phase == "night":
             abilities.loans_to_substitutes(self)
         abilities.pass_on(self, "orders")
         abilities.free_waits(self, "orders")
-
-    # ---- output helpers --------------------------------------------------------------
-
-    def event(self, tier: str, action: str, effect: str, reason: str = "") -> None:
-        self.log.append(Event(tier, action, effect, reason))
-
-    def pm(self, player: str, text: str, at: int | None = None) -> None:
-        self.pms.setdefault(player, []).append((len(self.log) if at is None else at, text))
-
-    def notice(self, player: str, text: str) -> None:
-        self.notices.setdefault(player, []).append(text)
-
-    def pm_later(
-        self, player: str, text: str, *, needs_alive: bool, own: bool | None = None
-    ) -> None:
-        """A PM sent at the end if its reader still may have it; `own`: a result of the
-        reader's own action (by default: the action being handled is theirs)."""
-        mine = self.acting == player if own is None else own
-        self.pending_pms.append(
-            _Pending(player, text, self.state.players[player].role, needs_alive, len(self.log),
-                     mine)
-        )
-
-    def say(self, key: str, **values: object) -> str:
-        return self.rules.message(key, **values)
 
     # ---- the run ---------------------------------------------------------------------
 
@@ -397,7 +264,7 @@ class Resolution:
             abilities.settle_block_chains(self, acts, tier)
             for a in acts:
                 a.done = True
-                reason = self.cannot_act(a, tier)
+                reason = abilities.cannot_act(self, a, tier)
                 if reason:
                     a.failed = reason
                     self.event(tier, a.label(), "fails", reason)
@@ -562,32 +429,6 @@ class Resolution:
         self._told_failed.add(a.actor)
         self.pm_later(a.actor, self.say("action_failed"), needs_alive=True)
 
-    def acts_now(self) -> list[Act]:
-        """This phase's actions as investigations see them (orders and `extra_acts`)."""
-        return self._acts()
-
-    def _acts(self) -> list[Act]:
-        out = []
-        for a in self.actions:
-            if not a.done and not a.failed:
-                continue
-            alive = self.state.players[a.actor].alive
-            out.append(
-                Act(
-                    self.phase, self.number, a.actor, keyword_of(self.rules, a.ability),
-                    # `unseen` (004 Blame): a crime no investigation finds ("comes back as
-                    # a false").
-                    tuple(a.targets),
-                    # `untraceable` (004 Spy: "Spy cannot be investigated or staked out in
-                    # any form"), which Betrayal still sees.
-                    not a.stayed and alive and not a.ability.params.get("unseen")
-                    and not a.ability.params.get("untraceable"),
-                    a.failed is None and a.done,
-                    bool(a.ability.params.get("crime")),
-                )
-            )
-        return out + self.extra_acts
-
     def _automatic_kills(self) -> None:
         """Abilities that act by themselves on the night the setup names (`automatic =
         "SETUP KEY"`): 000's Organ Harvester "is building an Abomination. After some # of
@@ -667,153 +508,10 @@ class Resolution:
                 for _at, text in self.pms.pop(name):
                     self.event("results", f"PM to {name}", "not sent", f"{name} died: {text}")
 
-    def cannot_act(self, a: Action, tier: str) -> str | None:
-        """Why the action fails now, or None; spends a limited use it reaches first."""
-        reason = self._stopped_at_actor(a)
-        if reason:
-            a.stayed = True
-            return reason
-        if a.strengthened:
-            return None
-        return self._stopped_at_target(a, tier)
-
-    def _stopped_at_actor(self, a: Action) -> str | None:
-        """Why the actor cannot set out: dead, roleblocked, jailed (for a side action, as
-        the ruleset says: `jail_stops_side`, and `performer_blockable` on the ability)."""
-        actor = self.state.players[a.actor]
-        if not actor.alive and not (a.kind == "shoot" or a.ability.params.get("after_death")):
-            return "the actor died before acting"
-        if a.ability.params.get("spend_on") not in ("success", "failure"):
-            self.state.spend(a.actor, a.ability)
-        self.state.players[a.actor].last_targets[a.ability.name] = (self.number, tuple(a.targets))
-        if a.bribed:
-            return None
-        disabled = self._disabled_by_status(a)
-        if disabled:
-            return disabled
-        power = a.ability.params.get("power")
-        if power == "tech" and "shorted" in self.state.players[a.actor].statuses:
-            return f"{a.actor}'s tech is shorted out until repaired (\"{a.actor}: repair\")"
-        off = self.disabled.get(a.actor, set())
-        if "all" in off or (power and power in off):
-            return f"{a.actor}'s {power or ''} powers are out tonight".replace("  ", " ")
-        if a.order.side:
-            if a.actor in self.jailed and self.state.passive(a.actor, "jail_stops_side"):
-                return f"{a.actor} is jailed, which stops the {a.order.side}'s power"
-            if self.is_blocked(a) and a.ability.params.get("performer_blockable"):
-                what = f"the {a.order.side}'s {a.ability.name}"
-                return f"{a.actor} is roleblocked, which stops {what}"
-        elif self.is_blocked(a):
-            if "abduction" in self.block_kinds.get(a.actor, ()):
-                return f"{a.actor} is abducted"
-            if "arrest" in self.block_kinds.get(a.actor, ()):
-                return f"{a.actor} is arrested"
-            if "suspension" in self.block_kinds.get(a.actor, ()):
-                return f"{a.actor} is suspended"
-            if "injury" in self.block_kinds.get(a.actor, ()):
-                return f"{a.actor} is injured"
-            kinds = self.block_kinds.get(a.actor, set())
-            for where in ("in-flight", "abroad"):
-                if where in kinds and where not in a.ability.params.get("unblockable_by", ()):
-                    return f"{a.actor} is {'on the plane' if where == 'in-flight' else where}"
-            return f"{a.actor} is roleblocked"
-        elif a.kind in self.rules.night.get("blocks_preempt", ()):
-            for b in self.actions:
-                if (
-                    b.kind == "block"
-                    and b.order.targets == (a.actor,)
-                    and self.state.players[b.actor].alive
-                ):
-                    return f"{a.actor} is roleblocked by {b.actor}, which stops this before it acts"
-        return None
-
-    def _disabled_by_status(self, a: Action) -> str | None:
-        """A status of `[night] disabling_statuses` takes the role's own actions (004
-        Injured: "Player unable to use any abilities"); a side's action ("they may still
-        carry out a kill at night") and an item's ("may still use items such as the
-        bow-tie") remain."""
-        statuses = self.state.players[a.actor].statuses
-        hit = [s for s in self.rules.night.get("disabling_statuses", ()) if s in statuses]
-        if not hit or a.order.side:
-            return None
-        role = self.state.role_of(a.actor)
-        if role is None or role.abilities.get(a.ability.name) is not a.ability:
-            return None
-        return f"{a.actor} is {hit[0]}"
-
-    def is_blocked(self, a: Action) -> bool:
-        """Whether a block tonight stops `a`: any block, except the kinds the ability passes
-        (`unblockable_by`: 000's inventions pass a Psychic Warden, an Assassin bot works
-        while abducted)."""
-        kinds = self.block_kinds.get(a.actor)
-        if a.actor not in self.blocked:
-            return False
-        if not kinds:
-            return True
-        passes = set(a.ability.params.get("unblockable_by", ()))
-        return bool(kinds - passes)
-
-    def sneaking(self, name: str) -> Action | None:
-        """`name`'s sneak tonight, if they set out (000's Sneak: away from home all night)."""
-        for b in self.actions:
-            if b.actor == name and b.kind == "sneak" and not b.stayed:
-                if name not in self.blocked and self.state.players[name].alive:
-                    return b
-        return None
-
-    def _stopped_at_target(self, a: Action, tier: str) -> str | None:
-        """Why the action fails where it arrives (a jail, a Hamedo, a shield): it still was
-        a visit."""
-        for t in a.targets:
-            kinds = self.block_kinds.get(t, set())
-            if t == a.actor and {"abroad", "in-flight", "travelling"} & kinds:
-                continue  # a traveller's own Travel
-            if t != a.actor and "in-flight" in kinds:
-                return f"{t} is on the plane: nothing reaches them"
-            if t != a.actor and {"abroad", "travelling"} & kinds:
-                if not a.ability.params.get("reaches_abroad") or "travelling" in kinds:
-                    return f"{t} is out of Japan: the action fails"
-                continue
-            if t in self.jailed and not (
-                a.ability.params.get("jail") or a.ability.params.get("reaches_jailed")
-            ):
-                if "abduction" in self.block_kinds.get(t, ()):
-                    return f"{t} is abducted: out of play tonight"
-                if "arrest" in self.block_kinds.get(t, ()):
-                    return f"{t} is arrested: every action on them fails"
-                return f"{t} is jailed: every action aimed at them fails"
-        power = a.ability.params.get("power")
-        for t in a.targets:
-            if t != a.actor and power != "psychic" and self.sneaking(t) is not None:
-                return f"{t} is sneaking, away from home, and can only be reached by psychic powers"
-        for t in a.targets:
-            if t == a.actor:
-                continue
-            reason = abilities.shielded(self, a, t, tier)
-            if reason:
-                return reason
-        for t in a.targets:
-            monk = self.hamedo.get(t)
-            if monk is not None and a.actor != monk:
-                power = self._power_of(monk, "hamedo")
-                why = f"targeted {t} under {monk}'s {power}"
-                deaths.die(self, a.actor, "nightkill", why, (monk,), tier)
-                return f"killed by the {power} on {t} before acting"
-        return None
-
-    def _power_of(self, actor: str, kind: str) -> str:
-        """How the ruleset names the ability of `kind` that `actor` used ("Hamedo"), so a
-        GM who renames it in a copied ruleset reads their own word; else the role's title."""
-        used = next((b for b in self.actions if b.actor == actor and b.kind == kind), None)
-        if used is not None:
-            return used.ability.name.capitalize()
-        return self.state.role_title(actor)
-
-
 def _first(pair: tuple[int, str]) -> int:
     return pair[0]
 
 
 def resolve_phase(state: GameState, phase: str, number: int, orders: list[Order]) -> PhaseResult:
     """Resolve `orders` (in the order they were entered) for one night or day."""
-    return Resolution(state, phase, number, orders).run()
+    return Resolver(state, phase, number, orders).run()
