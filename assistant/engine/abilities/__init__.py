@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.engine import claims, deaths
+from assistant.engine.abilities.wording import a_or_an, fmt, noun_of
 from assistant.engine.claims import Act, Claim, parse_claim
 from assistant.engine.orders import buildable, role_key, split_targets
 from assistant.engine.rules import AbilityDef, phase_index
@@ -36,21 +37,14 @@ from assistant.errors import MalformedOrderError
 if TYPE_CHECKING:
     from assistant.engine.orders import Order
     from assistant.engine.resolution import Action, Resolution
-    from assistant.engine.rules import AbilityDef
     from assistant.engine.state import GameState, PlayerState
 
 Handler = Callable[["Resolution", "Action", str], None]
 
+
 #: The day status of a player whose roleblock lasts into the following day: their day
 #: actions fail and a role's extra vote weight is lost (vote_effects.py).
 DAY_BLOCK = "roleblocked-day"
-
-
-def _fmt(template: object, **values: object) -> str:
-    return str(template).format(**values)
-
-
-# ---- blocks and movement -------------------------------------------------------------
 
 
 def block(r: Resolution, a: Action, tier: str) -> None:
@@ -72,7 +66,7 @@ def block(r: Resolution, a: Action, tier: str) -> None:
         if a.ability.params.get("jail"):
             r.jailed.add(t)
         if a.ability.params.get("target_pm"):
-            r.pm(t, _fmt(a.ability.params["target_pm"], target=t))
+            r.pm(t, fmt(a.ability.params["target_pm"], target=t))
         r.event(
             tier, a.label(), "jails " + t if a.ability.params.get("jail") else f"roleblocks {t}"
         )
@@ -131,7 +125,7 @@ def redirect(r: Resolution, a: Action, tier: str) -> None:
             for old, now in zip(b.targets, new, strict=True):
                 if old != now:
                     moved.append(
-                        _fmt(
+                        fmt(
                             a.ability.params.get(
                                 "result_pm", "{ability} aimed at {original} went to {now}"
                             ),
@@ -157,9 +151,6 @@ def hamedo(r: Resolution, a: Action, tier: str) -> None:
     r.hamedo[zone] = a.actor
     where = "" if zone == a.actor else f" (redirected onto {zone})"
     r.event(tier, a.label(), f"whoever targets {zone} dies before acting{where}")
-
-
-# ---- protection and kills ------------------------------------------------------------
 
 
 def protect(r: Resolution, a: Action, tier: str) -> None:
@@ -221,12 +212,12 @@ def convert(r: Resolution, a: Action, tier: str) -> None:
             used[a.ability.name] = max(0, used.get(a.ability.name, 0) - 1)
         r.event(tier, a.label(), "fails", f"{t} is {race}: cannot be converted")
         if params.get("result_pm"):
-            r.pm_later(a.actor, _fmt(params["result_pm"], target=t, result=params["no"]),
+            r.pm_later(a.actor, fmt(params["result_pm"], target=t, result=params["no"]),
                        needs_alive=True)
         return
     if params.get("human_only") and race != "Human":
         r.event(tier, a.label(), "fails", f"{t} is not human")
-        r.pm_later(a.actor, _fmt(params["result_pm"], target=t, result=params["no"]),
+        r.pm_later(a.actor, fmt(params["result_pm"], target=t, result=params["no"]),
                    needs_alive=True)
         return
     if guards and params.get("guardable", True):
@@ -250,7 +241,7 @@ def convert(r: Resolution, a: Action, tier: str) -> None:
         r.state.players[a.actor].statuses.add("out")
         r.notes.append(r.say("consumed", actor=a.actor, target=t))
     if params.get("result_pm"):
-        r.pm_later(a.actor, _fmt(params["result_pm"], target=t, result=params["yes"]),
+        r.pm_later(a.actor, fmt(params["result_pm"], target=t, result=params["yes"]),
                    needs_alive=True)
     r.event(tier, a.label(), f"{t} joins the {side}",
             "keeps their role" if params.get("keeps_role") else "loses their old role")
@@ -258,9 +249,6 @@ def convert(r: Resolution, a: Action, tier: str) -> None:
     r.pm(t, r.say("converted", side=r.rules.side(side).title, members=", ".join(members)))
     for m in members:
         r.pm(m, r.say("new_member", player=t, side=r.rules.side(side).title))
-
-
-# ---- information -----------------------------------------------------------------------
 
 
 def visible(r: Resolution, target: str, field: str) -> str:
@@ -346,10 +334,10 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
         r.state.spend(a.actor, a.ability)
     if params.get("target_pm"):
         # 004 Follow: "the accompanied will learn that someone accompanied/followed them".
-        r.pm_later(t, _fmt(params["target_pm"], target=t), needs_alive=True)
+        r.pm_later(t, fmt(params["target_pm"], target=t), needs_alive=True)
     r.pm_later(
         a.actor,
-        _fmt(
+        fmt(
             params.get("result_pm", "{target}: {result}"),
             target=t,
             result=result,
@@ -370,7 +358,7 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
             None,
         )
         if learn:
-            r.pm(name, _fmt(learn, investigator=a.actor, target=t))
+            r.pm(name, fmt(learn, investigator=a.actor, target=t))
 
 
 def share_rule(r: Resolution, name: str) -> None:
@@ -413,11 +401,6 @@ def scan(r: Resolution, t: str) -> str:
     return f"{race}, {role}, {tech}"
 
 
-def a_or_an(noun: str) -> str:
-    """The noun with its article, as a GM writes it: "an Anti-Tech Field", "an Alien"."""
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
-
-
 def shielded(r: Resolution, a: Action, t: str, tier: str) -> str | None:
     """000's Mind Shield (against psychic powers) and Anti-Tech Field (against tech): the
     action fails and both sides hear of it, as the rules say; an advanced shield "always
@@ -439,7 +422,7 @@ def shielded(r: Resolution, a: Action, t: str, tier: str) -> str | None:
         if fake is not None and a.ability.params.get("result_pm"):
             r.pm_later(
                 a.actor,
-                _fmt(a.ability.params["result_pm"], target=t, result=fake),
+                fmt(a.ability.params["result_pm"], target=t, result=fake),
                 needs_alive=bool(a.ability.params.get("needs_alive")),
             )
         return f"{t}'s Advanced {title} stops it (it appears to work)"
@@ -519,7 +502,7 @@ def _killer_seen(r: Resolution, a: Action, t: str, tier: str) -> None:
     answer = " and ".join(seen)
     r.event(tier, a.label(), f"learns the {field} of {t}'s killer: {answer}",
             f"{t} was killed tonight")
-    r.pm_later(a.actor, _fmt(a.ability.params.get("killed_pm", "{target}: {answer}."),
+    r.pm_later(a.actor, fmt(a.ability.params.get("killed_pm", "{target}: {answer}."),
                              target=t, answer=answer, field=field), needs_alive=True)
 
 
@@ -533,7 +516,7 @@ def watch(r: Resolution, a: Action, tier: str) -> None:
         r.event(tier, a.label(), f"learns: {result}")
         r.pm_later(
             a.actor,
-            _fmt(a.ability.params.get("result_pm", "{result}."), target=t, result=result),
+            fmt(a.ability.params.get("result_pm", "{result}."), target=t, result=result),
             needs_alive=True,
         )
         return
@@ -544,7 +527,7 @@ def watch(r: Resolution, a: Action, tier: str) -> None:
     r.event(tier, a.label(), f"sees {result}")
     r.pm_later(
         a.actor,
-        _fmt(a.ability.params.get("result_pm", "{target}: {result}"), target=t, result=result),
+        fmt(a.ability.params.get("result_pm", "{target}: {result}"), target=t, result=result),
         needs_alive=False,
     )
 
@@ -570,7 +553,7 @@ def follow(r: Resolution, a: Action, tier: str) -> None:
     r.event(tier, a.label(), f"sees {t} visit {result}")
     r.pm_later(
         a.actor,
-        _fmt(a.ability.params.get("result_pm", "{target}: {result}"), target=t, result=result),
+        fmt(a.ability.params.get("result_pm", "{target}: {result}"), target=t, result=result),
         needs_alive=False,
     )
 
@@ -582,7 +565,7 @@ def sneak(r: Resolution, a: Action, tier: str) -> None:
     result = str(a.ability.params["left" if left else "stayed"])
     r.event(tier, a.label(), f"{t} {'leaves' if left else 'stays home'}")
     r.pm_later(
-        a.actor, _fmt(a.ability.params["result_pm"], target=t, result=result), needs_alive=True
+        a.actor, fmt(a.ability.params["result_pm"], target=t, result=result), needs_alive=True
     )
 
 
@@ -678,6 +661,8 @@ def _score_theft(r: Resolution, a: Action, taken: str | None, tier: str) -> None
 
 #: The status an arrest leaves (004): the player acts no more and every action on them fails.
 ARRESTED = "arrested"
+
+
 #: Statuses "NAME-until:K": off duty up to phase K (`claims.phase_index`), and the block kind.
 OFF_DUTY = {"suspended": "suspension", "injured": "injury"}
 
@@ -1079,7 +1064,7 @@ def lent(
     t, item = to or order.targets[0], str(order.choice)
     r.state.players[t].statuses.add(f"{BORROWED}{item}:{order.actor}")
     title = r.rules.items[item].title if item in r.rules.items else item
-    r.pm_later(t, _fmt(ab.params["lent_pm"], item=title), needs_alive=True)
+    r.pm_later(t, fmt(ab.params["lent_pm"], item=title), needs_alive=True)
 
 
 def first_in_play(r: Resolution, names: list[str] | tuple[str, ...]) -> str | None:
@@ -1136,7 +1121,7 @@ def loans_to_substitutes(r: Resolution) -> None:
                     f"{name} is out of play: the next substitute named")
             give = next((ab for ab in _lending_abilities(r, owner, item)), None)
             if give is not None and give.params.get("lent_pm"):
-                r.pm_later(to, _fmt(give.params["lent_pm"], item=title), needs_alive=True)
+                r.pm_later(to, fmt(give.params["lent_pm"], item=title), needs_alive=True)
 
 
 def _lending_abilities(r: Resolution, owner: str, item: str) -> list[AbilityDef]:
@@ -1243,7 +1228,7 @@ def pulse(r: Resolution, a: Action, tier: str) -> None:
     who = "everyone" if params.get("scope") == "all" else ", ".join(hit)
     r.event(tier, a.label(), f"{stops} powers out tonight for {who}")
     if params.get("public"):
-        r.public.append(_fmt(params["public"], actor=a.actor))
+        r.public.append(fmt(params["public"], actor=a.actor))
 
 
 def disguise(r: Resolution, a: Action, tier: str) -> None:
@@ -1398,9 +1383,6 @@ def plant(r: Resolution, a: Action, tier: str) -> None:
     r.event(tier, a.label(), f"a tracking device is on {t}")
 
 
-# ---- kill on visit ---------------------------------------------------------------------
-
-
 def kills_visitors(r: Resolution, name: str) -> bool:
     """Whether `name`'s `kill_on_visit` passive is armed now: a night, alive, not switched
     off for the night by its holder, not roleblocked (000 War Vet)."""
@@ -1475,14 +1457,6 @@ def apply_suspensions(r: Resolution) -> None:
         r.event(a.tier, a.label(), f"{a.actor}'s {passive} is off tonight")
 
 
-# ---- lasting effects -------------------------------------------------------------------
-
-
-def noun_of(a: Action) -> str:
-    """The ruleset's name of the ability ("Hex of Death"), else its order word."""
-    return str(a.ability.params.get("noun", a.ability.name))
-
-
 def hex_(r: Resolution, a: Action, tier: str) -> None:
     params = a.ability.params
     t = a.targets[0]
@@ -1502,7 +1476,7 @@ def hex_(r: Resolution, a: Action, tier: str) -> None:
         player.statuses.add(f"telepathy:{a.actor}")
         r.pm_later(
             a.actor,
-            _fmt(params["result_pm"], target=t, result=visible(r, t, "alignment")),
+            fmt(params["result_pm"], target=t, result=visible(r, t, "alignment")),
             needs_alive=False,
         )
     elif params.get("lasting"):
@@ -1521,7 +1495,7 @@ def hex_(r: Resolution, a: Action, tier: str) -> None:
             # 004 Frighten: "The Frightened player can't use his ability the next day."
             player.day_statuses.add(DAY_BLOCK)
     if params.get("target_pm"):
-        r.pm_later(t, _fmt(params["target_pm"], target=t), needs_alive=True)
+        r.pm_later(t, fmt(params["target_pm"], target=t), needs_alive=True)
     r.event(tier, a.label(), f"{t} is under the {noun_of(a)}")
 
 
@@ -1651,7 +1625,7 @@ def _take_role(r: Resolution, name: str, role: str | None) -> None:
 
 def announce(r: Resolution, a: Action, tier: str) -> None:
     params = a.ability.params
-    text = _fmt(
+    text = fmt(
         params.get("text", "{actor}: {ability}"),
         actor=a.actor,
         ability=a.ability.name,
@@ -1674,7 +1648,7 @@ def revive(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
     player = r.state.players[t]
     player.alive, player.death = True, None
-    r.public.append(_fmt(a.ability.params["text"], actor=a.actor, target=t))
+    r.public.append(fmt(a.ability.params["text"], actor=a.actor, target=t))
     r.event(tier, a.label(), f"{t} is alive again")
 
 
@@ -1685,7 +1659,7 @@ def exorcise(r: Resolution, a: Action, tier: str) -> None:
         return
     r.state.players[t].statuses.add("exorcised")
     r.state.players[t].role = None
-    r.public.append(_fmt(a.ability.params["text"], actor=a.actor, target=t))
+    r.public.append(fmt(a.ability.params["text"], actor=a.actor, target=t))
     r.event(tier, a.label(), f"{t} is removed from the game")
 
 
@@ -1698,7 +1672,7 @@ def status(r: Resolution, a: Action, tier: str) -> None:
 def test(r: Resolution, a: Action, tier: str) -> None:
     t = a.targets[0]
     verdict = str(r.state.passive(t, "holy_water", a.ability.params.get("default", "innocent")))
-    r.public.append(_fmt(a.ability.params["text"], actor=a.actor, target=t, result=verdict))
+    r.public.append(fmt(a.ability.params["text"], actor=a.actor, target=t, result=verdict))
     r.state.players[t].day_statuses.add(f"tested:{verdict}")
     r.event(tier, a.label(), f"{t} is {verdict}")
 
@@ -1778,7 +1752,7 @@ def draw_role(r: Resolution, a: Action, tier: str) -> None:
     mine.statuses.add(f"drew:{role}")
     title = r.rules.role(role).title
     r.event(tier, a.label(), f"draws {title}")
-    r.pm_later(a.actor, _fmt(a.ability.params["result_pm"], role=title), needs_alive=True)
+    r.pm_later(a.actor, fmt(a.ability.params["result_pm"], role=title), needs_alive=True)
 
 
 def release(r: Resolution, a: Action, tier: str) -> None:
@@ -1872,9 +1846,6 @@ def travel(r: Resolution, a: Action, tier: str) -> None:
             "on the plane next phase, landed the phase after")
 
 
-# ---- poison and wards (004's APTX4869 and Health Charm) ----------------------------------
-
-
 def _ward_until(status: str, name: str) -> int | None:
     head = f"ward:{name}-until:"
     return int(status[len(head):]) if status.startswith(head) else None
@@ -1888,7 +1859,7 @@ def ward(r: Resolution, a: Action, tier: str) -> None:
     until = r.index + int(params.get("lasts", 1)) - 1
     r.state.players[t].statuses.add(f"ward:{params['ward']}-until:{until}")
     if params.get("target_pm"):
-        r.pm_later(t, _fmt(params["target_pm"], target=t), needs_alive=True)
+        r.pm_later(t, fmt(params["target_pm"], target=t), needs_alive=True)
     r.event(tier, a.label(), f"{t} holds the {params['ward']}", f"until phase {until}")
 
 
@@ -2003,7 +1974,7 @@ def ration_stock(r: Resolution, ready: list[Action], tier: str) -> list[Action]:
             a.failed = f"{len(attempts)} {name} attempts, {left} {name} left: {kept} {verb} higher"
             r.event(tier, a.label(), "not made", a.failed)
             if a.ability.params.get("unfired_pm"):
-                r.pm_later(a.actor, _fmt(a.ability.params["unfired_pm"], target=a.targets[0]),
+                r.pm_later(a.actor, fmt(a.ability.params["unfired_pm"], target=a.targets[0]),
                            needs_alive=True)
     return out
 
@@ -2054,7 +2025,7 @@ def poison(r: Resolution, a: Action, tier: str) -> None:
     a.failed = f"{t} is not {guess}"
     r.event(tier, a.label(), "fails", f"{t} is not {guess}: used up ({left} left)")
     if params.get("failed_pm"):
-        r.pm_later(a.actor, _fmt(params["failed_pm"], target=t, left=left), needs_alive=False)
+        r.pm_later(a.actor, fmt(params["failed_pm"], target=t, left=left), needs_alive=False)
 
 
 def when_stopped(r: Resolution, a: Action, tier: str) -> None:
@@ -2078,7 +2049,7 @@ def when_stopped(r: Resolution, a: Action, tier: str) -> None:
         r.state.players[taker].items.append(str(item))
         r.event(tier, a.label(), "confiscated", f"given to {taker} ({left} left with the side)")
         if params.get("given_pm"):
-            r.pm(taker, _fmt(params["given_pm"], target=taker))
+            r.pm(taker, fmt(params["given_pm"], target=taker))
     else:
         r.event(tier, a.label(), "confiscated", f"out of play ({left} left with the side)")
 
@@ -2274,13 +2245,11 @@ def betray(r: Resolution, a: Action, tier: str) -> None:
         return
     b = r.rng.choice(seen)
     character = r.state.role_title(b.actor).split(",")[0]
-    text = _fmt(b.ability.params.get("betrayed_as", r.rules.messages.get("betrayal", "")),
+    text = fmt(b.ability.params.get("betrayed_as", r.rules.messages.get("betrayal", "")),
                 character=character, ability=noun_of(b), target=", ".join(b.targets))
     r.event(tier, a.label(), f"learns: {text}")
     r.pm_later(a.actor, text, needs_alive=True)
 
-
-# ---- the explosive vest (004, experimental) ---------------------------------------------
 
 #: The status of a player strapped with a bomb: "bomb:PLANTER".
 BOMB = "bomb:"
@@ -2395,7 +2364,7 @@ def choose_costumes(r: Resolution, a: Action, tier: str) -> None:
     titles = ", ".join(r.rules.role(k).title.split(",")[0] for k in chosen)
     r.event(tier, a.label(), f"{a.actor}'s costumes are now {titles}")
     if a.ability.params.get("result_pm"):
-        r.pm_later(a.actor, _fmt(a.ability.params["result_pm"], roles=titles), needs_alive=True)
+        r.pm_later(a.actor, fmt(a.ability.params["result_pm"], roles=titles), needs_alive=True)
 
 
 def sample_role(r: Resolution, a: Action, tier: str) -> None:
@@ -2411,7 +2380,7 @@ def sample_role(r: Resolution, a: Action, tier: str) -> None:
     r.state.players[a.actor].statuses.add(f"waits:{a.ability.name}|{pick}")
     r.event(tier, a.label(), f"draws {pick}: {title}",
             f"{a.ability.name} waits until {pick} is killed or arrested")
-    r.pm_later(a.actor, _fmt(a.ability.params["result_pm"], role=title, n=len(a.targets)),
+    r.pm_later(a.actor, fmt(a.ability.params["result_pm"], role=title, n=len(a.targets)),
                needs_alive=True)
 
 
@@ -2489,9 +2458,6 @@ def analyze(r: Resolution, a: Action, tier: str) -> None:
             r.pm_later(a.actor, r.say("analysis", target=t, when=when, result=result),
                        needs_alive=True)
             r.event(tier, a.label(), f"the true result on {t}: {result}")
-
-
-# ---- whether an action happens ------------------------------------------------------
 
 
 def cannot_act(r: Resolution, a: Action, tier: str) -> str | None:
@@ -2689,6 +2655,8 @@ HANDLERS: dict[str, Handler] = {
 
 #: Kinds handled first in their tier: they change what the tier's others see.
 _FIRST_IN_TIER = frozenset({"invert", "blame", "fake"})
+
+
 #: Kinds handled last in their tier: they report what the others did.
 _LAST_IN_TIER = frozenset({"betray"})
 
