@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.engine import abilities, deaths
+from assistant.engine.abilities import reach
 from assistant.engine.orders import Order, check_order
 from assistant.engine.resolution import Action, Resolution
 from assistant.engine.rules import phase_index
@@ -264,7 +265,7 @@ class Resolver(Resolution):
             abilities.settle_block_chains(self, acts, tier)
             for a in acts:
                 a.done = True
-                reason = abilities.cannot_act(self, a, tier)
+                reason = reach.cannot_act(self, a, tier)
                 if reason:
                     a.failed = reason
                     self.event(tier, a.label(), "fails", reason)
