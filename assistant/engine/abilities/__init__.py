@@ -17,12 +17,20 @@ from assistant.engine.abilities.claim_checks import (
     CLAIM_FIELDS,
     claim_words,
     order_claim,
-    passive_seen,
     role_chosen,
     role_named,
     worn_then,
 )
 from assistant.engine.abilities.reach import cannot_act
+from assistant.engine.abilities.watching import (
+    follow,
+    plant,
+    reached,
+    seen_going,
+    sneak,
+    visits,
+    watch,
+)
 from assistant.engine.abilities.wording import a_or_an, fmt, noun_of
 from assistant.engine.claims import Act, Claim, parse_claim
 from assistant.engine.orders import buildable, split_targets
@@ -427,123 +435,6 @@ def _forged(r: Resolution, a: Action, t: str, tier: str) -> str | None:
 def forge(r: Resolution, a: Action, tier: str) -> None:
     if not any(s.startswith("found:") for s in r.state.players[a.actor].statuses):
         r.event(tier, a.label(), "no effect", f"{a.actor} has not found the Investigator")
-
-
-def visits(b: Action) -> bool:
-    """Whether `b` is a visit to its targets, for watchers and trackers alike: any action
-    that set out, whether or not it worked where it arrived (a kill a doctor stopped is a
-    visit); not one stopped at its actor (dead, roleblocked), which did not happen."""
-    return not b.stayed and bool(b.ability.params.get("visits", True))
-
-
-def _done_to(r: Resolution, a: Action, t: str) -> str:
-    """004 Stake-out: "learns of all actions performed to a player that night", not how
-    often nor by whom: "Kleene was slandered, interrogated, investigated and healed/First
-    Aided" (the ruleset's `[night] done_words`, else the keyword with "ed")."""
-    words = dict(r.rules.night.get("done_words", {}))
-    done = []
-    for act in r.acts_now():
-        if t in act.targets and act.actor != a.actor and act.happened:
-            base = act.keyword
-            word = str(words.get(base, base + ("d" if base.endswith("e") else "ed")))
-            if word not in done:
-                done.append(word)
-    if not done:
-        return str(a.ability.params.get("nothing", "nothing was done"))
-    # The words `[night.done_order]` lists, in its order, in the places they took; the
-    # others stay where they were done ("attacked and healed/First Aided").
-    order = list(dict(r.rules.night.get("done_order", {})).get("words", ()))
-    places = [i for i, w in enumerate(done) if w in order]
-    for i, w in zip(places, sorted((done[i] for i in places), key=order.index), strict=True):
-        done[i] = w
-    listed = done[0] if len(done) == 1 else ", ".join(done[:-1]) + " and " + done[-1]
-    return f"{t} was {listed}"
-
-
-def _killer_seen(r: Resolution, a: Action, t: str, tier: str) -> None:
-    """004 Stake-out of a player killed that night: "If the target was killed, then you
-    won't get any results back. If the target is killed the night you stake them out, you
-    learn from the GM the gender of the killer. This does not circumvent disguises": the
-    ability's `killer_field` passive of each killer (a kill or a poison that landed on
-    them), as observed (the disguise's, a random one drawn once a phase); `killed_pm`."""
-    field = a.ability.params.get("killer_field")
-    killers = [
-        k.actor for k in r.actions
-        if k.kind in ("kill", "poison") and t in k.targets and not k.failed and k.done
-    ]
-    if not field or not killers:
-        r.event(tier, a.label(), "no result", f"{t} was killed tonight")
-        return
-    seen = list(dict.fromkeys(passive_seen(r, a, k, str(field), r.worn_at_start.get(k))
-                              for k in killers))
-    answer = " and ".join(seen)
-    r.event(tier, a.label(), f"learns the {field} of {t}'s killer: {answer}",
-            f"{t} was killed tonight")
-    r.pm_later(a.actor, fmt(a.ability.params.get("killed_pm", "{target}: {answer}."),
-                             target=t, answer=answer, field=field), needs_alive=True)
-
-
-def watch(r: Resolution, a: Action, tier: str) -> None:
-    t = a.targets[0]
-    if a.ability.params.get("report") == "actions":
-        if not r.state.players[t].alive:
-            _killer_seen(r, a, t, tier)
-            return
-        result = _done_to(r, a, t)
-        r.event(tier, a.label(), f"learns: {result}")
-        r.pm_later(
-            a.actor,
-            fmt(a.ability.params.get("result_pm", "{result}."), target=t, result=result),
-            needs_alive=True,
-        )
-        return
-    seen = sorted(
-        {b.actor for b in r.actions if t in b.targets and b.actor != a.actor and visits(b)}
-    )
-    result = ", ".join(seen) or a.ability.params.get("nobody", "nobody")
-    r.event(tier, a.label(), f"sees {result}")
-    r.pm_later(
-        a.actor,
-        fmt(a.ability.params.get("result_pm", "{target}: {result}"), target=t, result=result),
-        needs_alive=False,
-    )
-
-
-def went_to(r: Resolution, who: str) -> set[str]:
-    """Where `who` went tonight: the targets of their actions that were visits, not home."""
-    return {x for b in r.actions if b.actor == who and visits(b) for x in b.targets} - {who}
-
-
-def reached(r: Resolution, a: Action) -> set[str]:
-    """The houses action `a` reaches: its targets and, for a follow that `goes_along`
-    (000's Reporter, who can "track anyone anywhere"), wherever the followed player went."""
-    places = set(a.targets)
-    if a.kind == "follow" and a.ability.params.get("goes_along"):
-        places |= seen_going(r, a.targets[0])
-    return places
-
-
-def follow(r: Resolution, a: Action, tier: str) -> None:
-    t = a.targets[0]
-    went = sorted(seen_going(r, t))
-    result = ", ".join(went) or a.ability.params.get("nobody", "nowhere")
-    r.event(tier, a.label(), f"sees {t} visit {result}")
-    r.pm_later(
-        a.actor,
-        fmt(a.ability.params.get("result_pm", "{target}: {result}"), target=t, result=result),
-        needs_alive=False,
-    )
-
-
-def sneak(r: Resolution, a: Action, tier: str) -> None:
-    """000 Sneak: learns whether the target leaves their house; stays there all night."""
-    t = a.targets[0]
-    left = bool(went_to(r, t))
-    result = str(a.ability.params["left" if left else "stayed"])
-    r.event(tier, a.label(), f"{t} {'leaves' if left else 'stays home'}")
-    r.pm_later(
-        a.actor, fmt(a.ability.params["result_pm"], target=t, result=result), needs_alive=True
-    )
 
 
 def race_class(r: Resolution, t: str) -> str:
@@ -1052,14 +943,6 @@ def hologram(r: Resolution, a: Action, tier: str) -> None:
     r.event(tier, a.label(), f"{a.actor}'s hologram {where}", "followers watch it")
 
 
-def seen_going(r: Resolution, who: str) -> set[str]:
-    """Where a follower sees `who` go tonight: their hologram's place if they project one
-    (000), else where they went."""
-    if who in r.holograms:
-        return {r.holograms[who]} - {who}
-    return went_to(r, who)
-
-
 def build(r: Resolution, a: Action, tier: str) -> None:
     """000 building. Mad Scientists: "All types of Mad Scientist can build the following -
     Mind Shield ... - Anti-Tech Field"; "The Scientist starts with 2 devices and can create
@@ -1167,13 +1050,6 @@ def apply_trust(r: Resolution) -> None:
             a.done, a.stayed = True, True
             r.trusted.setdefault(a.actor, set()).update(a.targets)
             r.event(a.tier, a.label(), f"{', '.join(a.targets)} may pass tonight")
-
-
-def plant(r: Resolution, a: Action, tier: str) -> None:
-    """000 Advanced Tracking Device: planted by day, reports each night where they went."""
-    t = a.targets[0]
-    r.state.players[t].statuses.add(f"tracked-by:{a.actor}")
-    r.event(tier, a.label(), f"a tracking device is on {t}")
 
 
 def kills_visitors(r: Resolution, name: str) -> bool:
