@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.engine import abilities, deaths
-from assistant.engine.abilities import reach
+from assistant.engine.abilities import reach, sentries
 from assistant.engine.orders import Order, check_order
 from assistant.engine.resolution import Action, Resolution
 from assistant.engine.rules import phase_index
@@ -254,9 +254,9 @@ class Resolver(Resolution):
         deaths.fire_pending(self)
         abilities.apply_boosts(self)
         abilities.apply_bribes(self)
-        abilities.apply_suspensions(self)
+        sentries.apply_suspensions(self)
         abilities.apply_repairs(self)
-        abilities.apply_trust(self)
+        sentries.apply_trust(self)
         abilities.settle_groups(self)
         for tier in self.tiers:
             acts = [a for a in self.actions if a.tier == tier and not a.done]
@@ -271,7 +271,7 @@ class Resolver(Resolution):
                     self.event(tier, a.label(), "fails", reason)
                     self._tell_failed(a)
                     abilities.when_stopped(self, a, tier)
-                    shots += abilities.visit_kills(self, [a])
+                    shots += sentries.visit_kills(self, [a])
                     fallback = a.ability.params.get("failed_result")
                     if fallback and self.state.players[a.actor].alive:
                         self.pm_later(
@@ -284,7 +284,7 @@ class Resolver(Resolution):
                     continue
                 ready.append(a)
             ready = abilities.ration_stock(self, ready, tier)
-            shots += abilities.visit_kills(self, ready)
+            shots += sentries.visit_kills(self, ready)
             for a in sorted(ready, key=abilities.within_tier_key):
                 self.acting = a.actor
                 told = len(self.pending_pms)
@@ -301,7 +301,7 @@ class Resolver(Resolution):
                 self.acting = None
             if self.kills:
                 deaths.resolve_kills(self, tier)
-            abilities.fire_visit_kills(self, shots, tier)
+            sentries.fire_visit_kills(self, shots, tier)
             abilities.explode_bombs(self, tier)
         abilities.finish(self)
         abilities.kill_turns(self)
