@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.engine import abilities, deaths
-from assistant.engine.abilities import reach, sentries
+from assistant.engine.abilities import kills, reach, sentries
 from assistant.engine.orders import Order, check_order
 from assistant.engine.resolution import Action, Resolution
 from assistant.engine.rules import phase_index
@@ -252,8 +252,8 @@ class Resolver(Resolution):
             self._automatic_kills()
             self._standing_guards()
         deaths.fire_pending(self)
-        abilities.apply_boosts(self)
-        abilities.apply_bribes(self)
+        kills.apply_boosts(self)
+        kills.apply_bribes(self)
         sentries.apply_suspensions(self)
         abilities.apply_repairs(self)
         sentries.apply_trust(self)
