@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.engine import abilities, deaths
-from assistant.engine.abilities import kills, reach, sentries
+from assistant.engine.abilities import blocking, kills, reach, sentries
 from assistant.engine.orders import Order, check_order
 from assistant.engine.resolution import Action, Resolution
 from assistant.engine.rules import phase_index
@@ -61,7 +61,7 @@ class Resolver(Resolution):
         if phase == "day":
             # A roleblock "for the night and the following day" (002, 000's Warden).
             self.blocked = {
-                n for n, p in self.state.players.items() if abilities.DAY_BLOCK in p.day_statuses
+                n for n, p in self.state.players.items() if blocking.DAY_BLOCK in p.day_statuses
             }
             # A block of the day before: an ability that passes it says `unblockable_by =
             # ["day"]` (004: "Frighten is not capable of stopping an arrest").
@@ -255,14 +255,14 @@ class Resolver(Resolution):
         kills.apply_boosts(self)
         kills.apply_bribes(self)
         sentries.apply_suspensions(self)
-        abilities.apply_repairs(self)
+        blocking.apply_repairs(self)
         sentries.apply_trust(self)
         abilities.settle_groups(self)
         for tier in self.tiers:
             acts = [a for a in self.actions if a.tier == tier and not a.done]
             ready = []
             shots: list[tuple[Action, str]] = []
-            abilities.settle_block_chains(self, acts, tier)
+            blocking.settle_block_chains(self, acts, tier)
             for a in acts:
                 a.done = True
                 reason = reach.cannot_act(self, a, tier)
@@ -360,8 +360,8 @@ class Resolver(Resolution):
                 if int(s[len(COSTUME_FOR):]) < index:
                     p.statuses.discard(s)
                     drop_disguise(self.rules, p)
-            for s in [s for s in p.statuses if s.startswith(abilities.DETAINED)]:
-                by, until = s[len(abilities.DETAINED):].rsplit(":", 1)
+            for s in [s for s in p.statuses if s.startswith(blocking.DETAINED)]:
+                by, until = s[len(blocking.DETAINED):].rsplit(":", 1)
                 if int(until) < index or not self.state.players[by].alive:
                     p.statuses.discard(s)
                     continue

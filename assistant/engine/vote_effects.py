@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from assistant.engine.abilities import DAY_BLOCK
+from assistant.engine.abilities.blocking import DAY_BLOCK
 from assistant.engine.history import ROLES, Replay, replay
 from assistant.engine.rules import EngineRules, load_engine_rules, phase_index
 from assistant.engine.state import ABROAD, GameState, flights, whereabouts
