@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.engine import abilities, deaths
-from assistant.engine.abilities import blocking, kills, reach, sentries
+from assistant.engine.abilities import arrests, blocking, kills, reach, sentries
 from assistant.engine.orders import Order, check_order
 from assistant.engine.resolution import Action, Resolution
 from assistant.engine.rules import phase_index
@@ -69,12 +69,12 @@ class Resolver(Resolution):
         # 004: "Arrested: Player may not use any abilities ... Any and all actions on
         # arrested players will fail" -- in every phase after the arrest.
         for n, p in self.state.players.items():
-            if abilities.ARRESTED in p.statuses:
+            if arrests.ARRESTED in p.statuses:
                 self.blocked.add(n)
                 self.jailed.add(n)
                 self.block_kinds.setdefault(n, set()).add("arrest")
         for n, p in self.state.players.items():
-            for why in abilities.off_duty(p, self.index):
+            for why in arrests.off_duty(p, self.index):
                 self.blocked.add(n)
                 self.block_kinds.setdefault(n, set()).add(why)
         self._statuses_after_deaths()
@@ -422,7 +422,7 @@ class Resolver(Resolution):
         passes = set(a.ability.params.get("unblockable_by", ()))
         kinds = self.block_kinds.get(a.actor, set()) - passes
         # They know why (arrested, suspended, abroad): told only of a block besides.
-        known = {"arrest", "detention", "abroad", "in-flight", *abilities.OFF_DUTY.values()}
+        known = {"arrest", "detention", "abroad", "in-flight", *arrests.OFF_DUTY.values()}
         if not self.state.players[a.actor].alive or (kinds and kinds <= known):
             return
         if not self.is_blocked(a) or a.actor in self._told_failed:
