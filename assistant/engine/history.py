@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from assistant.engine import abilities, deaths
+from assistant.engine.abilities import investigations
 from assistant.engine.orders import Order
 from assistant.engine.resolver import PhaseResult, Resolver, resolve_phase
 from assistant.engine.rules import EngineRules
@@ -157,7 +158,7 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
     # to the next in rank, before the orders of the night are entered against the state.
     abilities.loans_to_substitutes(r)
     abilities.pass_on(r, how)
-    abilities.free_waits(r, how)
+    investigations.free_waits(r, how)
     if how == "lynch" and r.state.passive(name, "on_lynched") == "spore_cloud":
         # 000 Infester: "when Lynched (but not killed otherwise), the Infester releases a
         # spore cloud that randomly infects one of the non-infected players".

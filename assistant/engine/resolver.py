@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.engine import abilities, deaths
-from assistant.engine.abilities import arrests, blocking, kills, reach, sentries
+from assistant.engine.abilities import arrests, blocking, investigations, kills, reach, sentries
 from assistant.engine.orders import Order, check_order
 from assistant.engine.resolution import Action, Resolution
 from assistant.engine.rules import phase_index
@@ -85,7 +85,7 @@ class Resolver(Resolution):
         if phase == "night":
             abilities.loans_to_substitutes(self)
         abilities.pass_on(self, "orders")
-        abilities.free_waits(self, "orders")
+        investigations.free_waits(self, "orders")
 
     # ---- the run ---------------------------------------------------------------------
 
@@ -309,7 +309,7 @@ class Resolver(Resolution):
             # A borrower killed or arrested by day: the loan goes to the next substitute.
             abilities.loans_to_substitutes(self)
         abilities.pass_on(self, self.tiers[-1] if self.tiers else "end")
-        abilities.free_waits(self, self.tiers[-1] if self.tiers else "end")
+        investigations.free_waits(self, self.tiers[-1] if self.tiers else "end")
         if self.phase == "night":
             abilities.friends_killers(self)
         self.state.acts.extend(self._acts())
