@@ -11,7 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.engine import abilities, deaths
-from assistant.engine.abilities import arrests, blocking, investigations, kills, reach, sentries
+from assistant.engine.abilities import (
+    arrests,
+    blocking,
+    groups,
+    investigations,
+    kills,
+    reach,
+    sentries,
+)
 from assistant.engine.orders import Order, check_order
 from assistant.engine.resolution import Action, Resolution
 from assistant.engine.rules import phase_index
@@ -144,8 +152,8 @@ class Resolver(Resolution):
                 group
                 and previous is not None
                 and previous.actor != order.actor
-                and abilities.group_rank(self.state, previous.actor, previous.ability)
-                < abilities.group_rank(self.state, order.actor, ability)
+                and groups.group_rank(self.state, previous.actor, previous.ability)
+                < groups.group_rank(self.state, order.actor, ability)
             ):
                 # "If the GM gets conflicting orders on whom to Identify, the GM will use
                 # this ranking."
@@ -257,7 +265,7 @@ class Resolver(Resolution):
         sentries.apply_suspensions(self)
         blocking.apply_repairs(self)
         sentries.apply_trust(self)
-        abilities.settle_groups(self)
+        groups.settle_groups(self)
         for tier in self.tiers:
             acts = [a for a in self.actions if a.tier == tier and not a.done]
             ready = []
@@ -283,13 +291,13 @@ class Resolver(Resolution):
                         )
                     continue
                 ready.append(a)
-            ready = abilities.ration_stock(self, ready, tier)
+            ready = groups.ration_stock(self, ready, tier)
             shots += sentries.visit_kills(self, ready)
             for a in sorted(ready, key=abilities.within_tier_key):
                 self.acting = a.actor
                 told = len(self.pending_pms)
                 abilities.HANDLERS[a.kind](self, a, tier)
-                abilities.share_with_group(self, a, told)
+                groups.share_with_group(self, a, told)
                 if a.ability.params.get("done_pm") and not a.failed:
                     # 004: "Players, that used a Night action and weren't discombobulated,
                     # will get a PM with "You slandered your target"".
@@ -304,7 +312,7 @@ class Resolver(Resolution):
             sentries.fire_visit_kills(self, shots, tier)
             abilities.explode_bombs(self, tier)
         abilities.finish(self)
-        abilities.kill_turns(self)
+        groups.kill_turns(self)
         if self.phase == "day":
             # A borrower killed or arrested by day: the loan goes to the next substitute.
             abilities.loans_to_substitutes(self)
