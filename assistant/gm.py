@@ -293,7 +293,7 @@ def enter_orders(
 ) -> tuple[str, int, list[Order]]:
     """Check and store orders (`order`, and the dashboard's form): all of them or, when one
     is refused, none; the error names the line of `source` it came from."""
-    from assistant.engine.abilities import with_gifts
+    from assistant.engine.abilities.items import with_gifts
     from assistant.engine.history import ORDER
     from assistant.engine.orders import check_order, parse_order
 

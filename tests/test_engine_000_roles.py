@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.engine.abilities import with_gifts
+from assistant.engine.abilities.items import with_gifts
 from assistant.engine.history import apply_death
 from assistant.engine.orders import check_order, parse_order
 from assistant.engine.resolver import PhaseResult, resolve_phase

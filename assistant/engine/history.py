@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from assistant.engine import abilities, deaths
-from assistant.engine.abilities import investigations
+from assistant.engine import deaths
+from assistant.engine.abilities import investigations, items
 from assistant.engine.orders import Order
 from assistant.engine.resolver import PhaseResult, Resolver, resolve_phase
 from assistant.engine.rules import EngineRules
@@ -156,8 +156,8 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
             r.event(how, who, f"loses {ability}", f"it decided the lynch of {name}")
     # 004: a loan to the dead goes to the lender's substitute, and a leader's Black Suitcase
     # to the next in rank, before the orders of the night are entered against the state.
-    abilities.loans_to_substitutes(r)
-    abilities.pass_on(r, how)
+    items.loans_to_substitutes(r)
+    items.pass_on(r, how)
     investigations.free_waits(r, how)
     if how == "lynch" and r.state.passive(name, "on_lynched") == "spore_cloud":
         # 000 Infester: "when Lynched (but not killed otherwise), the Infester releases a

@@ -16,6 +16,7 @@ from assistant.engine.abilities import (
     blocking,
     groups,
     investigations,
+    items,
     kills,
     reach,
     sentries,
@@ -91,8 +92,8 @@ class Resolver(Resolution):
         self.worn_at_start = {n: disguise_of(p) for n, p in self.state.players.items()}
         self._disguises_worn()
         if phase == "night":
-            abilities.loans_to_substitutes(self)
-        abilities.pass_on(self, "orders")
+            items.loans_to_substitutes(self)
+        items.pass_on(self, "orders")
         investigations.free_waits(self, "orders")
 
     # ---- the run ---------------------------------------------------------------------
@@ -101,17 +102,17 @@ class Resolver(Resolution):
         """Keep the last valid order of each actor's slot (the leader's, for a side action)."""
         slots: dict[tuple[str, ...], list[Action]] = {}
         for order in self.orders:
-            if order.choice and abilities._is_gift(self.state, order):
+            if order.choice and items.is_gift(self.state, order):
                 # 000 trade: applied at once, so the receiver's orders tonight are legal.
                 gift = self.state.abilities_of(order.actor).get(order.ability)
-                to = abilities.lend_to(self, order)
-                why = abilities.lend_refused(self, order) or abilities.give_item(
+                to = items.lend_to(self, order)
+                why = items.lend_refused(self, order) or items.give_item(
                     self.state, order.actor, str(order.choice), to
                 )
                 self.event("orders", order.label(), "fails" if why else "item passed",
                            why or f"{to} now holds {order.choice}")
                 if not why:
-                    abilities.lent(self, order, to, gift)
+                    items.lent(self, order, to, gift)
                 continue
             try:
                 ability = check_order(order, self.state)
@@ -315,8 +316,8 @@ class Resolver(Resolution):
         groups.kill_turns(self)
         if self.phase == "day":
             # A borrower killed or arrested by day: the loan goes to the next substitute.
-            abilities.loans_to_substitutes(self)
-        abilities.pass_on(self, self.tiers[-1] if self.tiers else "end")
+            items.loans_to_substitutes(self)
+        items.pass_on(self, self.tiers[-1] if self.tiers else "end")
         investigations.free_waits(self, self.tiers[-1] if self.tiers else "end")
         if self.phase == "night":
             abilities.friends_killers(self)
@@ -472,7 +473,7 @@ class Resolver(Resolution):
                     order = Order(name, ab.name, (name,), "night", self.number)
                     self.actions.append(Action(order, ab, [name], ab.tier))
             for item in self.state.items_of(name):
-                lent = any(s.startswith(f"{abilities.BORROWED}{item.key}:") for s in held)
+                lent = any(s.startswith(f"{items.BORROWED}{item.key}:") for s in held)
                 for ab in item.abilities.values():
                     # `every_night = "borrowed"`: only in a borrower's hands (the watch does
                     # not guard Agasa, who "can lend it to anyone ... except for himself").
