@@ -18,6 +18,7 @@ from assistant.engine.abilities import (
     investigations,
     items,
     kills,
+    poison,
     reach,
     sentries,
 )
@@ -279,7 +280,7 @@ class Resolver(Resolution):
                     a.failed = reason
                     self.event(tier, a.label(), "fails", reason)
                     self._tell_failed(a)
-                    abilities.when_stopped(self, a, tier)
+                    poison.when_stopped(self, a, tier)
                     shots += sentries.visit_kills(self, [a])
                     fallback = a.ability.params.get("failed_result")
                     if fallback and self.state.players[a.actor].alive:
