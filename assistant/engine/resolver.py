@@ -14,6 +14,7 @@ from assistant.engine import abilities, deaths
 from assistant.engine.abilities import (
     arrests,
     blocking,
+    bombs,
     groups,
     investigations,
     items,
@@ -312,7 +313,7 @@ class Resolver(Resolution):
             if self.kills:
                 deaths.resolve_kills(self, tier)
             sentries.fire_visit_kills(self, shots, tier)
-            abilities.explode_bombs(self, tier)
+            bombs.explode_bombs(self, tier)
         abilities.finish(self)
         groups.kill_turns(self)
         if self.phase == "day":
