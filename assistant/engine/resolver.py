@@ -19,6 +19,7 @@ from assistant.engine.abilities import (
     investigations,
     items,
     kills,
+    lovers,
     poison,
     reach,
     sentries,
@@ -322,7 +323,7 @@ class Resolver(Resolution):
         items.pass_on(self, self.tiers[-1] if self.tiers else "end")
         investigations.free_waits(self, self.tiers[-1] if self.tiers else "end")
         if self.phase == "night":
-            abilities.friends_killers(self)
+            lovers.friends_killers(self)
         self.state.acts.extend(self._acts())
         results: dict[str, list[str]] = {}
         for p in self.pending_pms:
