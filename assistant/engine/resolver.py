@@ -20,6 +20,7 @@ from assistant.engine.abilities import (
     items,
     kills,
     lovers,
+    night_end,
     poison,
     reach,
     sentries,
@@ -315,7 +316,7 @@ class Resolver(Resolution):
                 deaths.resolve_kills(self, tier)
             sentries.fire_visit_kills(self, shots, tier)
             bombs.explode_bombs(self, tier)
-        abilities.finish(self)
+        night_end.finish(self)
         groups.kill_turns(self)
         if self.phase == "day":
             # A borrower killed or arrested by day: the loan goes to the next substitute.
@@ -340,7 +341,7 @@ class Resolver(Resolution):
             if p.own:
                 results.setdefault(p.player, []).append(p.text)
         if self.phase == "night":
-            abilities.reports_to_leaders(self, results)
+            night_end.reports_to_leaders(self, results)
         self._drop_pms_of_the_dead()
         if self.phase == "night":
             self.state.nights_resolved = max(self.state.nights_resolved, self.number)
