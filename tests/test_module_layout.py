@@ -162,3 +162,12 @@ def test_the_cycle_finder_sees_type_hint_and_function_imports(tmp_path: Path) ->
         ["pkg.a", "pkg.b", "pkg.c", "pkg.a"],
         ["pkg.d", "pkg.sub.x", "pkg.sub.y", "pkg.d"],
     ]
+
+
+def test_the_handler_table_has_every_ability_kind_once() -> None:
+    """A kind the ruleset loader accepts (rules.KINDS) but no family handles would fail only
+    when a night reaches it; one handled but not accepted is dead code."""
+    from assistant.engine.abilities import HANDLERS
+    from assistant.engine.rules import KINDS
+
+    assert set(HANDLERS) == set(KINDS)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from assistant.engine import abilities, deaths
+from assistant.engine import deaths
 from assistant.engine.abilities import (
+    HANDLERS,
     arrests,
     blocking,
     bombs,
@@ -24,6 +25,7 @@ from assistant.engine.abilities import (
     poison,
     reach,
     sentries,
+    within_tier_key,
 )
 from assistant.engine.orders import Order, check_order
 from assistant.engine.resolution import Action, Resolution
@@ -298,10 +300,10 @@ class Resolver(Resolution):
                 ready.append(a)
             ready = groups.ration_stock(self, ready, tier)
             shots += sentries.visit_kills(self, ready)
-            for a in sorted(ready, key=abilities.within_tier_key):
+            for a in sorted(ready, key=within_tier_key):
                 self.acting = a.actor
                 told = len(self.pending_pms)
-                abilities.HANDLERS[a.kind](self, a, tier)
+                HANDLERS[a.kind](self, a, tier)
                 groups.share_with_group(self, a, told)
                 if a.ability.params.get("done_pm") and not a.failed:
                     # 004: "Players, that used a Night action and weren't discombobulated,

@@ -2,7 +2,8 @@
 
 A ruleset file says *what* each role can do by naming one of a few ability kinds
 (block, redirect, protect, kill, investigate, ...) and giving it parameters; the code
-of each kind lives once in `abilities.py`. Nothing here branches on a ruleset's name.
+of each kind lives once in `abilities/`, in the module of its family (`abilities.HANDLERS`
+names it). Nothing here branches on a ruleset's name.
 """
 
 from __future__ import annotations

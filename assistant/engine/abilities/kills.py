@@ -1,6 +1,6 @@
-"""Protection and kills: protections are recorded and kills collected (`deaths.
-resolve_kills` lands a tier's kills together); a side's kill boosted (Strongman, Ninja) or
-bribed (004), a Plasma Bomb's blast (000), a victim's body erased (004)."""
+"""Protection and kills: protections are recorded and kills collected
+(`deaths.resolve_kills` lands a tier's kills together); a side's kill boosted (Strongman,
+Ninja) or bribed (004), a Plasma Bomb's blast (000), a victim's body erased (004)."""
 
 from __future__ import annotations
 
