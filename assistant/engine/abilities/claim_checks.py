@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 
 def order_claim(r: Resolution, a: Action) -> Claim:
+    """The claim the order names ("Kleene killed Parkur on Night 2"), players as named."""
     names = list(r.state.players)
     return parse_claim(
         str(a.order.choice or ""), r.rules,

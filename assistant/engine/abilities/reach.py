@@ -14,39 +14,6 @@ if TYPE_CHECKING:
     from assistant.engine.resolution import Action, Resolution
 
 
-def shielded(r: Resolution, a: Action, t: str, tier: str) -> str | None:
-    """000's Mind Shield (against psychic powers) and Anti-Tech Field (against tech): the
-    action fails and both sides hear of it, as the rules say; an advanced shield "always
-    appears to work": the user gets the ability's `fake_result` (or nothing), not a notice.
-    A single-target one-shot item is not used up against a plain Anti-Tech Field."""
-    power = a.ability.params.get("power")
-    shields = {"psychic": ("mind_shield", "Mind Shield"), "tech": ("anti_tech", "Anti-Tech Field")}
-    if power not in shields:
-        return None
-    key, title = shields[power]
-    level = r.state.level(t, key)
-    if level <= 0:
-        return None
-    r.pm_later(t, r.say("shield_targeted"), needs_alive=True)
-    if level >= 2 and a.ability.params.get("fooled_by_advanced"):
-        return None  # it "works", and what it reports is the shield's lie (a device: home)
-    if level >= 2:
-        fake = a.ability.params.get("fake_result")
-        if fake is not None and a.ability.params.get("result_pm"):
-            r.pm_later(
-                a.actor,
-                fmt(a.ability.params["result_pm"], target=t, result=fake),
-                needs_alive=bool(a.ability.params.get("needs_alive")),
-            )
-        return f"{t}'s Advanced {title} stops it (it appears to work)"
-    if power == "tech" and a.ability.uses is not None and a.ability.targets == 1:
-        used = r.state.players[a.actor].used
-        used[a.ability.name] = max(0, used.get(a.ability.name, 0) - 1)
-    r.pm_later(a.actor, r.say("shield_blocked", target=t, shield=title, a_shield=a_or_an(title)),
-               needs_alive=True)
-    return f"{t}'s {title} stops it"
-
-
 def cannot_act(r: Resolution, a: Action, tier: str) -> str | None:
     """Why the action fails now, or None; spends a limited use it reaches first."""
     reason = _stopped_at_actor(r, a)
@@ -172,3 +139,36 @@ def _power_of(r: Resolution, actor: str, kind: str) -> str:
     if used is not None:
         return used.ability.name.capitalize()
     return r.state.role_title(actor)
+
+
+def shielded(r: Resolution, a: Action, t: str, tier: str) -> str | None:
+    """000's Mind Shield (against psychic powers) and Anti-Tech Field (against tech): the
+    action fails and both sides hear of it, as the rules say; an advanced shield "always
+    appears to work": the user gets the ability's `fake_result` (or nothing), not a notice.
+    A single-target one-shot item is not used up against a plain Anti-Tech Field."""
+    power = a.ability.params.get("power")
+    shields = {"psychic": ("mind_shield", "Mind Shield"), "tech": ("anti_tech", "Anti-Tech Field")}
+    if power not in shields:
+        return None
+    key, title = shields[power]
+    level = r.state.level(t, key)
+    if level <= 0:
+        return None
+    r.pm_later(t, r.say("shield_targeted"), needs_alive=True)
+    if level >= 2 and a.ability.params.get("fooled_by_advanced"):
+        return None  # it "works", and what it reports is the shield's lie (a device: home)
+    if level >= 2:
+        fake = a.ability.params.get("fake_result")
+        if fake is not None and a.ability.params.get("result_pm"):
+            r.pm_later(
+                a.actor,
+                fmt(a.ability.params["result_pm"], target=t, result=fake),
+                needs_alive=bool(a.ability.params.get("needs_alive")),
+            )
+        return f"{t}'s Advanced {title} stops it (it appears to work)"
+    if power == "tech" and a.ability.uses is not None and a.ability.targets == 1:
+        used = r.state.players[a.actor].used
+        used[a.ability.name] = max(0, used.get(a.ability.name, 0) - 1)
+    r.pm_later(a.actor, r.say("shield_blocked", target=t, shield=title, a_shield=a_or_an(title)),
+               needs_alive=True)
+    return f"{t}'s {title} stops it"
