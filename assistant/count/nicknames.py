@@ -5,7 +5,7 @@ and "VOTE: tn(Zipcode)" teaches the thread that Zipcode is tn5421. A later "VOTE
 then means Cloudocean, though "CO" also starts CooLskins' name, and "VOTE: zipcode" means
 tn5421, though no rule of names.py reads it. A live GM reads the thread the same way; the
 count knows a nickname only from the post that gave it on, and only from the day counted
-(an earlier day's posts are not read again: README "Known limits").
+(an earlier day's posts are not read again: docs/limits.md).
 
 Two statements are read, each strict about its shape:
 
