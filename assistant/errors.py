@@ -7,6 +7,8 @@
     ├── ForumError             talking to or reading a forum failed
     │   ├── FetchError         the forum could not be reached / answered with an error
     │   ├── LoginError         the login to a members-only board failed
+    │   ├── WriteRefusedError  the forum did not take a post or PM, and said why
+    │   ├── UncertainWriteError  a post or PM sent whose answer never came
     │   ├── NotAThreadError    the URL or page is not a topic of an SMF / phpBB forum
     │   │   ├── PrintViewError     a topic's print view (no post ids: cannot follow edits)
     │   │   ├── BoardPageError     a board's / forum's list of topics
@@ -53,11 +55,30 @@ class ForumError(AssistantError):
 
 
 class FetchError(ForumError):
-    """`status` is the HTTP status the forum answered with, None for a network failure."""
+    """`status` is the HTTP status the forum answered with, None for a network failure.
+    `reached`: whether the request may have reached the forum (False when no connection
+    was made: a form that was never sent cannot have been posted)."""
 
-    def __init__(self, message: str, url: str | None = None, status: int | None = None) -> None:
+    def __init__(self, message: str, url: str | None = None, status: int | None = None,
+                 *, reached: bool = True) -> None:
         super().__init__(message, url)
         self.status = status
+        self.reached = reached
+
+
+class WriteRefusedError(ForumError):
+    """The forum did not take a post or PM, and said why (a captcha, a locked topic, a
+    permission, its flood limit still in force after waiting): nothing was written.
+    `kind` is `forms.Refusal.kind`."""
+
+    def __init__(self, message: str, url: str | None = None, kind: str = "other") -> None:
+        super().__init__(message, url)
+        self.kind = kind
+
+
+class UncertainWriteError(ForumError):
+    """A post or PM was sent but its answer never came (the connection dropped): whether
+    the forum took it is unknown until its thread or sent box is read."""
 
 
 class LoginError(ForumError):

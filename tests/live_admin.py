@@ -226,3 +226,54 @@ def delete_topic(board: forum.SMF | forum.PhpBB, topic: int) -> None:
     else:
         left = board._one(f"SELECT COUNT(*) FROM smf_topics WHERE id_topic={topic}")
         assert left == "0", left
+
+
+# ---- posting limits and locks (tests of the GM's writes) ----------------------------------
+
+def smf_setting(smf: forum.SMF, area: str, name: str, value: str,
+                stored: str | None = None) -> str:
+    """One setting of an SMF admin settings page (`area` such as "postsettings;sa=posts"
+    for "Posts and Topics > Post Settings", "antispam" for "Security > Anti-Spam"), saved
+    through its form as the admin would (`stored`: what SMF then keeps, when it is not the
+    value typed: its anti-spam page keeps -1 for 0 while guests must answer a captcha).
+    -> the form's value before."""
+    url, page = _smf_admin_page(smf, f"index.php?action=admin;area={area}")
+    action, fields = find_form(page, url, "save", name)
+    before = fields[name]
+    fields.update({name: value, "save": "Save"})
+    smf.fetch(action, fields, as_member=smf.admin_user)
+    got = smf.sql(f"SELECT value FROM smf_settings WHERE variable={smf.q(name)}")
+    assert got == [[value if stored is None else stored]], got
+    return before
+
+
+def phpbb_config(phpbb: forum.PhpBB, name: str, value: str) -> None:
+    """A phpBB board setting, set with its own console (`config:set`, as an admin on the
+    server would; the ACP's "Flood interval" writes the same row)."""
+    import subprocess
+
+    subprocess.run(["php", "-d", "date.timezone=UTC", "bin/phpbbcli.php", "--no-ansi",
+                    "config:set", name, value], cwd=phpbb.root, check=True,
+                   capture_output=True, stdin=subprocess.DEVNULL, timeout=60)
+
+
+def lock_topic(board: forum.SMF | forum.PhpBB, topic: int) -> None:
+    """The admin locks a topic with the forum's own moderation tools: SMF's "Lock" link
+    under the topic, phpBB's quick-moderation "Lock topic" confirmed with Yes."""
+    admin = board._session(board.admin_user).name
+    url, page = board.fetch(board.topic_url(topic), as_member=admin)
+    if isinstance(board, forum.SMF):
+        link = LexborHTMLParser(page).css_first('a[href*="action=lock;"]')
+        assert link is not None, f"no Lock link for the admin on topic {topic}"
+        board.fetch(urljoin(url, link.attributes["href"] or ""), as_member=admin)
+        locked = board._one(f"SELECT locked FROM smf_topics WHERE id_topic={topic}")
+        assert locked != "0", locked
+        return
+    link = LexborHTMLParser(page).css_first('a[href*="quickmod=1"][href*="action=lock"]')
+    assert link is not None, f"no Lock topic link for the admin on topic {topic}"
+    url, page = board.fetch(urljoin(url, link.attributes["href"] or ""), as_member=admin)
+    action, fields = find_form(page, url, "action=lock")
+    board._form_key_wait(fields)
+    board.fetch(action, fields | {"confirm": "Yes"}, as_member=admin)
+    locked = board._one(f"SELECT topic_status FROM phpbb_topics WHERE topic_id={topic}")
+    assert locked == "1", locked  # ITEM_LOCKED

@@ -241,17 +241,23 @@ class Fetcher:
     def get(self, url: str) -> Response:
         return self.request("GET", url)
 
-    def post(self, url: str, data: Mapping[str, str], *, error_pages: bool = False) -> Response:
+    def post(self, url: str, data: Mapping[str, Any], *, error_pages: bool = False,
+             once: bool = False) -> Response:
         """POST a form. `error_pages`: a 4xx answer is returned with its page (a login
-        form's refusal is an HTTP 403 page saying why) instead of raising FetchError."""
-        return self.request("POST", url, error_pages=error_pages, data=dict(data))
+        form's refusal is an HTTP 403 page saying why) instead of raising FetchError.
+        `once`: never sent again by itself (a post or a PM: a second send could write it
+        twice; the caller looks for it first), a 5xx answer included."""
+        return self.request("POST", url, error_pages=error_pages, data=dict(data),
+                            retries=0 if once else None)
 
     def request(self, method: str, url: str, *, error_pages: bool = False,
-                **kwargs: Any) -> Response:
-        """One request, retried on transient failures, each attempt ended by the overall
-        deadline or a cancel; FetchError says what went wrong (for a 4xx only without
-        `error_pages`)."""
+                retries: int | None = None, **kwargs: Any) -> Response:
+        """One request, retried on transient failures (up to `retries`, default the
+        settings'), each attempt ended by the overall deadline or a cancel; FetchError says
+        what went wrong (for a 4xx only without `error_pages`) and whether the request may
+        have reached the forum (`reached`)."""
         s = self.settings
+        limit = s.retries if retries is None else retries
         attempt = 0
         while True:
             self._pace()
@@ -263,8 +269,10 @@ class Fetcher:
                     r, content = self._send(method, url, guard, error_pages, **kwargs)
             except httpx.HTTPError as e:
                 self._check(url, guard)
-                if attempt >= s.retries or not _transient(e):
-                    raise FetchError(_network_message(url, e, attempt + 1), url) from None
+                if attempt >= limit or not _transient(e):
+                    reached = not isinstance(e, (httpx.ConnectError, httpx.ConnectTimeout))
+                    raise FetchError(_network_message(url, e, attempt + 1), url,
+                                     reached=reached) from None
                 wait = self._backoff(attempt)
                 self.sleep(wait)
                 attempt += 1
@@ -272,7 +280,7 @@ class Fetcher:
             if r.status_code in RETRY_STATUSES:
                 wait = self._retry_after(r) if r.status_code in (429, 503) else None
                 wait = wait if wait is not None else self._backoff(attempt)
-                if attempt >= s.retries:
+                if attempt >= limit:
                     raise FetchError(
                         f"{url}: the forum answered HTTP {r.status_code} {r.reason_phrase} "
                         f"{attempt + 1} times; it may be down or overloaded: try again later",
