@@ -29,7 +29,7 @@ from assistant.errors import (
 )
 from assistant.game import Game
 from assistant.models import to_iso
-from assistant.monitor import day_tally, game_ruleset, load_game, load_view
+from assistant.monitor import GameView, day_tally, game_ruleset, load_game, load_view
 from assistant.phases import game_zone, local_text, parse_past, phase_at, phases_from_inputs
 from assistant.rulesets import find_ruleset
 from assistant.store import GameStore, paused_gc
@@ -72,18 +72,23 @@ def game_tally(
     at_post: int | None = None,
     at_text: str | None = None,
     day: int | None = None,
+    view: GameView | None = None,
 ) -> tuple[Game, Any, Tally, datetime]:
     """The count of the game in `store` as `count`, `draft tally` and the dashboard show it,
     and the moment it is as of: one function, so the page cannot disagree with `count`.
 
     The day ends when it really ends (`monitor.day_end`: everyone voted, a majority, the
-    GM moving the deadline), as `phase`, `draft dusk` and the daemon see it."""
+    GM moving the deadline), as `phase`, `draft dusk` and the daemon see it. `view`: the
+    game's view at `now` when the caller has it already (the dashboard's page), so the
+    thread is not read and counted twice."""
     game = load_game(store)
     ruleset = game_ruleset(store, game.ruleset)
     require_posts(store, game)
     at = parse_at(at_text, now=now, tz=game.tz) if at_text else None
     if at_post is not None and at is None:
         at = _post_time(store, at_post)
+    if view is not None and at is None and view.now == now:
+        return game, ruleset, day_tally(view, store.inputs(), day=day, at_post=at_post), now
     now = at or now
     with kept_beside(store.path) as marks, paused_gc():
         view = load_view(store, now)
@@ -414,6 +419,20 @@ def pm_drafts(
     return notice_pms(result, title) if pending else result_pms(result, title)
 
 
+def dusk(
+    store: GameStore, now: datetime, *, day: int | None = None, confirm: bool = False
+) -> tuple[DuskResult, list[dict] | None]:
+    """The dusk draft of `day` (`draft dusk`, the dashboard), and with `confirm` the lynch
+    and the deaths it sets off stored as death facts (`--confirm`, the dashboard's "Record
+    the lynch"): what was stored, or None when nothing was asked to be."""
+    from assistant.engine.dusk import confirm_dusk
+    from assistant.monitor import draft_dusk
+
+    require_posts(store, load_game(store))
+    result = draft_dusk(store, now, day=day)
+    return result, confirm_dusk(store, result, now) if confirm else None
+
+
 def dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> str:
     lines = [result.post.rstrip("\n"), "", "---", "for the GM (not for the thread):"]
     if not result.final:
@@ -429,14 +448,14 @@ def dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> 
     lines += [f"note: {n}" for n in result.notes]
     if stored is not None:
         lines.append(
-            "stored: " + (", ".join(_stored_fact(f) for f in stored) or "no deaths")
+            "stored: " + (", ".join(stored_fact(f) for f in stored) or "no deaths")
         )
     elif result.confirmed:
         lines.append("already recorded")
     return "\n".join(lines)
 
 
-def _stored_fact(fact: dict) -> str:
+def stored_fact(fact: dict) -> str:
     """A death fact ("Abs (lynch)"), or a rest the stopped lynch set off."""
     if "rests" in fact:
         return ", ".join(f"{who} rests from {ability}" for who, ability, _ in fact["rests"])

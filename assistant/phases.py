@@ -349,6 +349,9 @@ class Deadline:
     extensions_open: bool = False
     """Whether the GM may still grant an extension."""
     ended_early: bool = False
+    all_voted_at: datetime | None = None
+    """When every living player first had a vote, where that moved the deadline (the
+    dashboard marks it on the day's chart)."""
 
 
 def deadline(
@@ -412,6 +415,7 @@ def _apply(state: Deadline, event: Any, at: datetime, rules: PhaseRules) -> Dead
                 why="everyone has voted: the day ends",
                 ended_early=True,
                 extensions_open=False,
+                all_voted_at=at,
             )
         remaining = rules.all_voted_remaining or timedelta(0)
         new_end = at + remaining if state.at is None else min(state.at, at + remaining)
@@ -421,6 +425,7 @@ def _apply(state: Deadline, event: Any, at: datetime, rules: PhaseRules) -> Dead
             ended_early=True,
             why=f"everyone has voted: the clock dropped to {format_duration(remaining)}",
             extensions_open=state.extensions_open and not rules.all_voted_disables_extensions,
+            all_voted_at=at,
         )
     if event == "majority":
         return replace(

@@ -168,6 +168,7 @@ def test_the_dashboard_shows_and_acts_like_the_command_line(
     page.locator("#count").screenshot(path=str(shots / "count-and-chart.png"))
 
     # --why for one player: every vote, counted or not, and why (the CLI's reasons).
+    page.click("#tab-votes")
     page.fill("#why input[name=why]", "Mr. Pickles")
     page.click("#why button")
     page.wait_for_selector("table.why")
@@ -179,12 +180,13 @@ def test_the_dashboard_shows_and_acts_like_the_command_line(
     # Acknowledge an alert: the CLI sees it acknowledged, with the note.
     first = page.locator("#alerts .alert:not(.acked)").first
     alert_id = first.get_attribute("data-alert")
-    first.locator("input[name=note]").fill("warned him <b>twice</b>")
+    kind = first.locator(".kind").text_content()
+    page.fill("#alerts input[name=note]", "warned him <b>twice</b>")
     first.locator("button.ack").click()
-    page.wait_for_selector(f"#alert-{alert_id}.acked")
-    assert page.locator(".flash").inner_text() == f"Acknowledged {alert_id} (" + \
-        page.locator(f"#alert-{alert_id} .kind").inner_text() + ")."
-    assert "warned him <b>twice</b>" in page.locator(f"#alert-{alert_id} .acked-note").inner_text()
+    page.wait_for_selector(f"#alert-{alert_id}.acked", state="attached")
+    assert page.locator(".flash").inner_text() == f"Acknowledged {alert_id} ({kind})."
+    assert "warned him <b>twice</b>" in page.locator(
+        f"#alert-{alert_id} .acked-note").text_content()
     code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "alerts", "thread-b",
                             "--all", "--json")
     acked = {a["id"]: a for a in json.loads(out)["alerts"]}[alert_id]
@@ -195,6 +197,7 @@ def test_the_dashboard_shows_and_acts_like_the_command_line(
     code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "order", "thread-b",
                             bad)
     assert code == 1
+    page.click("#tab-night")
     page.fill("#order textarea", bad)
     page.click("#order button")
     page.wait_for_selector("#order .error")
@@ -219,6 +222,7 @@ def test_the_dashboard_shows_and_acts_like_the_command_line(
     assert [(o["actor"], o["targets"]) for o in orders] == [("Conia", ["Jd-"])]
 
     # Copy the tally draft: the clipboard holds what `draft tally` prints.
+    page.click("#tab-drafts")
     page.click("#draft-tally button.copy")
     page.wait_for_selector("#draft-tally .copied:has-text('Copied.')")
     copied = page.evaluate("navigator.clipboard.readText()")
@@ -235,7 +239,7 @@ def test_the_dashboard_shows_and_acts_like_the_command_line(
     with GameStore.open(live.data, "thread-b", create=False) as store:
         newest = max(store.live_post_ids())
     assert str(newest) not in before
-    page.wait_for_selector(f"#posts #post-{newest}", timeout=WAIT_MS)
+    page.wait_for_selector(f"#posts #post-{newest}", timeout=WAIT_MS, state="attached")
     assert page.evaluate("window.notReloaded") is True
     assert page_count(page) == cli_count(capsys, monkeypatch, live)
     page.screenshot(path=str(shots / "game-after-poll.png"), full_page=True)
@@ -278,9 +282,10 @@ def test_a_player_name_and_a_post_with_html_and_script_stay_text(
             dialogs: list[str] = []
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
             page.goto(web.url + "/game/thread-b")
+            page.click("#tab-posts")
             post = page.locator("#post-117 .post-text").inner_text()
             assert HOSTILE_POST in post
-            assert HOSTILE_NAME in page.locator("#players").inner_text()
+            assert HOSTILE_NAME in page.locator("#players").text_content()
             assert HOSTILE_NAME in page.locator("#posts").inner_text()  # as the author
             page.locator("#post-117").hover()
             assert page.evaluate("window.pwned") is None

@@ -14,7 +14,6 @@ import click
 
 from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import PHASE_NUMBER
-from assistant.engine.dusk import confirm_dusk
 from assistant.engine.history import DEATH, RESOLUTION, REVIVE, ROLES, Replay
 from assistant.engine.resolver import PhaseResult, resolve_phase
 from assistant.engine.setup import Setup, read_setup_file, setup_warnings
@@ -26,10 +25,10 @@ from assistant.files import read_text
 from assistant.game import Game
 from assistant.gm import (
     dawn_draft,
+    dusk,
     dusk_text,
     enter_orders,
     pm_drafts,
-    require_posts,
 )
 from assistant.gm import game_or_none as _game_or_none
 from assistant.gm import refuse_after_win as _refuse_after_win
@@ -37,7 +36,6 @@ from assistant.gm import replay_of as _replay
 from assistant.gm import rules_of as _rules
 from assistant.gm import running_night as _running_night
 from assistant.models import to_iso
-from assistant.monitor import draft_dusk, load_game
 from assistant.phases import game_zone, phases_from_inputs
 from assistant.rulesets import find_ruleset, stored_name
 
@@ -359,9 +357,7 @@ def draft_dusk_cmd(game: str, day: int | None, confirm: bool) -> None:
     ctx = app(click.get_current_context())
     now = ctx.clock.now()
     with ctx.open_game(game) as store:
-        require_posts(store, load_game(store))
-        result = draft_dusk(store, now, day=day)
-        stored = confirm_dusk(store, result, now) if confirm else None
+        result, stored = dusk(store, now, day=day, confirm=confirm)
         zone = game_zone(store.config().get("tz"))
     doc = {**result.to_json(), "stored": stored}
     ctx.emit(doc, lambda: dusk_text(result, stored, zone))

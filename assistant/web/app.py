@@ -14,6 +14,7 @@ page then fetches its live part again. Nothing is pushed that the page did not a
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import secrets
 import threading
 from collections.abc import AsyncIterator
@@ -23,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
+from markupsafe import Markup
 from starlette.applications import Starlette
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
@@ -39,11 +42,12 @@ from starlette.routing import Route
 from assistant import TEMPLATES_DIR
 from assistant.clock import Clock
 from assistant.errors import AssistantError
-from assistant.gm import acknowledge, enter_orders, enter_pm_vote
+from assistant.gm import acknowledge, dusk, enter_orders, enter_pm_vote, stored_fact
+from assistant.phases import game_zone
 from assistant.store import GameStore, list_games
 from assistant.templating import web_environment
 from assistant.web.guard import CSRF_FIELD, Guard, GuardMiddleware
-from assistant.web.pages import game_page, overview
+from assistant.web.pages import TABS, game_page, overview
 
 WEB_TEMPLATES = TEMPLATES_DIR / "web"
 STATIC = {"dashboard.js": "text/javascript", "dashboard.css": "text/css"}
@@ -104,26 +108,48 @@ def create_app(dashboard: Dashboard) -> Starlette:
         return d.render("overview.html", games=overview(d.data_dir, d.now()), now=d.now())
 
     def home_live(request: Request) -> Response:
-        return d.render("overview_live.html", games=overview(d.data_dir, d.now()), now=d.now())
+        html = d.env.get_template("overview_live.html").render(
+            games=overview(d.data_dir, d.now()), now=d.now())
+        return JSONResponse({"html": html})
 
-    def _page(request: Request, template: str, status: int = 200, **extra: Any) -> Response:
+    def _values(request: Request, **extra: Any) -> dict[str, Any] | Response:
         game_id = request.path_params["game"]
-        flash = d.flashes.pop(request.query_params.get("flash", ""), None)
         try:
             with GameStore.open(d.data_dir, game_id, create=False) as store:
                 page = game_page(store, d.now(), why=_why(request))
         except AssistantError as e:
             return d.render("missing.html", status=404, message=str(e))
-        values = {"order_text": "", "vote": {}, "error": None, "action": None}
+        values = {"order_text": "", "vote": {}, "error": None, "action": None,
+                  "page": page, "now": d.now(), "csrf": d.guard.csrf,
+                  "csrf_field": CSRF_FIELD, "zone_info": game_zone(page.zone), "tabs": TABS}
         values.update(extra)
-        return d.render(template, status=status, page=page, now=d.now(), flash=flash,
-                        **values)
+        return values
+
+    def _page(request: Request, status: int = 200, **extra: Any) -> Response:
+        values = _values(request, **extra)
+        if isinstance(values, Response):
+            return values
+        flash = d.flashes.pop(request.query_params.get("flash", ""), None)
+        values["parts"] = render_parts(d.env, values)
+        return d.render("game.html", status=status, flash=flash, **values)
 
     def game(request: Request) -> Response:
-        return _page(request, "game.html")
+        return _page(request)
 
     def game_live(request: Request) -> Response:
-        return _page(request, "game_live.html")
+        """The parts of the game's page that changed since the browser's copy: the
+        browser sends the digest of each part it shows (`have`), gets back only the parts
+        whose digest differs (a poll that brought one post sends the posts, the count and
+        the chart, not the drafts and the players)."""
+        values = _values(request)
+        if isinstance(values, Response):
+            return JSONResponse({"error": "no such game"}, status_code=404)
+        have = dict(item.split(":", 1) for item in
+                    request.query_params.get("have", "").split(",") if ":" in item)
+        parts = render_parts(d.env, values)
+        changed = {name: {"html": str(p.html), "digest": p.digest}
+                   for name, p in parts.items() if have.get(name) != p.digest}
+        return JSONResponse({"parts": changed})
 
     def count_json(request: Request) -> Response:
         from assistant.gm import game_tally
@@ -145,15 +171,14 @@ def create_app(dashboard: Dashboard) -> Starlette:
             return PlainTextResponse(
                 "refused: the form did not come from this dashboard's page; reload it and "
                 "try again", status_code=403)
-        fields = {k: str(v) for k, v in form.items() if isinstance(v, str)}
+        fields = FormData([(k, v) for k, v in form.multi_items() if isinstance(v, str)])
         try:
             message = await asyncio.to_thread(ACTIONS[action], d, game_id, fields)
         except AssistantError as e:
             kept = {"order_text": fields.get("orders", ""),
                     "vote": {k: fields.get(k, "") for k in ("voter", "target", "at")}}
-            return _page(request, "game.html", status=400, error=str(e), action=action,
-                         **kept)
-        url = f"/game/{game_id}?flash={d.flash(message)}#{action}"
+            return _page(request, status=400, error=str(e), action=action, **kept)
+        url = f"/game/{game_id}?flash={d.flash(message)}#{ANCHORS.get(action, action)}"
         return RedirectResponse(url, status_code=303)
 
     async def events(request: Request) -> Response:
@@ -210,13 +235,29 @@ def _why(request: Request) -> str | None:
 # ---- actions: each a command line function on the game's store ------------------------------
 
 
-def _ack(d: Dashboard, game_id: str, form: dict[str, str]) -> str:
+def _ack(d: Dashboard, game_id: str, form: FormData) -> str:
+    """One alert (its row's button) or every one ticked, with the note: all checked
+    before any is acknowledged, as `alerts --ack ID --ack ID` does."""
+    one = form.getlist("one")
+    ids = one[:1] if one else form.getlist("alert")
+    if not ids:
+        raise _FormError("tick the alerts to acknowledge, or use a row's Ack button")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
-        acked = acknowledge(store, [form.get("alert", "")], d.now(), form.get("note") or None)
+        acked = acknowledge(store, ids, d.now(), form.get("note") or None)
     return "; ".join(f"Acknowledged {s.id} ({s.alert.kind})." for s in acked)
 
 
-def _order(d: Dashboard, game_id: str, form: dict[str, str]) -> str:
+def _dusk_confirm(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`draft dusk --confirm`: the lynch and the deaths it sets off stored as deaths."""
+    day_text = form.get("day") or ""
+    day = int(day_text) if day_text.isdigit() else None
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        result, stored = dusk(store, d.now(), day=day, confirm=True)
+    facts = ", ".join(stored_fact(f) for f in stored or []) or "no deaths"
+    return f"Recorded the dusk of Day {result.day}: {facts}."
+
+
+def _order(d: Dashboard, game_id: str, form: FormData) -> str:
     lines = [ln.strip() for ln in form.get("orders", "").splitlines()
              if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
@@ -226,7 +267,7 @@ def _order(d: Dashboard, game_id: str, form: dict[str, str]) -> str:
     return "; ".join(f"stored for {phase} {number}: {o.label()}" for o in orders)
 
 
-def _vote(d: Dashboard, game_id: str, form: dict[str, str]) -> str:
+def _vote(d: Dashboard, game_id: str, form: FormData) -> str:
     unvote = form.get("unvote") == "1"
     target = (form.get("target") or "").strip() or None
     with GameStore.open(d.data_dir, game_id, create=False) as store:
@@ -240,4 +281,27 @@ class _FormError(AssistantError):
     """A form sent without what the action needs."""
 
 
-ACTIONS = {"ack": _ack, "order": _order, "vote": _vote}
+ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_confirm}
+"""Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
+and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
+more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""
+ANCHORS = {"ack": "alerts", "dusk-confirm": "draft-dusk"}
+"""Where the page scrolls back to after an action (default: the action's own id)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    html: Markup
+    digest: str
+
+
+def render_parts(env: Environment, values: dict[str, Any]) -> dict[str, Part]:
+    """Each live part of the game's page (templates/web/part_NAME.html) and its digest."""
+    out = {}
+    for name in PARTS:
+        html = env.get_template(f"part_{name}.html").render(**values)
+        out[name] = Part(Markup(html), hashlib.blake2b(html.encode(), digest_size=8).hexdigest())
+    return out
+
+
+PARTS = ("state", "count", "chart", "alerts", "drafts", "players", "orders", "posts", "why")

@@ -1,14 +1,16 @@
-"""The day's vote history: each wagon over the day, the hammers and the deadline.
+"""The day's vote history: each wagon over the day, what moved it, and the day's marks.
 
 GMs rebuild this by hand from the thread: the count's own counted votes replayed in order,
 so every step of a line is the count the GM gets from `count --at-post` at that post
-(the tests hold the two equal on the real threads). The picture is
-an SVG drawn on the server: no chart library and no script on the page.
+(the tests hold the two equal on the real threads). The picture is an SVG drawn on the
+server (no chart library); each step carries who voted or unvoted in which post, which
+the page's one script shows on hover or tap, and the same history is a table per player
+(`player_history`) for reading and for screen readers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,14 +18,19 @@ from zoneinfo import ZoneInfo
 
 from markupsafe import Markup, escape
 
-from assistant.count.tally import ABSTAIN, Tally
+from assistant.count.tally import ABSTAIN, Tally, Vote
 from assistant.game import Game
 from assistant.models import Post
 
-WIDTH, HEIGHT = 760, 280
-LEFT, RIGHT, TOP, BOTTOM = 44, 150, 16, 34
+WIDTH, HEIGHT = 760, 300
+LEFT, RIGHT, TOP, BOTTOM = 36, 150, 40, 34
+"""The plot's margins: the marks' labels sit in the band above it, never on a line."""
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2", "#7f7f7f", "#bcbd22")
+TICK_STEPS = tuple(timedelta(minutes=m) for m in (1, 2, 5, 10, 15, 30)) + tuple(
+    timedelta(hours=h) for h in (1, 2, 3, 6, 12, 24, 48, 96, 168))
+"""Intervals between two time ticks, the first that gives at most `MAX_TICKS` is used."""
+MAX_TICKS = 7
 
 
 @dataclass(frozen=True)
@@ -36,12 +43,53 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Change:
+    """One voter's standing vote changed at a moment: `before` -> `after` (None: no vote)."""
+
+    voter: str
+    before: str | None
+    after: str | None
+
+    def text(self) -> str:
+        if self.after is None:
+            return f"{self.voter} unvoted {self.before}" if self.before else \
+                f"{self.voter} unvoted"
+        moved = f" (from {self.before})" if self.before else ""
+        return f"{self.voter} voted {self.after}{moved}"
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A post (or a PM vote) that moved the count: what changed, and the wagons after it."""
+
+    at: datetime
+    post_id: int | None
+    url: str | None
+    changes: tuple[Change, ...]
+    totals: tuple[tuple[str, int], ...]
+    """Every wagon with votes after this moment, the biggest first."""
+
+
+@dataclass(frozen=True)
 class Hammer:
     """A wagon reaching the votes that lynch (majority rulesets)."""
 
     target: str
     at: datetime
     post_id: int | None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Something the GM looks for on the time axis: a host's vote count, the clock
+    dropping when everyone voted."""
+
+    kind: str
+    """"host-count" or "all-voted"."""
+    at: datetime
+    label: str
+    post_id: int | None = None
+    url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +101,9 @@ class History:
     """The votes that lynch at once, when the ruleset's decision is majority."""
     series: dict[str, tuple[Step, ...]]
     hammers: tuple[Hammer, ...]
+    moments: tuple[Moment, ...] = ()
+    marks: tuple[Mark, ...] = ()
+    day: int | None = None
 
 
 def vote_history(
@@ -63,6 +114,7 @@ def vote_history(
     *,
     now: datetime,
     deadline: datetime | None,
+    marks: Iterable[Mark] = (),
 ) -> History | None:
     """The wagons' totals after every post of the day that carried a counted vote; None
     when the count is not a day's (no phase yet).
@@ -79,13 +131,21 @@ def vote_history(
     known = {p.post_id for p in posts}
     standing: dict[str, tuple[str, int]] = {}
     series: dict[str, list[Step]] = {}
+    moments: list[Moment] = []
+    pending: list[Change] = []
 
-    def record(at: datetime, post_id: int | None, totals: dict[str, int]) -> None:
+    def record(at: datetime, post_id: int | None, url: str | None,
+               totals: dict[str, int]) -> None:
         for target in sorted(set(series) | set(totals)):
             steps = series.setdefault(target, [Step(phase.starts_at, None, 0)])
             votes = totals.get(target, 0)
             if steps[-1].votes != votes:
                 steps.append(Step(at, post_id, votes))
+        changes = tuple(c for c in pending if c.before != c.after)
+        pending.clear()
+        if changes:
+            ranked = sorted(((t, n) for t, n in totals.items() if n), key=lambda x: -x[1])
+            moments.append(Moment(at, post_id, url, changes, tuple(ranked)))
 
     def totals() -> dict[str, int]:
         out: dict[str, int] = {}
@@ -95,19 +155,22 @@ def vote_history(
 
     counted = [v for v in tally.votes if v.accepted and (v.post_id is None or v.post_id in known)]
     for i, v in enumerate(counted):
-        if v.action == "unvote":
+        before = standing.get(v.voter, (None, 0))[0]
+        if v.action == "unvote" or v.target == ABSTAIN:
             standing.pop(v.voter, None)
-        elif v.target is not None and v.target != ABSTAIN:
+        elif v.target is not None:
             standing[v.voter] = (v.target, v.weight)
-        elif v.target == ABSTAIN:
-            standing.pop(v.voter, None)
+        after = standing.get(v.voter, (None, 0))[0]
+        if v.target == ABSTAIN:
+            after = ABSTAIN
+        pending.append(Change(v.voter, before, after))
         following = counted[i + 1] if i + 1 < len(counted) else None
         if following is None or following.post_id != v.post_id or v.post_id is None:
-            record(v.at, v.post_id, totals())
+            record(v.at, v.post_id, v.url, totals())
     final = {w.target: w.effective for w in tally.wagons}
     if final != {t: n for t, n in totals().items() if n}:
         at = tally.last_post_at or (counted[-1].at if counted else phase.starts_at)
-        record(at, tally.last_post, final)
+        record(at, tally.last_post, None, final)
     majority = tally.majority if tally.decision == "majority" else None
     hammers = []
     if majority:
@@ -119,21 +182,57 @@ def vote_history(
     end = max(min(now, deadline) if deadline else now, last)
     if end <= phase.starts_at:
         end = phase.starts_at + timedelta(hours=1)
+    day_marks = tuple(sorted((m for m in marks if phase.starts_at <= m.at <= end),
+                             key=lambda m: m.at))
     return History(
         phase.starts_at, end, deadline, majority,
         {t: tuple(s) for t, s in series.items()},
         tuple(sorted(hammers, key=lambda h: h.at)),
+        tuple(moments), day_marks, tally.day,
     )
+
+
+def time_ticks(start: datetime, end: datetime, zone: ZoneInfo) -> list[tuple[datetime, str]]:
+    """Ticks at a round interval of the game's clock (every 10 minutes, 6 hours, a day),
+    at most `MAX_TICKS`; a tick's label names the day where the day changes."""
+    span = end - start
+    step = next((s for s in TICK_STEPS if span / s <= MAX_TICKS), TICK_STEPS[-1])
+    local = start.astimezone(zone)
+    if step >= timedelta(days=1):
+        first = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    else:
+        unit = int(step.total_seconds())
+        midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
+        since = int((local - midnight).total_seconds())
+        first = midnight + timedelta(seconds=(since // unit) * unit)
+    out: list[tuple[datetime, str]] = []
+    at, last_day = first, None
+    while at <= end.astimezone(zone):
+        if at >= local:
+            day = at.date()
+            if step >= timedelta(days=1):
+                label = f"{at:%a} {at.day} {at:%b}"
+            elif day != last_day:
+                label = f"{at:%a} {at:%H:%M}"
+            else:
+                label = f"{at:%H:%M}"
+            last_day = day
+            out.append((at.astimezone(start.tzinfo), label))
+        # Step on the wall clock of the zone: a tick stays on the hour across a DST change.
+        at = (at.replace(tzinfo=None) + step).replace(tzinfo=zone)
+    return out
 
 
 def render_svg(history: History, zone: ZoneInfo, order: Sequence[str] = ()) -> Markup:
     """The chart as inline SVG; every name in it is escaped. `order` puts the current
-    wagons first in the legend, as the count lists them."""
+    wagons first in the legend, as the count lists them. Each moment that moved the count
+    is a band (`g.step`, focusable) that the page's script explains from `steps_html`."""
     span_end = max(history.end, history.deadline or history.end)
     span = (span_end - history.start).total_seconds() or 1.0
     top_votes = max([s.votes for steps in history.series.values() for s in steps]
                     + [history.majority or 0, 1])
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    bottom = TOP + plot_h
 
     def x(at: datetime) -> float:
         return LEFT + plot_w * (at - history.start).total_seconds() / span
@@ -141,37 +240,52 @@ def render_svg(history: History, zone: ZoneInfo, order: Sequence[str] = ()) -> M
     def y_of(votes: int) -> float:
         return TOP + plot_h * (1 - votes / top_votes)
 
-
     out = [
         f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="img" aria-label="Vote history">',
-        f'<line x1="{LEFT}" y1="{TOP + plot_h}" x2="{LEFT + plot_w}" y2="{TOP + plot_h}" '
-        'stroke="#888"/>',
-        f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{TOP + plot_h}" stroke="#888"/>',
+        f'role="img" aria-label="Vote history of the day: the table below says the same">',
+        f'<line x1="{LEFT}" y1="{bottom}" x2="{LEFT + plot_w}" y2="{bottom}" stroke="#888"/>',
+        f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{bottom}" stroke="#888"/>',
     ]
     for v in range(0, top_votes + 1, max(1, top_votes // 6)):
+        out.append(f'<line class="grid" x1="{LEFT}" y1="{y_of(v):.1f}" x2="{LEFT + plot_w}" '
+                   f'y2="{y_of(v):.1f}"/>')
         out.append(f'<text x="{LEFT - 6}" y="{y_of(v) + 4:.1f}" text-anchor="end" '
                    f'class="tick">{v}</text>')
-    for at, anchor in ((history.start, "start"), (span_end, "end")):
-        out.append(f'<text x="{x(at):.1f}" y="{HEIGHT - 8}" text-anchor="{anchor}" '
-                   f'class="tick">{escape(_local(at, zone))}</text>')
+    for at, label in time_ticks(history.start, span_end, zone):
+        tx = x(at)
+        out.append(f'<line class="xtick" x1="{tx:.1f}" y1="{bottom}" x2="{tx:.1f}" '
+                   f'y2="{bottom + 4}"/>')
+        out.append(f'<text x="{tx:.1f}" y="{HEIGHT - 14}" text-anchor="middle" class="tick">'
+                   f'{escape(label)}</text>')
+    out.append(f'<text x="{LEFT + plot_w}" y="{HEIGHT - 2}" text-anchor="end" class="zone">'
+               f'{escape(zone.key)}</text>')
     if history.majority:
-        out.append(f'<line class="majority" x1="{LEFT}" y1="{y_of(history.majority):.1f}" '
-                   f'x2="{LEFT + plot_w}" y2="{y_of(history.majority):.1f}" stroke="#555" '
-                   'stroke-dasharray="2 3"/>')
-        out.append(f'<text x="{LEFT + 4}" y="{y_of(history.majority) - 4:.1f}" class="tick">'
+        my = y_of(history.majority)
+        out.append(f'<line class="majority" x1="{LEFT}" y1="{my:.1f}" x2="{LEFT + plot_w}" '
+                   f'y2="{my:.1f}"/>')
+        out.append(f'<text x="{LEFT + plot_w + 4}" y="{my + 4:.1f}" class="tick">'
                    f'majority {history.majority}</text>')
+    labels = _Labels(LEFT, LEFT + plot_w)
+    if history.end < span_end:  # the day is still running: where "now" is
+        nx = x(history.end)
+        out.append(f'<line class="now" x1="{nx:.1f}" y1="{TOP}" x2="{nx:.1f}" y2="{bottom}"/>')
+        labels.place(nx, "now", "now")
+    for m in history.marks:
+        mx = x(m.at)
+        title = escape(m.label + (f" (post {m.post_id})" if m.post_id is not None else ""))
+        if m.kind == "host-count":
+            out.append(f'<g class="mark host-count"><title>{title}</title>'
+                       f'<path d="M{mx - 5:.1f},{TOP - 2} L{mx + 5:.1f},{TOP - 2} '
+                       f'L{mx:.1f},{TOP + 5}" /></g>')
+        else:
+            out.append(f'<line class="mark-line {escape(m.kind)}" x1="{mx:.1f}" y1="{TOP}" '
+                       f'x2="{mx:.1f}" y2="{bottom}"><title>{title}</title></line>')
+            labels.place(mx, m.label, f"mark {escape(m.kind)}")
     if history.deadline is not None:
         dx = x(history.deadline)
         out.append(f'<line class="deadline" x1="{dx:.1f}" y1="{TOP}" x2="{dx:.1f}" '
-                   f'y2="{TOP + plot_h}" stroke="#b00" stroke-dasharray="6 4"/>')
-        out.append(f'<text x="{dx - 4:.1f}" y="{TOP + 10}" text-anchor="end" class="mark">'
-                   'deadline</text>')
-    if history.end < span_end:  # the day is still running: where "now" is
-        nx = x(history.end)
-        out.append(f'<line x1="{nx:.1f}" y1="{TOP}" x2="{nx:.1f}" y2="{TOP + plot_h}" '
-                   'stroke="#bbb"/>')
-        out.append(f'<text x="{nx + 3:.1f}" y="{TOP + plot_h - 4}" class="now">now</text>')
+                   f'y2="{bottom}"/>')
+        labels.place(dx, "deadline", "mark deadline-label")
     names = [t for t in order if t in history.series]
     names += sorted(t for t in history.series if t not in names)
     for i, target in enumerate(names):
@@ -191,7 +305,7 @@ def render_svg(history: History, zone: ZoneInfo, order: Sequence[str] = ()) -> M
         out.append(f'<polyline class="wagon" data-target="{escape(target)}" '
                    f'data-final="{steps[-1].votes}" fill="none" '
                    f'stroke="{colour}" stroke-width="2" points="{" ".join(points)}"/>')
-        ly = TOP + 14 + 16 * i
+        ly = TOP + 4 + 16 * i
         out.append(f'<line x1="{WIDTH - RIGHT + 10}" y1="{ly - 4}" x2="{WIDTH - RIGHT + 26}" '
                    f'y2="{ly - 4}" stroke="{colour}" stroke-width="3"/>')
         out.append(f'<text x="{WIDTH - RIGHT + 30}" y="{ly}" class="legend">'
@@ -200,11 +314,81 @@ def render_svg(history: History, zone: ZoneInfo, order: Sequence[str] = ()) -> M
         hx, hy = x(h.at), y_of(history.majority or 0)
         post = f" (post {h.post_id})" if h.post_id is not None else ""
         out.append(f'<g class="hammer"><title>{escape(h.target)} reached majority{post}</title>'
-                   f'<circle cx="{hx:.1f}" cy="{hy:.1f}" r="6" fill="#000"/>'
-                   f'<text x="{hx + 8:.1f}" y="{hy - 8:.1f}" class="mark">hammer: '
-                   f'{escape(_short(h.target))}</text></g>')
+                   f'<circle cx="{hx:.1f}" cy="{hy:.1f}" r="6"/></g>')
+        labels.place(hx, f"hammer: {_short(h.target)}", "mark hammer-label")
+    # The steps last, above the lines: a band from halfway to the moment before to halfway
+    # to the next, so the pointer anywhere over the plot finds the nearest step.
+    xs = [x(m.at) for m in history.moments]
+    for i, m in enumerate(history.moments):
+        lo = LEFT if i == 0 else (xs[i - 1] + xs[i]) / 2
+        hi = LEFT + plot_w if i == len(xs) - 1 else (xs[i] + xs[i + 1]) / 2
+        hi = max(hi, lo + 1)
+        what = "; ".join(c.text() for c in m.changes)
+        out.append(f'<g class="step" data-step="{i}" tabindex="0"><title>'
+                   f'{escape(_local(m.at, zone))}: {escape(what)}</title>'
+                   f'<rect x="{lo:.1f}" y="{TOP}" width="{hi - lo:.1f}" height="{plot_h}"/>'
+                   f'<line x1="{xs[i]:.1f}" y1="{TOP}" x2="{xs[i]:.1f}" y2="{bottom}"/></g>')
+    out.append("".join(labels.out))
     out.append("</svg>")
     return Markup("".join(out))
+
+
+class _Labels:
+    """Labels of vertical marks in the band above the plot, each on the first of three
+    rows where it does not overlap one already placed: no label sits on a line."""
+
+    ROWS = (TOP - 26, TOP - 15, TOP - 4)
+    CHAR = 6.2  # px per character of the 11 px label font
+
+    def __init__(self, left: float, right: float) -> None:
+        self.left, self.right = left, right
+        self.taken: list[list[tuple[float, float]]] = [[] for _ in self.ROWS]
+        self.out: list[str] = []
+
+    def place(self, at: float, text: str, css: str) -> None:
+        width = len(text) * self.CHAR
+        lo = min(max(at - width / 2, self.left), self.right + RIGHT - width - 4)
+        hi = lo + width
+        row = next((r for r, spans in enumerate(self.taken)
+                    if all(hi + 4 < a or lo > b + 4 for a, b in spans)), len(self.ROWS) - 1)
+        self.taken[row].append((lo, hi))
+        self.out.append(f'<text x="{lo:.1f}" y="{self.ROWS[row]}" class="{css}">'
+                        f'{escape(text)}</text>')
+
+
+@dataclass(frozen=True)
+class CastVote:
+    """One vote a player cast, for the per-player table."""
+
+    at: str
+    post_id: int | None
+    url: str | None
+    what: str
+    """"voted Conia", "unvoted", "voted No Lynch"."""
+    counted: bool
+    reason: str
+
+
+def player_history(tally: Tally, zone: ZoneInfo,
+                   links: dict[int, str]) -> list[tuple[str, list[CastVote]]]:
+    """Every vote each player cast on the day, counted or not, in order (the automod
+    "vote history" page): players in the order they first voted."""
+    out: dict[str, list[CastVote]] = {}
+    for v in tally.votes:
+        out.setdefault(v.voter, []).append(_cast(v, zone, links))
+    return list(out.items())
+
+
+def _cast(v: Vote, zone: ZoneInfo, links: dict[int, str]) -> CastVote:
+    if v.action == "unvote":
+        what = "unvoted"
+    elif v.target is None:
+        what = f"voted {v.text}"
+    else:
+        what = f"voted {v.target}"
+    return CastVote(_local(v.at, zone), v.post_id,
+                    links.get(v.post_id) if v.post_id is not None else None, what,
+                    v.accepted, v.reason)
 
 
 def _local(at: datetime, zone: ZoneInfo) -> str:

@@ -1,9 +1,12 @@
 """What each dashboard page shows, gathered from the functions the command line uses.
 
 Nothing here counts, checks or drafts on its own: the count is `count`'s `game_tally`, the
-alerts are the store's alert log, the drafts are `draft tally / dusk / dawn / pms`. A part
-that cannot be made (no posts yet, no night resolved) carries the command line's one-line
-error instead, so one missing piece never hides the rest of the page.
+alerts are the store's alert log, the drafts are `draft tally / dusk / dawn / pms`. The
+page reads the game once (`monitor.load_view`) and hands that view to each of them, so a
+10,000-post day is counted once per page, not once per part.
+
+A draft that cannot exist yet (the dawn while the day runs) says when it will, for the
+GM to read in grey; only a real problem (a setup the engine cannot read) is an error.
 """
 
 from __future__ import annotations
@@ -12,16 +15,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 from markupsafe import Markup
 
-from assistant.alerts import AlertLog, StoredAlert
+from assistant.alerts import SEVERITIES, AlertLog, StoredAlert
 from assistant.checks.text import post_text
+from assistant.count.gm_counts import read_counts
 from assistant.count.tally import Tally, Vote
 from assistant.count.votes import VoteRules
 from assistant.engine.history import ORDER, ROLES
 from assistant.errors import AssistantError
-from assistant.game import Game, load_game, posts_of
+from assistant.game import Game
 from assistant.gm import (
     dawn_draft,
     dusk_text,
@@ -32,14 +37,39 @@ from assistant.gm import (
     tally_bbcode,
     why_name,
 )
-from assistant.monitor import GameView, draft_dusk, load_view
+from assistant.monitor import GameView, day_deadline, draft_dusk, load_view
 from assistant.night_orders import night_orders_status
-from assistant.phases import format_duration, game_zone, local_text, phase_label
+from assistant.phases import game_zone, local_text, phase_label
 from assistant.store import GameStore, list_games
-from assistant.web.chart import render_svg, vote_history
+from assistant.web.chart import (
+    CastVote,
+    History,
+    Mark,
+    player_history,
+    render_svg,
+    vote_history,
+)
 
 RECENT_POSTS = 12
+TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
+        ("votes", "Votes"), ("posts", "Posts"))
+"""The tabs under the alerts, each the template `web/tab_KEY.html`: a new section of the
+page (the inbox's proposals, the log) is one more entry and one more template."""
 SOON = timedelta(hours=1)
+SEVERITY_RANK = {s: i for i, s in enumerate(reversed(SEVERITIES))}
+"""violation 0, warning 1, info 2: the order the GM reads them in."""
+
+
+@dataclass(frozen=True)
+class DraftAction:
+    """A button beside a draft: a POST to `/game/GAME/{action}` with `fields`. Posting a
+    draft to the thread or sending the PMs (issue 23) is one more of these."""
+
+    action: str
+    label: str
+    fields: tuple[tuple[str, str], ...] = ()
+    confirm: str | None = None
+    """Asked in the browser before the form is sent (a write the GM cannot take back)."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +78,12 @@ class Draft:
     title: str
     text: str | None
     error: str | None = None
+    """A real problem drafting it (shown as an error)."""
     notes: str | None = None
     """For the GM, not for the thread (what `draft dusk` prints under the post)."""
+    later: str | None = None
+    """The draft cannot exist yet: when it will (shown in grey, not as an error)."""
+    actions: tuple[DraftAction, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,6 +112,29 @@ class AlertRow:
     when: str
     url: str | None
 
+    @property
+    def rank(self) -> tuple[bool, int]:
+        return (self.stored.acked_at is not None,
+                SEVERITY_RANK.get(self.stored.alert.severity, len(SEVERITY_RANK)))
+
+
+@dataclass(frozen=True)
+class State:
+    """The game's state in words, for the top of the page and the overview."""
+
+    parts: tuple[str, ...]
+    """"Day 3", "2 h 14 min left", "L-1 on Conia": joined with " · "."""
+    tone: str
+    """"running", "ended", "night", "over" or "none": the colour the page gives it."""
+    deadline_iso: str | None = None
+    """While the phase runs: its deadline, which the page's script counts down to."""
+    left: int | None = None
+    """Which of `parts` is the time left (the script keeps it counting)."""
+
+    @property
+    def text(self) -> str:
+        return " · ".join(self.parts)
+
 
 @dataclass
 class GamePage:
@@ -87,6 +144,7 @@ class GamePage:
     ruleset: str = ""
     zone: str = "UTC"
     phase: str | None = None
+    state: State = State(("No phase yet",), "none")
     deadline_iso: str | None = None
     deadline_local: str | None = None
     deadline_why: str | None = None
@@ -95,10 +153,13 @@ class GamePage:
     tally: Tally | None = None
     tally_json: dict[str, Any] | None = None
     tally_at: datetime | None = None
+    count_title: str = "Count"
     over: str | None = None
     """Once the day has ended: what it decided, as `count` says it."""
     count_error: str | None = None
     chart: Markup | None = None
+    history: History | None = None
+    history_table: list[tuple[str, list[CastVote]]] = field(default_factory=list)
     alerts: list[AlertRow] = field(default_factory=list)
     why: str | None = None
     why_votes: list[Vote] = field(default_factory=list)
@@ -113,6 +174,20 @@ class GamePage:
     has_setup: bool = False
     pm_votes: bool = False
     post_links: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def open_alerts(self) -> list[AlertRow]:
+        return [r for r in self.alerts if r.stored.acked_at is None]
+
+    @property
+    def acked_alerts(self) -> list[AlertRow]:
+        return [r for r in self.alerts if r.stored.acked_at is not None]
+
+    def open_by_severity(self) -> dict[str, int]:
+        out = dict.fromkeys(reversed(SEVERITIES), 0)
+        for r in self.open_alerts:
+            out[r.stored.alert.severity] = out.get(r.stored.alert.severity, 0) + 1
+        return out
 
 
 @dataclass(frozen=True)
@@ -130,6 +205,7 @@ class GameSummary:
     missing_orders: tuple[str, ...] = ()
     deadline_soon: bool = False
     error: str | None = None
+    state: State | None = None
 
     @property
     def attention(self) -> tuple[int, ...]:
@@ -171,6 +247,94 @@ def post_excerpt(body_html: str, most: int = 280) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
+def short_duration(delta: timedelta) -> str:
+    """A time span as a GM says it: "4 d 18 h", "2 h 14 min", "9 min 5 s", never negative
+    (the page's script counts down in the same words)."""
+    seconds = max(int(delta.total_seconds()), 0)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{minutes} min {secs} s" if minutes else f"{secs} s"
+
+
+def _ago(delta: timedelta) -> str:
+    """How long ago, to the largest unit: "4 d", "3 h", "12 min"."""
+    seconds = max(int(delta.total_seconds()), 0)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds // size} {unit}"
+    return "moments"
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _lead(tally: Tally) -> str:
+    """Who leads the running day: "L-1 on Conia" (majority), "Conia leads with 3"."""
+    wagons = [w for w in tally.wagons if w.effective > 0]
+    if not wagons:
+        return "no votes yet"
+    top = max(w.effective for w in wagons)
+    leaders = tuple(w.target for w in wagons if w.effective == top)
+    if tally.decision == "majority" and tally.majority:
+        return f"L-{max(tally.majority - top, 0)} on {_names(leaders)}"
+    if len(leaders) > 1:
+        return f"tied at {top}: {_names(leaders)}"
+    return f"{leaders[0]} leads with {top}"
+
+
+def _decided(tally: Tally) -> str:
+    lynched = tally.outcome.lynched
+    if tally.outcome.failed:
+        return "the lynch failed"
+    if not lynched:
+        return "no lynch"
+    return f"{_names(lynched)} lynched"
+
+
+def game_state(view: GameView, tally: Tally | None, missing: list[str], now: datetime) -> State:
+    """The state line: the phase, the time left (never negative), and what matters in it;
+    after a confirmed win, "Game over" (issue 22 makes the end of the game a stored state:
+    until then the engine's win check on the confirmed facts says it)."""
+    won = view.replay.won if view.replay is not None else None
+    if won is not None:
+        return State((f"Game over: {won.win.title} won {won.when}",), "over")
+    phase = view.phase
+    if phase is None:
+        return State(("No phase yet",), "none")
+    label = phase_label(phase)
+    at = view.deadline.at if view.deadline else None
+    ended = at is not None and at <= now
+    if phase.kind == "day":
+        if ended or (tally is not None and tally.outcome.final):
+            when = f" {_ago(now - at)} ago" if at is not None else ""
+            what = f": {_decided(tally)}" if tally is not None and tally.day == phase.number \
+                else ""
+            return State((f"{label} ended{when}{what}",), "ended")
+        bits = [label, f"{short_duration(at - now)} left" if at else "no deadline set"]
+        if tally is not None:
+            bits.append(_lead(tally))
+        return State(tuple(bits), "running", at.isoformat() if at else None,
+                     1 if at else None)
+    if ended:
+        return State((f"{label} ended {_ago(now - at)} ago",), "ended")  # type: ignore[operator]
+    bits = [label]
+    if at is not None:
+        bits.append(f"{short_duration(at - now)} left")
+    if missing:
+        bits.append(f"waiting for {len(missing)} order{'s' if len(missing) != 1 else ''}")
+    elif view.orders is not None and view.orders.owed:
+        bits.append("all orders in")
+    return State(tuple(bits), "night", at.isoformat() if at else None,
+                 1 if at is not None else None)
+
+
 def overview(data_dir: Any, now: datetime) -> list[GameSummary]:
     """Every game in the data directory, the one needing attention first."""
     out = []
@@ -196,22 +360,24 @@ def _summary(store: GameStore, now: datetime) -> GameSummary:
     zone = game_zone(view.game.tz)
     at = view.deadline.at if view.deadline else None
     left = at - now if at else None
+    missing = _orders_status(store, view)
     return GameSummary(
         store.game_id,
         title,
         phase=phase_label(view.phase) if view.phase else None,
         deadline_local=local_text(at, zone) if at else None,
         deadline_iso=at.isoformat() if at else None,
-        left=format_duration(timedelta(seconds=int(left.total_seconds()))) if left else None,
+        left=short_duration(left) if left is not None and left > timedelta(0) else None,
         violations=violations,
         open_alerts=len(open_alerts),
-        missing_orders=tuple(_orders_status(store, view)),
+        missing_orders=tuple(missing),
         deadline_soon=left is not None and timedelta(0) < left <= SOON,
+        state=game_state(view, view.tally, missing, now),
     )
 
 
 def game_page(store: GameStore, now: datetime, *, why: str | None = None) -> GamePage:
-    """Everything the game's page shows, as of `now`."""
+    """Everything the game's page shows, as of `now`, from one view of the game."""
     config = store.config()
     page = GamePage(store.game_id, config.get("title") or store.game_id,
                     config.get("thread_url"))
@@ -232,12 +398,14 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None) -> Gam
         page.deadline_local = local_text(view.deadline.at, zone)
         page.deadline_why = view.deadline.why
     _count(page, store, view, now, why)
+    page.missing_orders = _orders_status(store, view)
+    page.state = game_state(view, page.tally, page.missing_orders, now)
     page.alerts = [
         AlertRow(s, local_text(s.alert.occurred_at or s.first_seen, zone),
                  forum_link(s.alert.post_url, page.thread_url))
         for s in reversed(AlertLog(store).all(include_acked=True))
     ]
-    page.alerts.sort(key=lambda r: r.stored.acked_at is not None)  # open ones first
+    page.alerts.sort(key=lambda r: r.rank)  # open first, violations first, newest first
     page.players = _players(store, game, page.tally, now)
     page.posts = [
         PostRow(p.post_id, p.author, local_text(p.posted_at, zone), post_excerpt(p.body_html),
@@ -246,27 +414,35 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None) -> Gam
         if sp.vanished_at is None
         for p in (sp.latest,)
     ]
-    page.drafts = _drafts(store, view, now, page)
     _orders(page, store, view, now)
+    page.drafts = _drafts(store, view, now, page)
     return page
 
 
 def _count(page: GamePage, store: GameStore, view: GameView, now: datetime,
            why: str | None) -> None:
     try:
-        game, ruleset, tally, at = game_tally(store, now)
+        game, ruleset, tally, at = game_tally(store, now, view=view)
     except AssistantError as e:
         page.count_error = str(e)
         return
     page.tally, page.tally_at = tally, at
     page.over = over_line(tally, game.tz)
+    running = view.phase is not None and view.phase.kind == "day" and \
+        view.phase.number == tally.day
+    if tally.day is not None:
+        page.count_title = f"Count · Day {tally.day}" + ("" if running else " (ended)")
     page.tally_json = tally.to_json()
     page.post_links = {v.post_id: link for v in tally.votes if v.post_id is not None
                        for link in (forum_link(v.url, page.thread_url),) if link}
-    history = vote_history(posts_of(store), game, ruleset, tally, now=at,
-                           deadline=tally.deadline)
+    zone = game_zone(game.tz)
+    marks = _marks(view, store, tally, page.thread_url)
+    history = vote_history(view.posts, view.game, ruleset, tally, now=at,
+                           deadline=tally.deadline, marks=marks)
     if history is not None:
-        page.chart = render_svg(history, game_zone(game.tz), [w.target for w in tally.wagons])
+        page.history = history
+        page.chart = render_svg(history, zone, [w.target for w in tally.wagons])
+        page.history_table = player_history(tally, zone, page.post_links)
     if why:
         page.why = why
         try:
@@ -276,6 +452,27 @@ def _count(page: GamePage, store: GameStore, view: GameView, now: datetime,
             return
         page.why = who
         page.why_votes = list(tally.votes if who == "*" else tally.votes_of(who or ""))
+
+
+def _marks(view: GameView, store: GameStore, tally: Tally, thread_url: str | None
+           ) -> list[Mark]:
+    """The host's vote counts posted during the day, and the moment everyone had voted
+    where that moved the deadline (the clock drop)."""
+    phase = view.game.day(tally.day)
+    if phase is None:
+        return []
+    out = []
+    in_day = [p for p in view.posts if p.posted_at >= phase.starts_at
+              and (tally.deadline is None or p.posted_at <= tally.deadline)]
+    by_id = {p.post_id: p for p in in_day}
+    for c in read_counts(in_day, view.game, VoteRules.from_ruleset(view.ruleset)):
+        post = by_id[c.post_id]
+        out.append(Mark("host-count", post.posted_at, f"{post.author}'s vote count",
+                        c.post_id, forum_link(post.url, thread_url)))
+    ends = day_deadline(view, store.inputs(), tally.day)
+    if ends is not None and ends.all_voted_at is not None:
+        out.append(Mark("all-voted", ends.all_voted_at, "everyone voted"))
+    return out
 
 
 def _players(
@@ -302,38 +499,87 @@ def _players(
 
 def _drafts(store: GameStore, view: GameView, now: datetime, page: GamePage) -> list[Draft]:
     out = []
+    zone = game_zone(view.game.tz)
     if page.tally is not None:
-        text = tally_bbcode(load_game(store), view.ruleset, page.tally, page.tally_at or now)
-        out.append(Draft("tally", "Tally", text))
+        text = tally_bbcode(view.game, view.ruleset, page.tally, page.tally_at or now)
+        title = f"Tally · Day {page.tally.day}" if page.tally.day is not None else "Tally"
+        out.append(Draft("tally", title, text))
     elif page.count_error:
         out.append(Draft("tally", "Tally", None, page.count_error))
     if view.game.day() is not None:
-        try:
-            result = draft_dusk(store, now)
-            full = dusk_text(result, None, game_zone(view.game.tz))
-            post = result.post.rstrip("\n")
-            notes = full[len(post):].strip().removeprefix("---").strip()
-            out.append(Draft("dusk", "Dusk", post, notes=notes))
-        except AssistantError as e:
-            out.append(Draft("dusk", "Dusk", None, str(e)))
+        out.append(_dusk(store, view, now, page, zone))
     if page.has_setup:
-        try:
-            out.append(Draft("dawn", "Dawn", dawn_draft(store)["post"]))
-        except AssistantError as e:
-            out.append(Draft("dawn", "Dawn", None, str(e)))
-        try:
-            pms = pm_drafts(store, now)
-            text = "\n---\n".join(v.rstrip("\n") for v in pms.values()) or "no PMs to send"
-            out.append(Draft("pms", "Result PMs", text))
-        except AssistantError as e:
-            out.append(Draft("pms", "Result PMs", None, str(e)))
+        out += _night_drafts(store, view, now, zone, page.orders_phase)
     return out
+
+
+def _dusk(store: GameStore, view: GameView, now: datetime, page: GamePage,
+          zone: ZoneInfo) -> Draft:
+    try:
+        running = page.tally is not None and page.tally.day == view.game.day().number  # type: ignore[union-attr]
+        result = draft_dusk(store, now, view=view, tally=page.tally if running else None)
+    except AssistantError as e:
+        return Draft("dusk", "Dusk", None, str(e))
+    full = dusk_text(result, None, zone)
+    post = result.post.rstrip("\n")
+    notes = full[len(post):].strip().removeprefix("---").strip()
+    title = f"Dusk · Day {result.day}" if result.day is not None else "Dusk"
+    actions: tuple[DraftAction, ...] = ()
+    if result.final and not result.confirmed:
+        actions = (DraftAction(
+            "dusk-confirm", "Record the lynch", (("day", str(result.day or "")),),
+            confirm="Record the lynch (and the deaths it sets off) as deaths?"),)
+    return Draft("dusk", title, post, notes=notes, actions=actions)
+
+
+def _night_drafts(store: GameStore, view: GameView, now: datetime, zone: ZoneInfo,
+                  night: str | None) -> list[Draft]:
+    """The dawn and the result PMs of the last resolved night; before any night is
+    resolved, when they will be."""
+    rep = view.replay
+    resolved = rep is not None and any(r.phase == "night" for r in rep.results)
+    if not resolved:
+        later = _when_night_resolves(view, night, zone)
+        return [Draft("dawn", "Dawn", None, later=f"The dawn post is drafted {later}"),
+                Draft("pms", "Result PMs", None, later=f"The result PMs are drafted {later}")]
+    out = []
+    try:
+        dawn = dawn_draft(store)
+        out.append(Draft("dawn", f"Dawn · after Night {dawn['night']}", dawn["post"]))
+    except AssistantError as e:
+        out.append(Draft("dawn", "Dawn", None, str(e)))
+    try:
+        pms = pm_drafts(store, now)
+        text = "\n---\n".join(v.rstrip("\n") for v in pms.values()) or "no PMs to send"
+        out.append(Draft("pms", "Result PMs", text))
+    except AssistantError as e:
+        out.append(Draft("pms", "Result PMs", None, str(e)))
+    return out
+
+
+def _when_night_resolves(view: GameView, night: str | None, zone: ZoneInfo) -> str:
+    """ "once Night 1 is resolved: the night follows the end of Day 1 (Sun 22 Nov 11:23)"."""
+    phase = view.phase
+    at = view.deadline.at if view.deadline else None
+    which = night or "the first night"
+    if phase is None:
+        return f"once {which} is resolved."
+    if phase.kind == "day":
+        ends = f" ({local_text(at, zone)})" if at else ""
+        return f"once {which} is resolved: the night follows the end of " \
+            f"{phase_label(phase)}{ends}."
+    ends = f"; the night ends {local_text(at, zone)}" if at else ""
+    return f"once {which} is resolved (Resolve in the Night tab, or `assistant resolve`)" \
+        f"{ends}."
 
 
 def _orders_status(store: GameStore, view: GameView) -> list[str]:
     """Who still owes an order tonight (a night with a setup entered), under every ruleset:
-    the daemon only waits for them where the night ends when all are in (000)."""
+    the daemon only waits for them where the night ends when all are in (000). None once
+    the game is over: nobody owes anything."""
     if view.phase is None or view.phase.kind != "night":
+        return []
+    if view.replay is not None and view.replay.won is not None:
         return []
     status = view.orders or night_orders_status(view.ruleset, store.inputs(), view.phase)
     return [_need(n) for n in status.missing] if status else []
@@ -345,7 +591,6 @@ def _need(need: str) -> str:
 
 
 def _orders(page: GamePage, store: GameStore, view: GameView, now: datetime) -> None:
-    page.missing_orders = _orders_status(store, view)
     if not page.has_setup:
         return
     try:
@@ -359,3 +604,4 @@ def _orders(page: GamePage, store: GameStore, view: GameView, now: datetime) -> 
         for d in store.inputs(ORDER)
         if d["data"].get("phase") == "night" and d["data"].get("number") == number
     ]
+
