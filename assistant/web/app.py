@@ -47,7 +47,7 @@ from assistant.phases import game_zone
 from assistant.store import GameStore, list_games
 from assistant.templating import web_environment
 from assistant.web.guard import CSRF_FIELD, Guard, GuardMiddleware
-from assistant.web.pages import TABS, game_page, overview
+from assistant.web.pages import TABS, game_page, history_page, overview
 
 WEB_TEMPLATES = TEMPLATES_DIR / "web"
 STATIC = {"dashboard.js": "text/javascript", "dashboard.css": "text/css"}
@@ -116,7 +116,8 @@ def create_app(dashboard: Dashboard) -> Starlette:
         game_id = request.path_params["game"]
         try:
             with GameStore.open(d.data_dir, game_id, create=False) as store:
-                page = game_page(store, d.now(), why=_why(request))
+                page = game_page(store, d.now(), why=_why(request),
+                                 all_alerts=request.query_params.get("alerts") == "all")
         except AssistantError as e:
             return d.render("missing.html", status=404, message=str(e))
         values = {"order_text": "", "vote": {}, "error": None, "action": None,
@@ -150,6 +151,16 @@ def create_app(dashboard: Dashboard) -> Starlette:
         changed = {name: {"html": str(p.html), "digest": p.digest}
                    for name, p in parts.items() if have.get(name) != p.digest}
         return JSONResponse({"parts": changed})
+
+    def votes(request: Request) -> Response:
+        day_text = request.query_params.get("day", "")
+        try:
+            with GameStore.open(d.data_dir, request.path_params["game"], create=False) as store:
+                page = history_page(store, d.now(), int(day_text) if day_text.isdigit()
+                                    else None)
+        except AssistantError as e:
+            return d.render("missing.html", status=404, message=str(e))
+        return d.render("votes.html", page=page)
 
     def count_json(request: Request) -> Response:
         from assistant.gm import game_tally
@@ -217,6 +228,7 @@ def create_app(dashboard: Dashboard) -> Starlette:
         Route("/game/{game}", game),
         Route("/game/{game}/live", game_live),
         Route("/game/{game}/count.json", count_json),
+        Route("/game/{game}/votes", votes),
         Route("/game/{game}/{action}", act, methods=["POST"]),
     ]
     app = Starlette(routes=routes)

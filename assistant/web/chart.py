@@ -318,18 +318,70 @@ def render_svg(history: History, zone: ZoneInfo, order: Sequence[str] = ()) -> M
         labels.place(hx, f"hammer: {_short(h.target)}", "mark hammer-label")
     # The steps last, above the lines: a band from halfway to the moment before to halfway
     # to the next, so the pointer anywhere over the plot finds the nearest step.
-    xs = [x(m.at) for m in history.moments]
-    for i, m in enumerate(history.moments):
+    bins = step_bins(history)
+    xs = [x(b[0].at) for b in bins]
+    for i, group in enumerate(bins):
         lo = LEFT if i == 0 else (xs[i - 1] + xs[i]) / 2
         hi = LEFT + plot_w if i == len(xs) - 1 else (xs[i] + xs[i + 1]) / 2
         hi = max(hi, lo + 1)
-        what = "; ".join(c.text() for c in m.changes)
+        what = "; ".join(c.text() for m in group for c in m.changes[:MAX_CHANGES])
         out.append(f'<g class="step" data-step="{i}" tabindex="0"><title>'
-                   f'{escape(_local(m.at, zone))}: {escape(what)}</title>'
+                   f'{escape(_local(group[0].at, zone))}: {escape(_short(what, 300))}</title>'
                    f'<rect x="{lo:.1f}" y="{TOP}" width="{hi - lo:.1f}" height="{plot_h}"/>'
                    f'<line x1="{xs[i]:.1f}" y1="{TOP}" x2="{xs[i]:.1f}" y2="{bottom}"/></g>')
     out.append("".join(labels.out))
     out.append("</svg>")
+    return Markup("".join(out))
+
+
+MAX_CHANGES = 12
+"""Lines of one step's details; more are summed up ("and 30 more")."""
+
+
+def step_bins(history: History) -> list[tuple[Moment, ...]]:
+    """The moments, those that fall on the same pixel of the plot put together: a day of
+    thousands of vote posts stays a chart of at most a few hundred steps to point at."""
+    span_end = max(history.end, history.deadline or history.end)
+    span = (span_end - history.start).total_seconds() or 1.0
+    plot_w = WIDTH - LEFT - RIGHT
+    bins: list[list[Moment]] = []
+    last = None
+    for m in history.moments:
+        pixel = int(plot_w * (m.at - history.start).total_seconds() / span)
+        if bins and pixel == last:
+            bins[-1].append(m)
+        else:
+            bins.append([m])
+        last = pixel
+    return [tuple(b) for b in bins]
+
+
+def steps_html(history: History, zone: ZoneInfo, links: dict[int, str]) -> Markup:
+    """What each step of the chart (`g.step[data-step=i]`) says on hover or tap: when,
+    which post (a link to it), who voted or unvoted, and the wagons after it."""
+    out = []
+    for i, group in enumerate(step_bins(history)):
+        first, last = group[0], group[-1]
+        when = _local(first.at, zone) if first.at == last.at or _local(first.at, zone) == \
+            _local(last.at, zone) else f"{_local(first.at, zone)}–{_local(last.at, zone)}"
+        posts = [m.post_id for m in group]
+        if len(group) == 1:
+            pid = first.post_id
+            link = links.get(pid) if pid is not None else None
+            where = "by PM" if pid is None else (
+                f'<a href="{escape(link)}" rel="noreferrer noopener" target="_blank">post {pid}</a>'
+                if link else f"post {pid}")
+        else:
+            ids = [p for p in posts if p is not None]
+            where = f"{len(group)} posts" + (f" ({min(ids)}–{max(ids)})" if ids else "")
+        changes = [c for m in group for c in m.changes]
+        lines = "".join(f"<li>{escape(c.text())}</li>" for c in changes[:MAX_CHANGES])
+        if len(changes) > MAX_CHANGES:
+            lines += f"<li>and {len(changes) - MAX_CHANGES} more</li>"
+        totals = ", ".join(f"{escape(t)} {n}" for t, n in last.totals) or "no votes"
+        out.append(f'<li data-step="{i}"><div class="tip-head">{escape(when)} · {where}</div>'
+                   f'<ul class="tip-changes">{lines}</ul>'
+                   f'<div class="tip-totals">{totals}</div></li>')
     return Markup("".join(out))
 
 

@@ -47,6 +47,7 @@ from assistant.web.chart import (
     Mark,
     player_history,
     render_svg,
+    steps_html,
     vote_history,
 )
 
@@ -56,6 +57,7 @@ TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
 """The tabs under the alerts, each the template `web/tab_KEY.html`: a new section of the
 page (the inbox's proposals, the log) is one more entry and one more template."""
 SOON = timedelta(hours=1)
+SHOWN_ALERTS = 50
 SEVERITY_RANK = {s: i for i, s in enumerate(reversed(SEVERITIES))}
 """violation 0, warning 1, info 2: the order the GM reads them in."""
 
@@ -109,8 +111,16 @@ class PostRow:
 @dataclass(frozen=True)
 class AlertRow:
     stored: StoredAlert
-    when: str
-    url: str | None
+    zone: ZoneInfo
+    thread_url: str | None
+
+    @property
+    def when(self) -> str:
+        return local_text(self.stored.alert.occurred_at or self.stored.first_seen, self.zone)
+
+    @property
+    def url(self) -> str | None:
+        return forum_link(self.stored.alert.post_url, self.thread_url)
 
     @property
     def rank(self) -> tuple[bool, int]:
@@ -158,8 +168,9 @@ class GamePage:
     """Once the day has ended: what it decided, as `count` says it."""
     count_error: str | None = None
     chart: Markup | None = None
+    steps: Markup | None = None
+    """What each step of the chart says on hover or tap."""
     history: History | None = None
-    history_table: list[tuple[str, list[CastVote]]] = field(default_factory=list)
     alerts: list[AlertRow] = field(default_factory=list)
     why: str | None = None
     why_votes: list[Vote] = field(default_factory=list)
@@ -175,6 +186,9 @@ class GamePage:
     pm_votes: bool = False
     post_links: dict[int, str] = field(default_factory=dict)
 
+    all_alerts: bool = False
+    """Every alert listed (`?alerts=all`), not only the first `SHOWN_ALERTS`."""
+
     @property
     def open_alerts(self) -> list[AlertRow]:
         return [r for r in self.alerts if r.stored.acked_at is None]
@@ -182,6 +196,11 @@ class GamePage:
     @property
     def acked_alerts(self) -> list[AlertRow]:
         return [r for r in self.alerts if r.stored.acked_at is not None]
+
+    def shown(self, rows: list[AlertRow]) -> list[AlertRow]:
+        """The rows the page lists: the most severe first, at most `SHOWN_ALERTS` of them
+        (a day of thousands of posts can raise thousands of alerts)."""
+        return rows if self.all_alerts else rows[:SHOWN_ALERTS]
 
     def open_by_severity(self) -> dict[str, int]:
         out = dict.fromkeys(reversed(SEVERITIES), 0)
@@ -267,7 +286,7 @@ def _ago(delta: timedelta) -> str:
     for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size:
             return f"{seconds // size} {unit}"
-    return "moments"
+    return "under a minute"
 
 
 def _names(names: tuple[str, ...] | list[str]) -> str:
@@ -376,11 +395,13 @@ def _summary(store: GameStore, now: datetime) -> GameSummary:
     )
 
 
-def game_page(store: GameStore, now: datetime, *, why: str | None = None) -> GamePage:
+def game_page(store: GameStore, now: datetime, *, why: str | None = None,
+              all_alerts: bool = False) -> GamePage:
     """Everything the game's page shows, as of `now`, from one view of the game."""
     config = store.config()
     page = GamePage(store.game_id, config.get("title") or store.game_id,
                     config.get("thread_url"))
+    page.all_alerts = all_alerts
     try:
         view = load_view(store, now)
     except AssistantError as e:
@@ -400,11 +421,8 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None) -> Gam
     _count(page, store, view, now, why)
     page.missing_orders = _orders_status(store, view)
     page.state = game_state(view, page.tally, page.missing_orders, now)
-    page.alerts = [
-        AlertRow(s, local_text(s.alert.occurred_at or s.first_seen, zone),
-                 forum_link(s.alert.post_url, page.thread_url))
-        for s in reversed(AlertLog(store).all(include_acked=True))
-    ]
+    page.alerts = [AlertRow(s, zone, page.thread_url)
+                   for s in reversed(AlertLog(store).all(include_acked=True))]
     page.alerts.sort(key=lambda r: r.rank)  # open first, violations first, newest first
     page.players = _players(store, game, page.tally, now)
     page.posts = [
@@ -442,7 +460,7 @@ def _count(page: GamePage, store: GameStore, view: GameView, now: datetime,
     if history is not None:
         page.history = history
         page.chart = render_svg(history, zone, [w.target for w in tally.wagons])
-        page.history_table = player_history(tally, zone, page.post_links)
+        page.steps = steps_html(history, zone, page.post_links)
     if why:
         page.why = why
         try:
@@ -454,6 +472,36 @@ def _count(page: GamePage, store: GameStore, view: GameView, now: datetime,
         page.why_votes = list(tally.votes if who == "*" else tally.votes_of(who or ""))
 
 
+@dataclass
+class HistoryPage:
+    """The day's votes as a table, per player (the automod "vote history" page)."""
+
+    game_id: str
+    title: str
+    zone: str = "UTC"
+    day: int | None = None
+    rows: list[tuple[str, list[CastVote]]] = field(default_factory=list)
+    error: str | None = None
+
+
+def history_page(store: GameStore, now: datetime, day: int | None = None) -> HistoryPage:
+    """Every vote each player cast on `day` (default: the last day), counted or not, and
+    when: `count --why`'s votes grouped by voter."""
+    config = store.config()
+    page = HistoryPage(store.game_id, config.get("title") or store.game_id)
+    try:
+        game, _ruleset, tally, _at = game_tally(store, now, day=day)
+    except AssistantError as e:
+        page.error = str(e)
+        return page
+    zone = game_zone(game.tz)
+    page.zone, page.day = zone.key, tally.day
+    links = {v.post_id: link for v in tally.votes if v.post_id is not None
+             for link in (forum_link(v.url, config.get("thread_url")),) if link}
+    page.rows = player_history(tally, zone, links)
+    return page
+
+
 def _marks(view: GameView, store: GameStore, tally: Tally, thread_url: str | None
            ) -> list[Mark]:
     """The host's vote counts posted during the day, and the moment everyone had voted
@@ -462,7 +510,8 @@ def _marks(view: GameView, store: GameStore, tally: Tally, thread_url: str | Non
     if phase is None:
         return []
     out = []
-    in_day = [p for p in view.posts if p.posted_at >= phase.starts_at
+    hosts = {a for a in {p.author for p in view.posts} if view.game.is_gm(a)}
+    in_day = [p for p in view.posts if p.author in hosts and p.posted_at >= phase.starts_at
               and (tally.deadline is None or p.posted_at <= tally.deadline)]
     by_id = {p.post_id: p for p in in_day}
     for c in read_counts(in_day, view.game, VoteRules.from_ruleset(view.ruleset)):

@@ -83,6 +83,7 @@
     document.querySelectorAll("g.step.on").forEach(function (g) { g.classList.remove("on"); });
   }
   document.addEventListener("pointerover", function (ev) {
+    if (ev.pointerType !== "mouse") { return; }  // a tap shows it on its click
     var step = ev.target.closest && ev.target.closest("g.step");
     if (step) { showStep(step, ev.clientX, ev.clientY); }
   });
@@ -112,7 +113,9 @@
       showTab(tab.dataset.tab, true);
       return;
     }
-    var step = ev.target.closest("g.step");
+    // A tap's click may land on what it uncovered (the tip): find the step under the point.
+    var step = ev.target.closest("g.step") || document.elementsFromPoint(ev.clientX, ev.clientY)
+      .map(function (el) { return el.closest && el.closest("g.step"); }).filter(Boolean)[0];
     if (step) { showStep(step, ev.clientX, ev.clientY); return; }
     if (!ev.target.closest("#chart-tip")) { hideTip(); }
     var button = ev.target.closest("button[data-copy]");
@@ -183,7 +186,10 @@
             if (el) { swap(el, doc.parts[name].html); el.dataset.digest = doc.parts[name].digest; }
           });
           root.dataset.updated = String(Number(root.dataset.updated || 0) + 1);
-          root.dataset.swapped = Object.keys(doc.parts || {}).sort().join(",");
+          // Every part swapped since the page was loaded (what a test can read).
+          var all = (root.dataset.swapped || "").split(",").filter(Boolean);
+          Object.keys(doc.parts || {}).forEach(function (k) { if (all.indexOf(k) < 0) { all.push(k); } });
+          root.dataset.swapped = all.sort().join(",");
           countdowns();
         })
         .finally(function () { busy = false; if (again) { refresh(); } });
