@@ -183,6 +183,8 @@ class GamePage:
     orders: list[str] = field(default_factory=list)
     missing_orders: list[str] = field(default_factory=list)
     has_setup: bool = False
+    game_over: str | None = None
+    """The engine's confirmed win ("Town won at the dusk of Day 2"): no orders are taken."""
     pm_votes: bool = False
     post_links: dict[int, str] = field(default_factory=dict)
 
@@ -421,6 +423,8 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
     _count(page, store, view, now, why)
     page.missing_orders = _orders_status(store, view)
     page.state = game_state(view, page.tally, page.missing_orders, now)
+    if view.replay is not None and view.replay.won is not None:
+        page.game_over = view.replay.won.text()
     page.alerts = [AlertRow(s, zone, page.thread_url)
                    for s in reversed(AlertLog(store).all(include_acked=True))]
     page.alerts.sort(key=lambda r: r.rank)  # open first, violations first, newest first
@@ -587,6 +591,10 @@ def _night_drafts(store: GameStore, view: GameView, now: datetime, zone: ZoneInf
     resolved, when they will be."""
     rep = view.replay
     resolved = rep is not None and any(r.phase == "night" for r in rep.results)
+    if not resolved and rep is not None and rep.won is not None:
+        over = f"The game is over ({rep.won.text()}): no night follows."
+        return [Draft("dawn", "Dawn", None, later=over),
+                Draft("pms", "Result PMs", None, later=over)]
     if not resolved:
         later = _when_night_resolves(view, night, zone)
         return [Draft("dawn", "Dawn", None, later=f"The dawn post is drafted {later}"),
