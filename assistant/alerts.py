@@ -144,6 +144,33 @@ class AlertLog:
             out = [a for a in out if a.acked_at is None]
         return sorted(out, key=_order)
 
+    def triage(self, limit: int | None = None) -> Triage:
+        """The alerts as the GM reads them: open before acknowledged, violations before
+        warnings before info, the newest first; only the first `limit` of each list are
+        read from their documents (a long game's thousands of alerts are counted, not
+        all loaded)."""
+        rank = {s: i for i, s in enumerate(reversed(SEVERITIES))}
+        docs = self.table.all()
+
+        def key(doc: dict[str, Any]) -> tuple[int, str]:
+            alert = doc.get("alert") or {}
+            happened = alert.get("occurred_at") or doc.get("first_seen") or ""
+            return rank.get(alert.get("severity"), len(rank)), _descending(happened)
+
+        open_docs = sorted((d for d in docs if not d.get("acked_at")), key=key)
+        acked_docs = sorted((d for d in docs if d.get("acked_at")), key=key)
+        counts = dict.fromkeys(reversed(SEVERITIES), 0)
+        for d in open_docs:
+            severity = (d.get("alert") or {}).get("severity")
+            counts[severity] = counts.get(severity, 0) + 1
+        return Triage(
+            [self._load(d) for d in open_docs[:limit]],
+            [self._load(d) for d in acked_docs[:limit]],
+            counts,
+            len(open_docs),
+            len(acked_docs),
+        )
+
     def get(self, alert_id: str) -> StoredAlert:
         matches = [doc for doc in self.table.all() if doc["id"].startswith(alert_id.lower())]
         if not matches:
@@ -177,6 +204,23 @@ class AlertLog:
             acked_at=from_iso(doc.get("acked_at")),
             ack_note=doc.get("ack_note"),
         )
+
+
+@dataclass(frozen=True)
+class Triage:
+    """`AlertLog.triage`: what needs the GM first, and how much there is."""
+
+    open: list[StoredAlert]
+    acked: list[StoredAlert]
+    open_by_severity: dict[str, int]
+    """Open alerts per severity, violations first."""
+    open_total: int
+    acked_total: int
+
+
+def _descending(iso: str) -> str:
+    """An ISO time (UTC, one format) turned so that sorting puts the newest first."""
+    return "".join(chr(0x10FFFF - ord(c)) for c in iso)
 
 
 def _order(s: StoredAlert) -> tuple:

@@ -81,14 +81,15 @@ def game_tally(
     GM moving the deadline), as `phase`, `draft dusk` and the daemon see it. `view`: the
     game's view at `now` when the caller has it already (the dashboard's page), so the
     thread is not read and counted twice."""
-    game = load_game(store)
-    ruleset = game_ruleset(store, game.ruleset)
+    game = view.game if view is not None else load_game(store)
+    ruleset = view.ruleset if view is not None else game_ruleset(store, game.ruleset)
     require_posts(store, game)
     at = parse_at(at_text, now=now, tz=game.tz) if at_text else None
     if at_post is not None and at is None:
         at = _post_time(store, at_post)
     if view is not None and at is None and view.now == now:
-        return game, ruleset, day_tally(view, store.inputs(), day=day, at_post=at_post), now
+        return view.game, view.ruleset, day_tally(view, store.inputs(), day=day,
+                                                  at_post=at_post), now
     now = at or now
     with kept_beside(store.path) as marks, paused_gc():
         view = load_view(store, now)

@@ -485,14 +485,17 @@ def draft_dusk(
     day: int | None = None,
     view: GameView | None = None,
     tally: Tally | None = None,
+    ends: Deadline | None = None,
 ) -> DuskResult:
     """The dusk draft of `day` (default: the current day) as of `now`: the lynch of the
     count up to the day's effective end, its reveal, what it sets off, a win
     (`engine.dusk.dusk_of`, given the game as this view sees it). `view` and `tally`: the
-    game's view at `now` and that day's count, when the caller has them already."""
+    game's view at `now`, that day's count and its end (`day_deadline`), when the caller
+    has them already."""
     from assistant.engine.dusk import dusk_of
 
     view = view if view is not None and view.now == now else load_view(store, now)
     inputs = store.inputs()
     tally = tally if tally is not None else day_tally(view, inputs, day=day)
-    return dusk_of(view, inputs, day_deadline(view, inputs, day), now, tally=tally)
+    ends = ends if ends is not None else day_deadline(view, inputs, day)
+    return dusk_of(view, inputs, ends, now, tally=tally)

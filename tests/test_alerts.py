@@ -89,3 +89,27 @@ def test_alert_round_trip_and_unknown_schema(tmp_path, clock) -> None:
     )
     with pytest.raises(StoreError, match="schema_version 99"):
         AlertLog(store).all()
+
+
+def test_triage_lists_open_violations_first_and_the_newest_first(tmp_path) -> None:
+    """The dashboard's order: open before acknowledged, violations, warnings, info, each
+    newest first; a limit loads only the first of each list and still counts them all."""
+    from datetime import UTC, datetime, timedelta
+
+    from assistant.alerts import Alert, AlertLog
+    from assistant.store import GameStore
+
+    t0 = datetime(2026, 11, 22, 11, 0, tzinfo=UTC)
+    with GameStore.open(tmp_path, "g") as store:
+        log = AlertLog(store)
+        kinds = [("info", 0), ("violation", 1), ("warning", 2), ("violation", 3), ("info", 4)]
+        log.record([Alert(f"k{i}", sev, f"m{i}", post_id=i, occurred_at=t0 + timedelta(
+            minutes=i)) for sev, i in kinds], t0)
+        log.ack(Alert("k3", "violation", "m3", post_id=3).id, t0)
+        full = log.triage()
+        assert [s.alert.message for s in full.open] == ["m1", "m2", "m4", "m0"]
+        assert [s.alert.message for s in full.acked] == ["m3"]
+        assert full.open_by_severity == {"violation": 1, "warning": 1, "info": 2}
+        short = log.triage(2)
+        assert [s.alert.message for s in short.open] == ["m1", "m2"]
+        assert (short.open_total, short.acked_total) == (4, 1)

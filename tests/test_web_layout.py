@@ -52,7 +52,7 @@ def small_targets(page) -> list[str]:  # noqa: ANN001
         .map(e => e.outerHTML.slice(0, 80))""")
 
 
-def checks_of_the_whole_day(live: Live, *, total: int = 0) -> int:
+def checks_of_the_whole_day(live: Live, *, total: int = 0) -> int:  # noqa: F811
     """The checks the daemon runs, on the day as it stands (thread B's real alerts: two
     violations, warnings, an info), and info alerts newer than all of them up to `total`
     (as a long day's late edits add them), so that a page listing the newest first would

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 from markupsafe import Markup
 
-from assistant.alerts import SEVERITIES, AlertLog, StoredAlert
+from assistant.alerts import AlertLog, StoredAlert
 from assistant.checks.text import post_text
 from assistant.count.gm_counts import read_counts
 from assistant.count.tally import Tally, Vote
@@ -39,7 +39,7 @@ from assistant.gm import (
 )
 from assistant.monitor import GameView, day_deadline, draft_dusk, load_view
 from assistant.night_orders import night_orders_status
-from assistant.phases import game_zone, local_text, phase_label
+from assistant.phases import Deadline, game_zone, local_text, phase_label
 from assistant.store import GameStore, list_games
 from assistant.web.chart import (
     CastVote,
@@ -58,8 +58,6 @@ TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
 page (the inbox's proposals, the log) is one more entry and one more template."""
 SOON = timedelta(hours=1)
 SHOWN_ALERTS = 50
-SEVERITY_RANK = {s: i for i, s in enumerate(reversed(SEVERITIES))}
-"""violation 0, warning 1, info 2: the order the GM reads them in."""
 
 
 @dataclass(frozen=True)
@@ -122,11 +120,6 @@ class AlertRow:
     def url(self) -> str | None:
         return forum_link(self.stored.alert.post_url, self.thread_url)
 
-    @property
-    def rank(self) -> tuple[bool, int]:
-        return (self.stored.acked_at is not None,
-                SEVERITY_RANK.get(self.stored.alert.severity, len(SEVERITY_RANK)))
-
 
 @dataclass(frozen=True)
 class State:
@@ -167,11 +160,20 @@ class GamePage:
     over: str | None = None
     """Once the day has ended: what it decided, as `count` says it."""
     count_error: str | None = None
+    day_end: Deadline | None = None
+    """When the counted day really ends (`monitor.day_deadline`), found once for the page."""
     chart: Markup | None = None
     steps: Markup | None = None
     """What each step of the chart says on hover or tap."""
     history: History | None = None
-    alerts: list[AlertRow] = field(default_factory=list)
+    open_alerts: list[AlertRow] = field(default_factory=list)
+    """The open alerts listed, violations first, newest first (`SHOWN_ALERTS` of them
+    unless every one is asked for)."""
+    acked_alerts: list[AlertRow] = field(default_factory=list)
+    alert_counts: dict[str, int] = field(default_factory=dict)
+    """Open alerts per severity."""
+    open_total: int = 0
+    acked_total: int = 0
     why: str | None = None
     why_votes: list[Vote] = field(default_factory=list)
     why_error: str | None = None
@@ -188,27 +190,8 @@ class GamePage:
     pm_votes: bool = False
     post_links: dict[int, str] = field(default_factory=dict)
 
-    all_alerts: bool = False
-    """Every alert listed (`?alerts=all`), not only the first `SHOWN_ALERTS`."""
-
-    @property
-    def open_alerts(self) -> list[AlertRow]:
-        return [r for r in self.alerts if r.stored.acked_at is None]
-
-    @property
-    def acked_alerts(self) -> list[AlertRow]:
-        return [r for r in self.alerts if r.stored.acked_at is not None]
-
-    def shown(self, rows: list[AlertRow]) -> list[AlertRow]:
-        """The rows the page lists: the most severe first, at most `SHOWN_ALERTS` of them
-        (a day of thousands of posts can raise thousands of alerts)."""
-        return rows if self.all_alerts else rows[:SHOWN_ALERTS]
-
     def open_by_severity(self) -> dict[str, int]:
-        out = dict.fromkeys(reversed(SEVERITIES), 0)
-        for r in self.open_alerts:
-            out[r.stored.alert.severity] = out.get(r.stored.alert.severity, 0) + 1
-        return out
+        return self.alert_counts
 
 
 @dataclass(frozen=True)
@@ -403,7 +386,6 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
     config = store.config()
     page = GamePage(store.game_id, config.get("title") or store.game_id,
                     config.get("thread_url"))
-    page.all_alerts = all_alerts
     try:
         view = load_view(store, now)
     except AssistantError as e:
@@ -425,9 +407,11 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
     page.state = game_state(view, page.tally, page.missing_orders, now)
     if view.replay is not None and view.replay.won is not None:
         page.game_over = view.replay.won.text()
-    page.alerts = [AlertRow(s, zone, page.thread_url)
-                   for s in reversed(AlertLog(store).all(include_acked=True))]
-    page.alerts.sort(key=lambda r: r.rank)  # open first, violations first, newest first
+    triage = AlertLog(store).triage(None if all_alerts else SHOWN_ALERTS)
+    page.open_alerts = [AlertRow(s, zone, page.thread_url) for s in triage.open]
+    page.acked_alerts = [AlertRow(s, zone, page.thread_url) for s in triage.acked]
+    page.alert_counts = triage.open_by_severity
+    page.open_total, page.acked_total = triage.open_total, triage.acked_total
     page.players = _players(store, game, page.tally, now)
     page.posts = [
         PostRow(p.post_id, p.author, local_text(p.posted_at, zone), post_excerpt(p.body_html),
@@ -458,7 +442,8 @@ def _count(page: GamePage, store: GameStore, view: GameView, now: datetime,
     page.post_links = {v.post_id: link for v in tally.votes if v.post_id is not None
                        for link in (forum_link(v.url, page.thread_url),) if link}
     zone = game_zone(game.tz)
-    marks = _marks(view, store, tally, page.thread_url)
+    page.day_end = day_deadline(view, store.inputs(), tally.day)
+    marks = _marks(view, tally, page.day_end, page.thread_url)
     history = vote_history(view.posts, view.game, ruleset, tally, now=at,
                            deadline=tally.deadline, marks=marks)
     if history is not None:
@@ -506,7 +491,7 @@ def history_page(store: GameStore, now: datetime, day: int | None = None) -> His
     return page
 
 
-def _marks(view: GameView, store: GameStore, tally: Tally, thread_url: str | None
+def _marks(view: GameView, tally: Tally, ends: Deadline | None, thread_url: str | None
            ) -> list[Mark]:
     """The host's vote counts posted during the day, and the moment everyone had voted
     where that moved the deadline (the clock drop)."""
@@ -522,7 +507,6 @@ def _marks(view: GameView, store: GameStore, tally: Tally, thread_url: str | Non
         post = by_id[c.post_id]
         out.append(Mark("host-count", post.posted_at, f"{post.author}'s vote count",
                         c.post_id, forum_link(post.url, thread_url)))
-    ends = day_deadline(view, store.inputs(), tally.day)
     if ends is not None and ends.all_voted_at is not None:
         out.append(Mark("all-voted", ends.all_voted_at, "everyone voted"))
     return out
@@ -569,8 +553,7 @@ def _drafts(store: GameStore, view: GameView, now: datetime, page: GamePage) -> 
 def _dusk(store: GameStore, view: GameView, now: datetime, page: GamePage,
           zone: ZoneInfo) -> Draft:
     try:
-        running = page.tally is not None and page.tally.day == view.game.day().number  # type: ignore[union-attr]
-        result = draft_dusk(store, now, view=view, tally=page.tally if running else None)
+        result = draft_dusk(store, now, view=view, tally=page.tally, ends=page.day_end)
     except AssistantError as e:
         return Draft("dusk", "Dusk", None, str(e))
     full = dusk_text(result, None, zone)
