@@ -488,3 +488,316 @@ def refresh_feed(store: GameStore, now: datetime) -> Path:
         now=now,
         zone=game_zone(config.get("tz")),
     )
+
+
+# ---- the GM's other inputs: phases, deaths, PMs sent, tie-breaks, resolutions ------------------
+
+
+def stored_post_time(store: GameStore, post_id: int | None) -> datetime | None:
+    """When a stored post was posted (a phase or a death "at post N" happened then); None
+    when no such post is stored yet (the GM enters it before the next poll)."""
+    found = store.post(post_id) if post_id is not None else None
+    return found.latest.posted_at if found is not None else None
+
+
+def enter_phase(
+    store: GameStore,
+    now: datetime,
+    kind: str,
+    number: int,
+    *,
+    starts: str | None = None,
+    ends: str | None = None,
+    start_post: int | None = None,
+) -> str | None:
+    """Start a phase (`phase GAME day 2 --ends ...`, the dashboard's form); returns a note
+    for the GM when the start post is not stored yet (the phase then starts now)."""
+    from assistant.phases import parse_when, phase_input, phase_rules, start_phase
+
+    game = load_game(store)
+    zone = game_zone(game.tz)
+    prules = phase_rules(find_ruleset(game.ruleset))
+    posted = stored_post_time(store, start_post)
+    begin = parse_past(starts, now=now, zone=zone, where="--starts") if starts else posted or now
+    note = None
+    if start_post is not None and posted is None and not starts:
+        note = (f"note: post #{start_post} is not stored yet, so {kind} {number} starts now "
+                f"({local_text(now, zone)}); give --starts, or fetch first and enter the "
+                "phase again, if it began earlier")
+    end = parse_when(ends, now=begin, zone=zone, where="--ends") if ends else None
+    new = start_phase(prules, kind, number, begin, end, start_post, zone=zone)
+    store.add_input("phase", phase_input(new), now)
+    return note
+
+
+def adjust_phase(
+    store: GameStore,
+    now: datetime,
+    *,
+    extend: str | None = None,
+    shorten_to: str | None = None,
+    move_to: str | None = None,
+    supporters: int | None = None,
+    living: int | None = None,
+) -> None:
+    """Change the running phase's deadline (`phase GAME --extend / --shorten-to /
+    --move-to`, the dashboard's form), checked against the ruleset as the command does."""
+    from assistant.errors import PhaseError
+    from assistant.phases import (
+        check_extension,
+        check_shortening,
+        parse_duration,
+        parse_when,
+        phase_rules,
+    )
+
+    game = load_game(store)
+    zone = game_zone(game.tz)
+    prules = phase_rules(find_ruleset(game.ruleset))
+    view = load_view(store, now)
+    if view.phase is None or view.deadline is None:
+        raise PhaseError(
+            f"game {store.game_id!r} has no running phase; start one with "
+            f"`assistant phase {store.game_id} day 1`"
+        )
+    data: dict[str, Any] = {"kind": view.phase.kind, "number": view.phase.number}
+    if extend:
+        by = parse_duration(extend, where="--extend")
+        check_extension(view.deadline, prules, by, view.phase)
+        data["extend_s"] = by.total_seconds()
+    else:
+        text = shorten_to or move_to
+        if not text:
+            raise PhaseError("give --extend, --shorten-to or --move-to")
+        moment = parse_when(text, now=now, zone=zone,
+                            where="--shorten-to" if shorten_to else "--move-to")
+        if shorten_to:
+            if view.deadline.at is not None and moment >= view.deadline.at:
+                raise PhaseError(
+                    f"{local_text(moment, zone)} is not before the deadline "
+                    f"{local_text(view.deadline.at, zone)}; use --move-to"
+                )
+            check_shortening(prules, view.phase, supporters, living)
+        data.update(ends_at=to_iso(moment), supporters=supporters, living=living)
+    store.add_input("phase_adjust", data, now)
+
+
+DEATH_KINDS = ("lynch", "nightkill", "modkill", "replaced", "other")
+
+
+def record_death(
+    store: GameStore,
+    now: datetime,
+    player: str,
+    *,
+    how: str = "other",
+    at_post: int | None = None,
+    at_text: str | None = None,
+    replacement: str | None = None,
+    lynch_day: int | None = None,
+) -> tuple[dict[str, Any], str]:
+    """Record a death, modkill or replacement (`kill`, the dashboard's form): the fact,
+    and the one line saying what was recorded."""
+    if how not in DEATH_KINDS:
+        raise ConfigError(f"--how {how!r}: give one of {', '.join(DEATH_KINDS)}")
+    if (how == "replaced") != bool(replacement):
+        raise ConfigError("a replacement needs --how replaced and --replacement NAME together")
+    if lynch_day is not None and how != "lynch":
+        raise ConfigError("--day names the day a lynch ended; give it with --how lynch")
+    game = load_game(store)
+    match = game.matcher().match(player, strict=True)
+    if not match.ok:
+        raise ConfigError(f"{match.describe()}; players: {', '.join(game.players)}")
+    zone = game_zone(game.tz)
+    at = (parse_past(at_text, now=now, zone=zone, where="--at") if at_text
+          else (None if at_post is not None else now))
+    # Alive at the moment of this death, not "never died": a player the engine revived
+    # (002 Priest, a "revive" fact) can be killed again. A death "after post N" is checked
+    # at that post's time too, against deaths the GM entered by time.
+    slot: str = match.slot  # type: ignore[assignment]
+    moment = at or stored_post_time(store, at_post)
+    if how != "replaced" and not game.is_alive(slot, post_id=at_post, at=moment):
+        death = game.death_of(slot)
+        raise ConfigError(
+            f"{slot} is already recorded as dead ({death.how if death else 'other'}) at "
+            "that moment; only a living (or revived) player can be killed"
+        )
+    data: dict[str, Any] = {"player": slot, "at_post": at_post, "at": to_iso(at), "how": how,
+                            "replacement": replacement}
+    if how == "lynch":
+        dusk = lynch_day if lynch_day is not None else _lynch_day(game, at_post, at_text, now)
+        if dusk is not None:
+            data["dusk"] = dusk  # whose lynch: that day's count keeps its wagon
+    with store.batch():  # stored only if the game still loads (a bad replacement raises)
+        store.add_input("death", data, now)
+        load_game(store)
+    lynch = f"lynch, Day {data['dusk']}" if "dusk" in data else how
+    what = f"{slot} replaced by {replacement}" if replacement else f"{slot} dead ({lynch})"
+    where = f" after post #{at_post}" if at_post is not None else \
+        f" at {local_text(at, zone)}"  # type: ignore[arg-type]
+    return data, f"Recorded: {what}{where}."
+
+
+def _lynch_day(game: Game, at_post: int | None, at_text: str | None, now: datetime
+               ) -> int | None:
+    """The day a lynch entered "now" ended: the running day once its deadline has passed;
+    before that, the day before (a GM records yesterday's lynch after starting today).
+    A lynch at a post or time is placed by the count itself (`Game.counting`)."""
+    day = game.day()
+    if at_post is not None or at_text is not None or day is None:
+        return None
+    if day.ends_at is not None and now >= day.ends_at:
+        return day.number
+    return day.number - 1
+
+
+def record_pm(
+    store: GameStore, now: datetime, player: str, text: str, *, result: bool = False
+) -> tuple[dict[str, Any], str]:
+    """Store a PM the GM sent (`pm`, the dashboard's form), so the checks find it copied
+    into the thread."""
+    from assistant.checks.text import possessive
+
+    body = text.strip()
+    if len(body.split()) < 5:
+        raise ConfigError(
+            f"the PM for {player} has {len(body.split())} word(s); give its whole text (a copy "
+            "is found by runs of 5 words)"
+        )
+    kind = "result_pm" if result else "role_pm"
+    game = load_game(store)
+    match = game.matcher().match(player, strict=True)
+    if not match.ok:
+        raise ConfigError(f"{match.describe()}; players: {', '.join(game.players)}")
+    data = {"player": match.slot, "text": body}
+    store.add_input(kind, data, now)
+    label = "result PM" if result else "role PM"
+    return {"kind": kind, **data}, (
+        f"Stored {possessive(match.slot)} {label} ({len(body.split())} words); "  # type: ignore[arg-type]
+        f"`assistant alerts {store.game_id} --check` looks for copies of it.")
+
+
+def tie_decider(ruleset: Any) -> str | None:
+    """Who decides a tied lynch under the game's ruleset ("the sheriff", "the GM"), or
+    None when a tie is not decided by anyone (the dashboard shows the form only then)."""
+    rules = TallyRules.from_ruleset(ruleset)
+    return rules.tie_decider if rules.tie == "decided" else None
+
+
+def record_tiebreak(
+    store: GameStore, now: datetime, choice: str, *, day: int | None = None
+) -> tuple[dict[str, Any], str]:
+    """Record whom the tie's decider chose (`tiebreak`, the dashboard's form)."""
+    from assistant.count.outcome import NO_LYNCH
+
+    g = load_game(store)
+    ruleset = find_ruleset(g.ruleset)
+    rules, vrules = TallyRules.from_ruleset(ruleset), VoteRules.from_ruleset(ruleset)
+    if rules.tie != "decided":
+        raise ConfigError(
+            f"under the ruleset of {store.game_id!r} ({g.ruleset}) nobody decides a tie: "
+            f"a tie gives {rules.tie.replace('_', ' ')}"
+        )
+    if vrules.is_no_lynch(choice):
+        chosen = NO_LYNCH
+    else:
+        m = g.matcher().match(choice, strict=True)
+        if not m.ok:
+            raise VoteError(f"the choice {m.describe()}; players: {', '.join(g.players)}")
+        chosen = m.slot
+    data = {"day": current_day(g, day), "choice": chosen}
+    store.add_input("tie_break", data, now)
+    on = f" on day {data['day']}" if data["day"] is not None else ""
+    return data, f"Recorded: {rules.tie_decider} chose {chosen}{on} if the vote is tied."
+
+
+def current_day(game: Game, day: int | None) -> int | None:
+    if day is not None:
+        return day
+    current = game.day()
+    return current.number if current else None
+
+
+def resolve(
+    store: GameStore,
+    now: datetime,
+    *,
+    night: int | None = None,
+    day: int | None = None,
+    dry_run: bool = False,
+) -> tuple[PhaseResult, list[str]]:
+    """Resolve a night's (or a day's) orders in the ruleset's order of operations
+    (`resolve`, the dashboard's button) and, unless `dry_run`, store the resolution with
+    the deaths and revivals it gives; returns the result and who came back."""
+    from assistant.engine.history import DEATH, RESOLUTION, REVIVE
+    from assistant.engine.resolver import resolve_phase
+    from assistant.errors import PhaseError
+
+    game = store.game_id
+    rules, rep = replay_of(store)
+    phase, number = order_phase(night, day, rep, running_night(store, rules, rep, now))
+    if rep.result(phase, number) is not None:
+        raise ConfigError(
+            f"{phase} {number} of {game} is already resolved; see its log with "
+            f"`assistant resolve {game} --{phase} {number} --log`, its drafts with "
+            f"`assistant draft dawn {game}` / `assistant draft pms {game}`"
+        )
+    refuse_after_win(rep, game, "there is nothing left to resolve")
+    if phase == "night":
+        entered = [p.number for p in phases_from_inputs(store.inputs()) if p.kind == "night"]
+        gaps = rep.unresolved_nights_before(number, entered)
+        if gaps:
+            which = (f"night {gaps[0]} of {game} is" if len(gaps) == 1
+                     else f"nights {', '.join(map(str, gaps))} of {game} are")
+            raise PhaseError(
+                f"{which} not resolved yet; "
+                f"nights resolve in order: first `assistant resolve {game} --night "
+                f"{gaps[0]}` (a night without orders resolves to nothing), then night {number}"
+            )
+    result = resolve_phase(rep.state, phase, number, rep.orders_for(phase, number))
+    back = revived(rep, result)
+    if dry_run:
+        return result, back
+    with store.batch():
+        store.add_input(RESOLUTION, {"phase": phase, "number": number}, now)
+        for d in result.deaths:
+            store.add_input(DEATH, {
+                "player": d.player, "at_post": None, "at": to_iso(now), "how": d.how,
+                "replacement": None, "source": "engine", "phase": phase, "number": number,
+            }, now)
+        for name in back:
+            store.add_input(REVIVE, {
+                "player": name, "at_post": None, "at": to_iso(now), "source": "engine",
+                "phase": phase, "number": number,
+            }, now)
+    return result, back
+
+
+def result_text(result: PhaseResult, confirmed: bool, *, again: bool = False) -> str:
+    """A resolution as `resolve` prints it (and the dashboard shows it): the step-by-step
+    log, the deaths, the notes, and the PMs due before it is resolved."""
+    head = f"{result.phase} {result.number}: " + (
+        "resolved earlier (its log, replayed from the stored facts)"
+        if again
+        else "resolved and stored" if confirmed else "dry run (nothing stored)"
+    )
+    deaths = ", ".join(f"{d.player} ({d.how})" for d in result.deaths) or "none"
+    out = [head, *result.log_lines(), f"deaths: {deaths}"]
+    out += [f"note: {n}" for n in result.notes]
+    out += [
+        f"PM now, before the {result.phase} is resolved: {player}: {line}"
+        for player, lines in result.notices.items()
+        for line in lines
+        if not confirmed
+    ]
+    return "\n".join(out)
+
+
+def revived(rep: Replay, result: PhaseResult) -> list[str]:
+    """Players dead before the phase and alive after it (002 Priest): written as "revive"
+    facts so the vote counter and the checks count them alive again."""
+    return [
+        name
+        for name, p in result.state.players.items()
+        if p.alive and name in rep.state.players and not rep.state.players[name].alive
+    ]

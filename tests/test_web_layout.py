@@ -52,6 +52,12 @@ def small_targets(page) -> list[str]:  # noqa: ANN001
         .map(e => e.outerHTML.slice(0, 80))""")
 
 
+def submit(page, selector: str) -> None:  # noqa: ANN001
+    """Click a form's button and wait for the page the action sends the browser to."""
+    with page.expect_navigation():
+        page.click(selector)
+
+
 def checks_of_the_whole_day(live: Live, *, total: int = 0) -> int:  # noqa: F811
     """The checks the daemon runs, on the day as it stands (thread B's real alerts: two
     violations, warnings, an info), and info alerts newer than all of them up to `total`
@@ -270,4 +276,72 @@ def test_a_poll_swaps_only_the_parts_that_changed(
     assert "orders" not in swapped.split(",") and "why" not in swapped.split(",")
     assert page.evaluate("window.notReloaded") is True
     assert page.locator("#order textarea").input_value() == "Conia: jail Jd-"
+    context.close()
+
+
+def test_the_clock_deaths_and_the_night_from_the_page_as_the_command_line_stores_them(
+    live: Live, browser, shots: Path, capsys, monkeypatch  # noqa: ANN001, F811
+) -> None:
+    """The GM moderates the end of Day 2 and Night 2 from the page alone: starts the
+    night, records a modkill, stores a PM, previews and resolves the night; each is what
+    `phase`, `kill`, `pm` and `resolve` store and print."""
+    live.grow_to(len(live.snaps) - 1)
+    live.clock.advance(timedelta(hours=1))
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    page.on("dialog", lambda d: d.accept())
+    page.goto(live.web.url + "/game/thread-b")
+    page.click("#tab-gm")
+    # The form offers the phase after Day 2 (chat-mafia begins by day: Night 2).
+    assert page.locator("#phase-start select[name=kind]").input_value() == "night"
+    assert page.locator("#phase-start input[name=number]").input_value() == "2"
+    page.fill("#phase-start input[name=ends]", "+24h")
+    submit(page, "#phase-start button")
+    assert page.locator(".flash").inner_text().startswith("Night 2 started; deadline ")
+    assert page.locator("#state .state-line").inner_text().startswith("Night 2 · ")
+    code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "phase", "thread-b",
+                            "--json")
+    assert json.loads(out)["phase"] == "Night 2"
+
+    # A refused death keeps the form and says what the command says.
+    page.click("#tab-gm")
+    page.fill("#death input[name=player]", "Nobody At All")
+    submit(page, "#death button")
+    code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "kill", "thread-b",
+                            "Nobody At All", "--how", "modkill")
+    assert code == 1 and page.locator("#death .error").inner_text() in err
+    assert page.locator("#death input[name=player]").input_value() == "Nobody At All"
+    page.fill("#death input[name=player]", "Tom & Jerry's")
+    page.select_option("#death select[name=how]", "modkill")
+    submit(page, "#death button")
+    assert page.locator(".flash").inner_text().startswith("Recorded: Tom & Jerry's dead (modkill)")
+    with GameStore.open(live.data, "thread-b", create=False) as store:
+        deaths = [d["data"] for d in store.inputs("death")]
+    assert deaths[-1]["player"] == "Tom & Jerry's" and deaths[-1]["how"] == "modkill"
+
+    page.click("#tab-gm")
+    page.fill("#pm input[name=player]", "Conia")
+    page.fill("#pm textarea[name=text]", "You are Conia. Your role is Jailkeeper. Town.")
+    submit(page, "#pm button")
+    assert page.locator(".flash").inner_text().startswith("Stored Conia's role PM (8 words)")
+    page.screenshot(path=str(shots / "laptop-gm-tab.png"))
+
+    # The night: an order, a preview (nothing stored), the resolution.
+    page.click("#tab-night")
+    page.fill("#order textarea", "Conia: jail Jd-")
+    submit(page, "#order form button")
+    page.click("#tab-night")
+    submit(page, "#order form[action$=resolve]:not([data-confirm]) button")
+    code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "resolve", "thread-b",
+                            "--dry-run")
+    assert code == 0 and page.locator(".flash").inner_text() == out.rstrip("\n")
+    page.click("#tab-night")
+    submit(page, "#order button.resolve")
+    assert page.locator(".flash").inner_text().startswith("night 2: resolved and stored")
+    code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "resolve", "thread-b",
+                            "--log")
+    assert code == 0 and "resolved earlier" in out
+    page.click("#tab-drafts")
+    assert page.locator("#draft-dawn h3").inner_text() == "Dawn · after Night 2"
+    page.screenshot(path=str(shots / "laptop-night-resolved.png"))
     context.close()

@@ -11,13 +11,20 @@ import click
 
 from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import ARCHIVE_POST, COUNT, PHASE_NUMBER, POST_ID
-from assistant.count.outcome import NO_LYNCH, TallyRules, with_tally
+from assistant.count.outcome import TallyRules, with_tally
 from assistant.count.tally import Tally, count
-from assistant.count.votes import VoteRules
 from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
 from assistant.game import Game
-from assistant.gm import enter_pm_vote, game_tally, over_line, tally_bbcode, why_name
+from assistant.gm import (
+    current_day,
+    enter_pm_vote,
+    game_tally,
+    over_line,
+    record_tiebreak,
+    tally_bbcode,
+    why_name,
+)
 from assistant.monitor import GAME_TALLY_KEYS, game_ruleset, load_game
 from assistant.names import parse_players_file
 from assistant.rulesets import find_ruleset, stored_name
@@ -477,13 +484,6 @@ def replay(
 # ---- who breaks a tie: the sheriff (001) and the decision ------------------------------------
 
 
-def _current_day(game: Game, day: int | None) -> int | None:
-    if day is not None:
-        return day
-    current = game.day()
-    return current.number if current else None
-
-
 @cli.command("sheriff")
 @click.argument("game_id")
 @click.argument("player")
@@ -516,7 +516,7 @@ def sheriff_cmd(
         m = g.matcher().match(player, strict=True)
         if not m.ok:
             raise VoteError(f"the sheriff {m.describe()}; players: {', '.join(g.players)}")
-        data = {"player": m.slot, "day": _current_day(g, day), "at_post": at_post}
+        data = {"player": m.slot, "day": current_day(g, day), "at_post": at_post}
         store.add_input("sheriff", data, a.clock.now())
     since = f" from day {data['day']}" if data["day"] is not None else ""
     after = f"; the lynch vote starts after post {at_post}" if at_post is not None else ""
@@ -538,22 +538,5 @@ def tiebreak_cmd(ctx: click.Context, game_id: str, choice: str, day: int | None)
     if it is one of the tied players."""
     a = app(ctx)
     with a.open_game(game_id) as store:
-        g = load_game(store)
-        ruleset = find_ruleset(g.ruleset)
-        rules, vrules = TallyRules.from_ruleset(ruleset), VoteRules.from_ruleset(ruleset)
-        if rules.tie != "decided":
-            raise ConfigError(
-                f"under the ruleset of {game_id!r} ({g.ruleset}) nobody decides a tie: "
-                f"a tie gives {rules.tie.replace('_', ' ')}"
-            )
-        if vrules.is_no_lynch(choice):
-            chosen = NO_LYNCH
-        else:
-            m = g.matcher().match(choice, strict=True)
-            if not m.ok:
-                raise VoteError(f"the choice {m.describe()}; players: {', '.join(g.players)}")
-            chosen = m.slot
-        data = {"day": _current_day(g, day), "choice": chosen}
-        store.add_input("tie_break", data, a.clock.now())
-    on = f" on day {data['day']}" if data["day"] is not None else ""
-    a.emit(data, f"Recorded: {rules.tie_decider} chose {chosen}{on} if the vote is tied.")
+        data, text = record_tiebreak(store, a.clock.now(), choice, day=day)
+    a.emit(data, text)

@@ -4,40 +4,35 @@ from __future__ import annotations
 
 import os
 import sys
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import click
 
 from assistant.alerts import AlertLog, StoredAlert
-from assistant.checks.text import possessive
 from assistant.cli import app, cli, common_options
 from assistant.cli.numbers import COUNT, PHASE_NUMBER, POSITIVE_SECONDS, POST_ID, SECONDS
 from assistant.daemon import Daemon, DaemonSettings, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
 from assistant.files import read_text
-from assistant.game import Game
-from assistant.gm import acknowledge, refresh_feed
-from assistant.models import to_iso
+from assistant.gm import (
+    acknowledge,
+    adjust_phase,
+    enter_phase,
+    record_death,
+    record_pm,
+    refresh_feed,
+)
 from assistant.monitor import describe, load_game, load_view
 from assistant.phases import (
     PHASE_KINDS,
-    check_extension,
-    check_shortening,
     game_zone,
     local_text,
-    parse_duration,
-    parse_past,
-    parse_when,
-    phase_input,
     phase_label,
-    phase_rules,
-    start_phase,
 )
 from assistant.rulesets import find_ruleset
 from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
-from assistant.store import GameStore
 
 
 @cli.command("run")
@@ -185,66 +180,20 @@ def phase(
     a = app(ctx)
     now = a.clock.now()
     with a.open_game(game_id) as store:
-        game = load_game(store)
-        zone = game_zone(game.tz)
-        prules = phase_rules(find_ruleset(game.ruleset))
+        zone = game_zone(load_game(store).tz)
         if kind is not None:
             if number is None:
                 raise PhaseError(f"give the {kind}'s number: `assistant phase {game_id} {kind} 2`")
-            posted = _post_time(store, start_post)
-            begin = (
-                parse_past(starts, now=now, zone=zone, where="--starts")
-                if starts
-                else posted or now
-            )
-            if start_post is not None and posted is None and not starts:
-                click.echo(
-                    f"note: post #{start_post} is not stored yet, so {kind} {number} starts now "
-                    f"({local_text(now, zone)}); give --starts, or fetch first and enter the "
-                    "phase again, if it began earlier",
-                    err=True,
-                )
-            end = parse_when(ends, now=begin, zone=zone, where="--ends") if ends else None
-            new = start_phase(prules, kind, number, begin, end, start_post, zone=zone)
-            store.add_input("phase", phase_input(new), now)
+            note = enter_phase(store, now, kind, number, starts=starts, ends=ends,
+                               start_post=start_post)
+            if note:
+                click.echo(note, err=True)
         elif extend or shorten_to or move_to:
-            view = load_view(store, now)
-            if view.phase is None or view.deadline is None:
-                raise PhaseError(
-                    f"game {game_id!r} has no running phase; start one with "
-                    f"`assistant phase {game_id} day 1`"
-                )
-            data = {"kind": view.phase.kind, "number": view.phase.number}
-            if extend:
-                by = parse_duration(extend, where="--extend")
-                check_extension(view.deadline, prules, by, view.phase)
-                data["extend_s"] = by.total_seconds()
-            else:
-                moment = parse_when(
-                    shorten_to or move_to,  # type: ignore[arg-type]
-                    now=now,
-                    zone=zone,
-                    where="--shorten-to" if shorten_to else "--move-to",
-                )
-                if shorten_to:
-                    if view.deadline.at is not None and moment >= view.deadline.at:
-                        raise PhaseError(
-                            f"{local_text(moment, zone)} is not before the deadline "
-                            f"{local_text(view.deadline.at, zone)}; use --move-to"
-                        )
-                    check_shortening(prules, view.phase, supporters, living)
-                data.update(ends_at=to_iso(moment), supporters=supporters, living=living)
-            store.add_input("phase_adjust", data, now)
+            adjust_phase(store, now, extend=extend, shorten_to=shorten_to, move_to=move_to,
+                         supporters=supporters, living=living)
         view = load_view(store, now)
     info = describe(view)
     a.emit(info, lambda: _phase_text(view, zone, game_id))
-
-
-def _post_time(store: GameStore, post_id: int | None) -> datetime | None:
-    """When a stored post was posted (a phase or a death "at post N" happened then); None
-    when no such post is stored yet (the GM enters it before the next poll)."""
-    found = store.post(post_id) if post_id is not None else None
-    return found.latest.posted_at if found is not None else None
 
 
 def _phase_text(view, zone, game_id: str) -> str:  # noqa: ANN001 - a GameView and a ZoneInfo
@@ -328,69 +277,11 @@ def kill(  # noqa: PLR0913 - the options of a death
 ) -> None:
     """Record a death, modkill or replacement."""
     a = app(ctx)
-    now = a.clock.now()
-    if (how == "replaced") != bool(replacement):
-        raise ConfigError("a replacement needs --how replaced and --replacement NAME together")
-    if lynch_day is not None and how != "lynch":
-        raise ConfigError("--day names the day a lynch ended; give it with --how lynch")
     with a.open_game(game_id) as store:
-        game = load_game(store)
-        match = game.matcher().match(player, strict=True)
-        if not match.ok:
-            raise ConfigError(f"{match.describe()}; players: {', '.join(game.players)}")
-        at = (
-            parse_past(at_text, now=now, zone=game_zone(game.tz), where="--at")
-            if at_text
-            else (None if at_post is not None else now)
-        )
-        # Alive at the moment of this death, not "never died": a player the engine revived
-        # (002 Priest, a "revive" fact) can be killed again. A death "after post N" is checked
-        # at that post's time too, against deaths the GM entered by time.
-        slot: str = match.slot  # type: ignore[assignment]
-        moment = at or _post_time(store, at_post)
-        if how != "replaced" and not game.is_alive(slot, post_id=at_post, at=moment):
-            death = game.death_of(slot)
-            raise ConfigError(
-                f"{slot} is already recorded as dead ({death.how if death else 'other'}) at "
-                "that moment; only a living (or revived) player can be killed"
-            )
-        data = {
-            "player": match.slot,
-            "at_post": at_post,
-            "at": to_iso(at),
-            "how": how,
-            "replacement": replacement,
-        }
-        if how == "lynch":
-            dusk = lynch_day if lynch_day is not None else _lynch_day(game, at_post, at_text, now)
-            if dusk is not None:
-                data["dusk"] = dusk  # whose lynch: that day's count keeps its wagon
-        with store.batch():  # stored only if the game still loads (a bad replacement raises)
-            store.add_input("death", data, now)
-            load_game(store)
-    lynch = f"lynch, Day {data['dusk']}" if "dusk" in data else how
-    what = (
-        f"{match.slot} replaced by {replacement}" if replacement else f"{match.slot} dead ({lynch})"
-    )
-    zone = game_zone(game.tz)
-    where = (
-        f" after post #{at_post}" if at_post is not None else f" at {local_text(at, zone)}"
-    )  # type: ignore[arg-type]
-    a.emit(data, f"Recorded: {what}{where}.")
-
-
-def _lynch_day(
-    game: Game, at_post: int | None, at_text: str | None, now: datetime
-) -> int | None:
-    """The day a lynch entered "now" ended: the running day once its deadline has passed;
-    before that, the day before (a GM records yesterday's lynch after starting today).
-    A lynch at a post or time is placed by the count itself (`Game.counting`)."""
-    day = game.day()
-    if at_post is not None or at_text is not None or day is None:
-        return None
-    if day.ends_at is not None and now >= day.ends_at:
-        return day.number
-    return day.number - 1
+        data, text = record_death(store, a.clock.now(), player, how=how, at_post=at_post,
+                                  at_text=at_text, replacement=replacement,
+                                  lynch_day=lynch_day)
+    a.emit(data, text)
 
 
 @cli.command("pm")
@@ -419,26 +310,10 @@ def pm_cmd(
     a = app(ctx)
     if (text is None) == (file_ is None):
         raise click.UsageError("give the PM's text as TEXT or with --file, not both")
-    body = (text if text is not None else read_text(file_, "PM file")).strip()  # type: ignore[arg-type]
-    if len(body.split()) < 5:
-        raise ConfigError(
-            f"the PM for {player} has {len(body.split())} word(s); give its whole text (a copy "
-            "is found by runs of 5 words)"
-        )
-    kind = "result_pm" if result else "role_pm"
+    body = text if text is not None else read_text(file_, "PM file")  # type: ignore[arg-type]
     with a.open_game(game_id) as store:
-        game = load_game(store)
-        match = game.matcher().match(player, strict=True)
-        if not match.ok:
-            raise ConfigError(f"{match.describe()}; players: {', '.join(game.players)}")
-        data = {"player": match.slot, "text": body}
-        store.add_input(kind, data, a.clock.now())
-    label = "result PM" if result else "role PM"
-    a.emit(
-        {"kind": kind, **data},
-        f"Stored {possessive(match.slot)} {label} ({len(body.split())} words); "  # type: ignore[arg-type]
-        f"`assistant alerts {game_id} --check` looks for copies of it.",
-    )
+        data, said = record_pm(store, a.clock.now(), player, body, result=result)
+    a.emit(data, said)
 
 
 @cli.command("alerts")

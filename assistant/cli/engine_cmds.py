@@ -14,12 +14,11 @@ import click
 
 from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import PHASE_NUMBER
-from assistant.engine.history import DEATH, RESOLUTION, REVIVE, ROLES, Replay
-from assistant.engine.resolver import PhaseResult, resolve_phase
+from assistant.engine.history import ROLES, Replay
+from assistant.engine.resolver import PhaseResult
 from assistant.engine.setup import Setup, read_setup_file, setup_warnings
 from assistant.errors import (
     ConfigError,
-    PhaseError,
 )
 from assistant.files import read_text
 from assistant.game import Game
@@ -29,14 +28,13 @@ from assistant.gm import (
     dusk_text,
     enter_orders,
     pm_drafts,
+    resolve,
+    result_text,
 )
 from assistant.gm import game_or_none as _game_or_none
-from assistant.gm import refuse_after_win as _refuse_after_win
 from assistant.gm import replay_of as _replay
 from assistant.gm import rules_of as _rules
-from assistant.gm import running_night as _running_night
-from assistant.models import to_iso
-from assistant.phases import game_zone, phases_from_inputs
+from assistant.phases import game_zone
 from assistant.rulesets import find_ruleset, stored_name
 
 
@@ -167,34 +165,6 @@ def order_cmd(
     )
 
 
-def revived(rep: Replay, result: PhaseResult) -> list[str]:
-    """Players dead before the phase and alive after it (002 Priest): written as "revive"
-    facts so the vote counter and the checks count them alive again."""
-    return [
-        name
-        for name, p in result.state.players.items()
-        if p.alive and name in rep.state.players and not rep.state.players[name].alive
-    ]
-
-
-def _print_result(result: PhaseResult, confirmed: bool, *, again: bool = False) -> str:
-    head = f"{result.phase} {result.number}: " + (
-        "resolved earlier (its log, replayed from the stored facts)"
-        if again
-        else "resolved and stored" if confirmed else "dry run (nothing stored)"
-    )
-    deaths = ", ".join(f"{d.player} ({d.how})" for d in result.deaths) or "none"
-    out = [head, *result.log_lines(), f"deaths: {deaths}"]
-    out += [f"note: {n}" for n in result.notes]
-    out += [
-        f"PM now, before the {result.phase} is resolved: {player}: {line}"
-        for player, lines in result.notices.items()
-        for line in lines
-        if not confirmed
-    ]
-    return "\n".join(out)
-
-
 @cli.command("resolve")
 @click.argument("game")
 @click.option("--night", type=PHASE_NUMBER, help="The night to resolve (default: the next one).")
@@ -218,65 +188,12 @@ def resolve_cmd(
         rules, rep = _replay(store)
         if show_log:
             shown = _resolved(rep, game, night, day)
-            ctx.emit(_result_data(shown, True, []), lambda: _print_result(shown, True, again=True))
+            ctx.emit(_result_data(shown, True, []), lambda: result_text(shown, True, again=True))
             return
-        phase, number = _phase(night, day, rep, _running_night(store, rules, rep, ctx.clock.now()))
-        if rep.result(phase, number) is not None:
-            raise ConfigError(
-                f"{phase} {number} of {game} is already resolved; see its log with "
-                f"`assistant resolve {game} --{phase} {number} --log`, its drafts with "
-                f"`assistant draft dawn {game}` / `assistant draft pms {game}`"
-            )
-        _refuse_after_win(rep, game, "there is nothing left to resolve")
-        if phase == "night":
-            entered = [p.number for p in phases_from_inputs(store.inputs()) if p.kind == "night"]
-            gaps = rep.unresolved_nights_before(number, entered)
-            if gaps:
-                which = (
-                    f"night {gaps[0]} of {game} is"
-                    if len(gaps) == 1
-                    else f"nights {', '.join(map(str, gaps))} of {game} are"
-                )
-                raise PhaseError(
-                    f"{which} not resolved yet; "
-                    f"nights resolve in order: first `assistant resolve {game} --night "
-                    f"{gaps[0]}` (a night without orders resolves to nothing), then night {number}"
-                )
-        result = resolve_phase(rep.state, phase, number, rep.orders_for(phase, number))
-        if not dry_run:
-            now = ctx.clock.now()
-            with store.batch():
-                store.add_input(RESOLUTION, {"phase": phase, "number": number}, now)
-                for d in result.deaths:
-                    store.add_input(
-                        DEATH,
-                        {
-                            "player": d.player,
-                            "at_post": None,
-                            "at": to_iso(now),
-                            "how": d.how,
-                            "replacement": None,
-                            "source": "engine",
-                            "phase": phase,
-                            "number": number,
-                        },
-                        now,
-                    )
-                for name in revived(rep, result):
-                    store.add_input(
-                        REVIVE,
-                        {
-                            "player": name,
-                            "at_post": None,
-                            "at": to_iso(now),
-                            "source": "engine",
-                            "phase": phase,
-                            "number": number,
-                        },
-                        now,
-                    )
-    back = revived(rep, result)
-    ctx.emit(_result_data(result, not dry_run, back), lambda: _print_result(result, not dry_run))
+        if night is not None and day is not None:
+            raise click.UsageError("give --night N or --day N, not both")
+        result, back = resolve(store, ctx.clock.now(), night=night, day=day, dry_run=dry_run)
+    ctx.emit(_result_data(result, not dry_run, back), lambda: result_text(result, not dry_run))
 
 
 def _result_data(result: PhaseResult, stored: bool, back: list[str]) -> dict[str, object]:

@@ -42,7 +42,22 @@ from starlette.routing import Route
 from assistant import TEMPLATES_DIR
 from assistant.clock import Clock
 from assistant.errors import AssistantError
-from assistant.gm import acknowledge, dusk, enter_orders, enter_pm_vote, stored_fact
+from assistant.gm import (
+    DEATH_KINDS,
+    acknowledge,
+    adjust_phase,
+    dusk,
+    enter_orders,
+    enter_phase,
+    enter_pm_vote,
+    record_death,
+    record_pm,
+    record_tiebreak,
+    resolve,
+    result_text,
+    stored_fact,
+)
+from assistant.monitor import describe, load_view
 from assistant.phases import game_zone
 from assistant.store import GameStore, list_games
 from assistant.templating import web_environment
@@ -120,7 +135,8 @@ def create_app(dashboard: Dashboard) -> Starlette:
                                  all_alerts=request.query_params.get("alerts") == "all")
         except AssistantError as e:
             return d.render("missing.html", status=404, message=str(e))
-        values = {"order_text": "", "vote": {}, "error": None, "action": None,
+        values = {"order_text": "", "vote": {}, "form": {}, "error": None, "action": None,
+                  "death_kinds": DEATH_KINDS,
                   "page": page, "now": d.now(), "csrf": d.guard.csrf,
                   "csrf_field": CSRF_FIELD, "zone_info": game_zone(page.zone), "tabs": TABS}
         values.update(extra)
@@ -187,7 +203,8 @@ def create_app(dashboard: Dashboard) -> Starlette:
             message = await asyncio.to_thread(ACTIONS[action], d, game_id, fields)
         except AssistantError as e:
             kept = {"order_text": fields.get("orders", ""),
-                    "vote": {k: fields.get(k, "") for k in ("voter", "target", "at")}}
+                    "vote": {k: fields.get(k, "") for k in ("voter", "target", "at")},
+                    "form": {k: v for k, v in fields.items() if k != CSRF_FIELD}}
             return _page(request, status=400, error=str(e), action=action, **kept)
         url = f"/game/{game_id}?flash={d.flash(message)}#{ANCHORS.get(action, action)}"
         return RedirectResponse(url, status_code=303)
@@ -293,11 +310,86 @@ class _FormError(AssistantError):
     """A form sent without what the action needs."""
 
 
-ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_confirm}
+def _number(form: FormData, name: str, what: str) -> int | None:
+    text = (form.get(name) or "").strip().lstrip("#")
+    if not text:
+        return None
+    if not text.isdigit():
+        raise _FormError(f"{what}: give a number, not {text!r}")
+    return int(text)
+
+
+def _phase(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`phase GAME KIND N [--ends] [--start-post]`."""
+    kind = form.get("kind") or ""
+    if kind not in ("day", "night"):
+        raise _FormError("start a day or a night")
+    number = _number(form, "number", "the phase's number")
+    if number is None:
+        raise _FormError(f"give the {kind}'s number, e.g. {kind} 2")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        note = enter_phase(store, d.now(), kind, number, ends=form.get("ends") or None,
+                           start_post=_number(form, "start_post", "the opening post"))
+        described = describe(load_view(store, d.now()))
+    said = f"{kind.capitalize()} {number} started; deadline " \
+        f"{described['deadline_local'] or 'none'} ({described['why']})."
+    return f"{said} {note}" if note else said
+
+
+def _deadline(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`phase GAME --move-to TIME` or `--extend SPAN`."""
+    extend, move_to = (form.get("extend") or "").strip(), (form.get("move_to") or "").strip()
+    if bool(extend) == bool(move_to):
+        raise _FormError("give either a new deadline or an extension")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        adjust_phase(store, d.now(), extend=extend or None, move_to=move_to or None)
+        described = describe(load_view(store, d.now()))
+    return f"{described['phase']} now ends {described['deadline_local']} ({described['why']})."
+
+
+def _kill(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`kill GAME PLAYER --how HOW [--at-post N] [--replacement NAME]`."""
+    replacement = (form.get("replacement") or "").strip() or None
+    how = "replaced" if replacement else (form.get("how") or "other")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, text = record_death(store, d.now(), (form.get("player") or "").strip(),
+                                   how=how, at_post=_number(form, "at_post", "the post"),
+                                   replacement=replacement)
+    return text
+
+
+def _pm(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`pm GAME PLAYER TEXT [--result]`."""
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, text = record_pm(store, d.now(), (form.get("player") or "").strip(),
+                                form.get("text") or "", result=form.get("result") == "1")
+    return text
+
+
+def _tiebreak(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`tiebreak GAME CHOICE`."""
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, text = record_tiebreak(store, d.now(), (form.get("choice") or "").strip())
+    return text
+
+
+def _resolve(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`resolve GAME [--dry-run]`: the night the orders go to, its log as the command
+    prints it."""
+    dry_run = form.get("dry_run") == "1"
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        result, _back = resolve(store, d.now(), dry_run=dry_run)
+    return result_text(result, not dry_run)
+
+
+ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_confirm,
+           "phase": _phase, "deadline": _deadline, "kill": _kill, "pm": _pm,
+           "tiebreak": _tiebreak, "resolve": _resolve}
 """Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
 and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
 more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""
-ANCHORS = {"ack": "alerts", "dusk-confirm": "state"}
+ANCHORS = {"ack": "alerts", "dusk-confirm": "state", "phase": "state", "deadline": "state",
+           "kill": "death", "resolve": "order"}
 """Where the page scrolls back to after an action (default: the action's own id)."""
 
 

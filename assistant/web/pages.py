@@ -35,6 +35,7 @@ from assistant.gm import (
     over_line,
     pm_drafts,
     tally_bbcode,
+    tie_decider,
     why_name,
 )
 from assistant.monitor import GameView, day_deadline, draft_dusk, load_view
@@ -53,7 +54,7 @@ from assistant.web.chart import (
 
 RECENT_POSTS = 12
 TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
-        ("votes", "Votes"), ("posts", "Posts"))
+        ("votes", "Votes"), ("gm", "Clock & deaths"), ("posts", "Posts"))
 """The tabs under the alerts, each the template `web/tab_KEY.html`: a new section of the
 page (the inbox's proposals, the log) is one more entry and one more template."""
 SOON = timedelta(hours=1)
@@ -185,6 +186,12 @@ class GamePage:
     orders: list[str] = field(default_factory=list)
     missing_orders: list[str] = field(default_factory=list)
     has_setup: bool = False
+    extensions_open: bool = False
+    tie_decider: str | None = None
+    """Who breaks a tied lynch ("the sheriff", "the GM"), when someone does."""
+    next_kind: str = "day"
+    next_number: int | None = None
+    """The phase the "start" form offers: the one after the running phase."""
     game_over: str | None = None
     """The engine's confirmed win ("Town won at the dusk of Day 2"): no orders are taken."""
     pm_votes: bool = False
@@ -402,6 +409,9 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
         page.deadline_iso = view.deadline.at.isoformat()
         page.deadline_local = local_text(view.deadline.at, zone)
         page.deadline_why = view.deadline.why
+    page.extensions_open = bool(view.deadline and view.deadline.extensions_open)
+    page.tie_decider = tie_decider(view.ruleset)
+    page.next_kind, page.next_number = _next_phase(view)
     _count(page, store, view, now, why)
     page.missing_orders = _orders_status(store, view)
     page.state = game_state(view, page.tally, page.missing_orders, now)
@@ -423,6 +433,20 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
     _orders(page, store, view, now)
     page.drafts = _drafts(store, view, now, page)
     return page
+
+
+def _next_phase(view: GameView) -> tuple[str, int | None]:
+    """The phase after the running one, by the ruleset's numbering: a night keeps the
+    number of the day before it where games begin by day (Day 1, Night 1, Day 2; the
+    engine's `[night] first_phase`)."""
+    engine = view.ruleset.engine
+    began_by_day = engine is not None and engine.first_phase == "day"
+    phase = view.phase
+    if phase is None:
+        return ("day", 1) if began_by_day else ("night", 1)
+    if phase.kind == "day":
+        return "night", phase.number if began_by_day else phase.number + 1
+    return "day", phase.number + 1 if began_by_day else phase.number
 
 
 def _count(page: GamePage, store: GameStore, view: GameView, now: datetime,
