@@ -684,6 +684,33 @@ def tie_decider(ruleset: Any) -> str | None:
     return rules.tie_decider if rules.tie == "decided" else None
 
 
+def has_sheriff(ruleset: Any) -> bool:
+    """Whether the ruleset's ties are broken by an elected sheriff (001)."""
+    return TallyRules.from_ruleset(ruleset).tie_decided_by == "sheriff"
+
+
+def record_sheriff(
+    store: GameStore, now: datetime, player: str, *, day: int | None = None,
+    at_post: int | None = None,
+) -> tuple[dict[str, Any], str]:
+    """Record the sheriff the village elected (`sheriff`, the dashboard's form)."""
+    g = load_game(store)
+    rules = TallyRules.from_ruleset(find_ruleset(g.ruleset))
+    if rules.tie_decided_by != "sheriff":
+        raise ConfigError(
+            f"the ruleset of {store.game_id!r} ({g.ruleset}) has no sheriff: its ties are "
+            f"decided by {rules.tie_decider if rules.tie == 'decided' else rules.tie}"
+        )
+    m = g.matcher().match(player, strict=True)
+    if not m.ok:
+        raise VoteError(f"the sheriff {m.describe()}; players: {', '.join(g.players)}")
+    data = {"player": m.slot, "day": current_day(g, day), "at_post": at_post}
+    store.add_input("sheriff", data, now)
+    since = f" from day {data['day']}" if data["day"] is not None else ""
+    after = f"; the lynch vote starts after post {at_post}" if at_post is not None else ""
+    return data, f"Recorded: {m.slot} is the sheriff{since}{after}."
+
+
 def record_tiebreak(
     store: GameStore, now: datetime, choice: str, *, day: int | None = None
 ) -> tuple[dict[str, Any], str]:

@@ -17,10 +17,10 @@ from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
 from assistant.game import Game
 from assistant.gm import (
-    current_day,
     enter_pm_vote,
     game_tally,
     over_line,
+    record_sheriff,
     record_tiebreak,
     tally_bbcode,
     why_name,
@@ -506,21 +506,8 @@ def sheriff_cmd(
     """Record PLAYER as the sheriff the village elected (001): the sheriff breaks lynch ties."""
     a = app(ctx)
     with a.open_game(game_id) as store:
-        g = load_game(store)
-        rules = TallyRules.from_ruleset(find_ruleset(g.ruleset))
-        if rules.tie_decided_by != "sheriff":
-            raise ConfigError(
-                f"the ruleset of {game_id!r} ({g.ruleset}) has no sheriff: its ties are "
-                f"decided by {rules.tie_decider if rules.tie == 'decided' else rules.tie}"
-            )
-        m = g.matcher().match(player, strict=True)
-        if not m.ok:
-            raise VoteError(f"the sheriff {m.describe()}; players: {', '.join(g.players)}")
-        data = {"player": m.slot, "day": current_day(g, day), "at_post": at_post}
-        store.add_input("sheriff", data, a.clock.now())
-    since = f" from day {data['day']}" if data["day"] is not None else ""
-    after = f"; the lynch vote starts after post {at_post}" if at_post is not None else ""
-    a.emit(data, f"Recorded: {m.slot} is the sheriff{since}{after}.")
+        data, text = record_sheriff(store, a.clock.now(), player, day=day, at_post=at_post)
+    a.emit(data, text)
 
 
 @cli.command("tiebreak")

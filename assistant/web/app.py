@@ -52,6 +52,7 @@ from assistant.gm import (
     enter_pm_vote,
     record_death,
     record_pm,
+    record_sheriff,
     record_tiebreak,
     resolve,
     result_text,
@@ -373,6 +374,14 @@ def _tiebreak(d: Dashboard, game_id: str, form: FormData) -> str:
     return text
 
 
+def _sheriff(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`sheriff GAME PLAYER [--at-post N]`."""
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, text = record_sheriff(store, d.now(), (form.get("player") or "").strip(),
+                                     at_post=_number(form, "at_post", "your post"))
+    return text
+
+
 def _resolve(d: Dashboard, game_id: str, form: FormData) -> str:
     """`resolve GAME [--dry-run]`: the night the orders go to, its log as the command
     prints it."""
@@ -384,7 +393,7 @@ def _resolve(d: Dashboard, game_id: str, form: FormData) -> str:
 
 ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_confirm,
            "phase": _phase, "deadline": _deadline, "kill": _kill, "pm": _pm,
-           "tiebreak": _tiebreak, "resolve": _resolve}
+           "tiebreak": _tiebreak, "sheriff": _sheriff, "resolve": _resolve}
 """Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
 and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
 more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""

@@ -31,6 +31,7 @@ from assistant.gm import (
     dawn_draft,
     dusk_text,
     game_tally,
+    has_sheriff,
     orders_night,
     over_line,
     pm_drafts,
@@ -187,6 +188,7 @@ class GamePage:
     missing_orders: list[str] = field(default_factory=list)
     has_setup: bool = False
     extensions_open: bool = False
+    has_sheriff: bool = False
     tie_decider: str | None = None
     """Who breaks a tied lynch ("the sheriff", "the GM"), when someone does."""
     next_kind: str = "day"
@@ -411,6 +413,7 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
         page.deadline_why = view.deadline.why
     page.extensions_open = bool(view.deadline and view.deadline.extensions_open)
     page.tie_decider = tie_decider(view.ruleset)
+    page.has_sheriff = has_sheriff(view.ruleset)
     page.next_kind, page.next_number = _next_phase(view)
     _count(page, store, view, now, why)
     page.missing_orders = _orders_status(store, view)

@@ -185,6 +185,7 @@
             var el = root.querySelector("[data-part='" + name + "']");
             if (el) { swap(el, doc.parts[name].html); el.dataset.digest = doc.parts[name].digest; }
           });
+          if (doc.parts && doc.parts.chart) { chartToNow(); }
           root.dataset.updated = String(Number(root.dataset.updated || 0) + 1);
           // Every part swapped since the page was loaded (what a test can read).
           var all = (root.dataset.swapped || "").split(",").filter(Boolean);
@@ -197,7 +198,14 @@
     refreshLive = refresh;
     source.addEventListener("change", refresh);
   }
+  // On a phone the chart scrolls sideways in its box: show its end (now, the deadline).
+  function chartToNow() {
+    document.querySelectorAll(".history").forEach(function (fig) {
+      if (fig.scrollWidth > fig.clientWidth) { fig.scrollLeft = fig.scrollWidth; }
+    });
+  }
   document.addEventListener("DOMContentLoaded", function () {
+    chartToNow();
     initialTab();
     countdowns();
     setInterval(countdowns, 1000);
