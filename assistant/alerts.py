@@ -150,15 +150,18 @@ class AlertLog:
         read from their documents (a long game's thousands of alerts are counted, not
         all loaded)."""
         rank = {s: i for i, s in enumerate(reversed(SEVERITIES))}
-        docs = self.table.all()
 
-        def key(doc: dict[str, Any]) -> tuple[int, str]:
-            alert = doc.get("alert") or {}
-            happened = alert.get("occurred_at") or doc.get("first_seen") or ""
-            return rank.get(alert.get("severity"), len(rank)), _descending(happened)
+        def when(doc: dict[str, Any]) -> str:  # ISO times in UTC sort as text
+            return (doc.get("alert") or {}).get("occurred_at") or doc.get("first_seen") or ""
 
-        open_docs = sorted((d for d in docs if not d.get("acked_at")), key=key)
-        acked_docs = sorted((d for d in docs if d.get("acked_at")), key=key)
+        def severity(doc: dict[str, Any]) -> int:
+            return rank.get((doc.get("alert") or {}).get("severity"), len(rank))
+
+        # Newest first, then (a stable sort) by severity: newest first within each.
+        docs = sorted(self.table.all(), key=when, reverse=True)
+        docs.sort(key=severity)
+        open_docs = [d for d in docs if not d.get("acked_at")]
+        acked_docs = [d for d in docs if d.get("acked_at")]
         counts = dict.fromkeys(reversed(SEVERITIES), 0)
         for d in open_docs:
             severity = (d.get("alert") or {}).get("severity")
@@ -216,11 +219,6 @@ class Triage:
     """Open alerts per severity, violations first."""
     open_total: int
     acked_total: int
-
-
-def _descending(iso: str) -> str:
-    """An ISO time (UTC, one format) turned so that sorting puts the newest first."""
-    return "".join(chr(0x10FFFF - ord(c)) for c in iso)
 
 
 def _order(s: StoredAlert) -> tuple:

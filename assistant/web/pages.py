@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
@@ -246,11 +247,21 @@ def forum_link(url: str | None, thread_url: str | None) -> str | None:
     never links anywhere a player's text chose."""
     if not url or not thread_url:
         return None
+    site = _site(thread_url)
+    if site and url.startswith(site):  # the common case, without parsing the address
+        return url
     to, forum = urlsplit(url), urlsplit(thread_url)
     if to.scheme not in ("http", "https") or (to.scheme, to.netloc) != (forum.scheme,
                                                                         forum.netloc):
         return None
     return url
+
+
+@lru_cache(maxsize=64)
+def _site(thread_url: str) -> str | None:
+    """ "http://host:port/" of the game's forum, when it is http(s)."""
+    forum = urlsplit(thread_url)
+    return f"{forum.scheme}://{forum.netloc}/" if forum.scheme in ("http", "https") else None
 
 
 def post_excerpt(body_html: str, most: int = 280) -> str:
