@@ -192,10 +192,12 @@ def test_a_phone_has_no_sideways_scroll_and_big_enough_buttons(
     page.locator("#chart-tip").wait_for(state="visible")
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(shots / "phone-chart-tap.png"))
-    for tab in ("drafts", "players", "night", "votes", "posts"):
+    for tab in ("drafts", "players", "night", "votes", "gm", "posts"):
         page.click(f"#tab-{tab}")
         assert no_horizontal_scroll(page), tab
         assert small_targets(page) == [], tab
+    page.click("#tab-gm")
+    page.locator("#panel-gm").screenshot(path=str(shots / "phone-gm-tab.png"))
     page.click("#tab-drafts")
     page.screenshot(path=str(shots / "phone-drafts.png"), full_page=True)
     context.close()
