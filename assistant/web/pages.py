@@ -282,7 +282,9 @@ def short_duration(delta: timedelta) -> str:
         return f"{days} d {hours} h" if hours else f"{days} d"
     if hours:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    return f"{minutes} min {secs} s" if minutes else f"{secs} s"
+    if minutes:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    return f"{secs} s"
 
 
 def _ago(delta: timedelta) -> str:

@@ -11,7 +11,8 @@
     var m = Math.floor(left % 3600 / 60), s = left % 60;
     if (d) { return d + " d" + (h ? " " + h + " h" : ""); }
     if (h) { return h + " h" + (m ? " " + m + " min" : ""); }
-    return m ? m + " min " + s + " s" : s + " s";
+    if (m) { return m + " min" + (s ? " " + s + " s" : ""); }
+    return s + " s";
   }
   var refreshLive = function () {};
   function countdowns() {
