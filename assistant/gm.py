@@ -53,7 +53,7 @@ def parse_at(text: str, *, now: datetime, tz: str, where: str = "--at") -> datet
 def require_posts(store: GameStore, game: Game) -> None:
     """A count of a game whose thread was never read would show everyone not voting and a
     lynch drawn from nothing: say what to do instead."""
-    if game.pm_votes or len(store.table("posts")):  # not every post read just to know
+    if game.pm_votes or store.has_posts():  # not every post built just to know
         return
     pm = "pm" in VoteRules.from_ruleset(find_ruleset(game.ruleset)).forms
     raise StoreError(

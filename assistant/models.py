@@ -7,7 +7,8 @@ only the forum facts are defined here, because every later step reads them.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -95,12 +96,18 @@ class Post:
         return h.hexdigest()[:16]
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["posted_at"] = to_iso(self.posted_at)
-        if self.edit is not None:
-            d["edit"]["at"] = to_iso(self.edit.at)
-        d["quotes"] = [asdict(q) for q in self.quotes]
-        return d
+        """The stored form (the fields in order; `dataclasses.asdict` made the same dict
+        through a deep copy of every field, a fifth of a first read's time)."""
+        edit = self.edit
+        return {
+            "post_id": self.post_id, "position": self.position, "author": self.author,
+            "author_id": self.author_id, "posted_at": to_iso(self.posted_at),
+            "body_html": self.body_html, "page": self.page,
+            "edit": None if edit is None else {"at": to_iso(edit.at), "by": edit.by,
+                                               "reason": edit.reason, "count": edit.count},
+            "quotes": [{"author": q.author, "post_id": q.post_id} for q in self.quotes],
+            "url": self.url,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Post:
@@ -141,6 +148,6 @@ class TopicPage:
     """How many pages the thread has, as this page shows."""
     per_page: int | None
     """Posts per page, when the page's links tell (SMF `topic=2.15`, phpBB `start=15`)."""
-    page_urls: tuple[str, ...]
+    page_urls: Sequence[str]
     """URL of every page 1..page_count, built from the thread URL and offsets."""
     posts: tuple[Post, ...] = field(default_factory=tuple)

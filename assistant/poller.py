@@ -499,10 +499,7 @@ class Poller:
 
     def _missing(self, present: set[int], lo: float, hi: float) -> list[int]:
         """Stored, not-vanished posts with ids in [lo, hi] that the pages did not show."""
-        return sorted(
-            pid for pid in self.store.live_post_ids()
-            if lo <= pid <= hi and pid not in present
-        )
+        return [pid for pid in self.store.live_post_ids(lo, hi) if pid not in present]
 
     def _save_state(
         self,
@@ -517,8 +514,13 @@ class Poller:
         values: dict[str, Any] = {
             "thread_url": ref.first_page_url, "software": ref.software,
             "topic_id": ref.topic_id, "per_page": per_page, "page_count": page_count,
-            "page_urls": _page_urls(ref, page_count, per_page),
         }
+        if ("page_urls" not in state or state.get("page_count") != page_count
+                or state.get("per_page") != per_page
+                or state.get("thread_url") != ref.first_page_url):
+            # (made again only when they change: a long thread's list at every write of
+            # its first read cost as much as the rest of the write)
+            values["page_urls"] = _page_urls(ref, page_count, per_page)
         if reads:
             last = reads[-1].page
             values.update(version=last.version, title=last.title, last_page=last.page)

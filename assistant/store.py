@@ -1,12 +1,20 @@
-"""The game store: one TinyDB file per game holding only facts.
+"""The game store: one TinyDB file per game holding only facts, and its posts beside it.
 
 Facts are post versions (appended, never overwritten), the GM's inputs, the thread's
 crawl state, and alerts with their acknowledgements. Everything else is derived.
 
-Writes are atomic: the whole document goes to a temp file in the same directory, is
-fsynced, and replaces the old file with `os.replace`. A process killed at any moment
-leaves either the old or the new file, never a torn one. `batch()` groups the writes
-of one poll into one replace, so a poll is stored whole or not at all.
+The posts live in a file that grows by appending (`G.json.posts`, post_log.py): one line
+per batch, so storing a page costs the same at page 3,000 of a thread as at page 3. The
+rest is the TinyDB document, small, and its writes are atomic: the whole document goes
+to a temp file in the same directory, is fsynced, and replaces the old file with
+`os.replace`. A process killed at any moment leaves either the old or the new file, never
+a torn one, and a posts file whose last line may be torn, which nobody reads. `batch()`
+groups the writes of one poll: its posts are appended (and fsynced) first, then the game
+file is replaced, so a poll killed between the two has its posts stored and its crawl
+state not: the next poll reads those pages again and finds them unchanged.
+
+Schema 2 (this layout); a game file of schema 1 holds its posts in its "posts" table, is
+read as it is, and moves them to the posts file on its first write.
 
 Writes are serialised: every write (a batch, or a single TinyDB insert or update) holds
 the game's lock file (`games/G.json.lock`, via `filelock`) from the moment it reads the
@@ -17,13 +25,15 @@ file the earlier one left. Readers take no lock: a replace is atomic.
 
 from __future__ import annotations
 
+import bisect
 import errno
 import gc
 import json
+import math
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,16 +44,19 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from tinydb import TinyDB
 from tinydb.storages import Storage
-from tinydb.table import Document, Table
+from tinydb.table import Table
 
 from assistant.errors import StoreError
 from assistant.models import Post, built, from_iso, to_iso
+from assistant.post_log import PostLog, log_path, shared
 
 if TYPE_CHECKING:  # filelock, tempfile and platformdirs are imported where a write or the
     # default folder needs them: a read-only command (`count`) pays for none of them
     from filelock import FileLock
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READS_SCHEMAS = (1, 2)
+"""1: the posts in the game file's "posts" table (moved to the posts file on a write)."""
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -117,6 +130,8 @@ class AtomicJSONStorage(Storage):
         self._signature: tuple[int, int, int] | None = None
         self._timeout = lock_timeout()
         self._file_lock: FileLock | None = None
+        self.before_write: Callable[[dict[str, Any]], None] | None = None
+        """Called with the document before each write (store.py moves schema 1's posts)."""
 
     @property
     def _lock(self) -> FileLock:
@@ -171,6 +186,8 @@ class AtomicJSONStorage(Storage):
     def flush(self) -> None:
         if not self._dirty or self._data is None:
             return
+        if self.before_write is not None:
+            self.before_write(self._data)
         # json.dumps, not json.dump: dump streams through the pure-Python encoder, which
         # takes ten times as long on a long game's file; the text is the same.
         text = json.dumps(self._data, ensure_ascii=False, separators=(",", ":"))
@@ -350,6 +367,8 @@ class GameStore:
         self.path = path
         self.game_id = game_id
         self._storage: AtomicJSONStorage | None = None
+        self._log: PostLog = shared(log_path(Path(path)))
+        self._posts_depth = 0
         try:
             self.db = _GameDB(path, storage=self._make_storage)
             meta = self.db.table("meta").get(doc_id=1)
@@ -357,16 +376,25 @@ class GameStore:
             raise
         except (OSError, ValueError) as e:
             raise StoreError(f"cannot open the game file {path}: {e}") from None
-        if meta is not None and meta.get("schema_version") != SCHEMA_VERSION:
+        if meta is not None and meta.get("schema_version") not in READS_SCHEMAS:
             raise StoreError(
                 f"{path} has schema_version {meta.get('schema_version')!r}; this assistant reads "
-                f"{SCHEMA_VERSION}. Use the assistant version that wrote it."
+                f"{', '.join(map(str, READS_SCHEMAS))}. Use the assistant version that wrote it."
             )
 
     def _make_storage(self, path: Path) -> AtomicJSONStorage:
         self._storage = AtomicJSONStorage(path)
+        self._storage.before_write = self._before_write
         _clear_stale_temp_files(Path(path))
         return self._storage
+
+    def _before_write(self, data: dict[str, Any]) -> None:
+        """A game file of schema 1 written by a TinyDB table alone (an alert, a marker):
+        its posts go to the posts file first, then the file is written as schema 2."""
+        if "posts" in data:
+            with self._log.lock:
+                size = self._log.replace_with(_docs_of_table(data["posts"]))
+            _as_schema_2(data, size)
 
     # ---- opening -----------------------------------------------------------------
 
@@ -401,10 +429,40 @@ class GameStore:
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Group writes into one atomic replace of the file (one poll, one GM command)."""
-        assert self._storage is not None
-        with self._storage.batch():
-            yield
+        """Group writes into one write of the store (one poll, one GM command), under the
+        game's lock: the posts appended to the posts file, then the game file replaced
+        with the posts file's new length (the commit: post_log.py)."""
+        storage = self._storage
+        assert storage is not None
+        if self._posts_depth:
+            with storage.batch():
+                yield
+            return
+        log, began, stored = self._log, False, False
+        try:
+            with storage.batch():
+                data = storage.read()
+                old = data is not None and "posts" in data  # schema 1: moved at the end
+                log.begin(_committed(data), _docs_of_table(data["posts"]) if old else None)
+                began = True
+                self._posts_depth = 1
+                try:
+                    yield
+                finally:
+                    self._posts_depth = 0
+                if old:
+                    assert data is not None
+                    _as_schema_2(data, log.replace_with(log.docs))
+                    storage.write(data)
+                elif log.pending:
+                    size = log.append()
+                    data = storage.read() or {}  # (a game's first write makes its file)
+                    data[POSTS_FILE] = {"1": {"bytes": size}}
+                    storage.write(data)
+            stored = True
+        finally:
+            if began:
+                log.end() if stored else log.abort()
 
     # ---- game configuration ----------------------------------------------------------
 
@@ -450,7 +508,7 @@ class GameStore:
     def writing(self) -> bool:
         """Inside a batch that has changed something (it will replace the file)."""
         assert self._storage is not None
-        return self._storage._dirty
+        return self._storage._dirty or self._log.pending
 
     def poll_counters_path(self) -> Path:
         return self.path.with_name(f"{self.path.name}.polls")
@@ -481,85 +539,117 @@ class GameStore:
 
     def record_posts(self, posts: Iterable[Post], seen_at: datetime) -> RecordResult:
         """Store what a page showed: new posts, and a new version for each changed one."""
-        table = self.db.table("posts")
         result = RecordResult()
         seen = to_iso(seen_at)
-        fresh: dict[int, Document] = {}
+        fresh: set[int] = set()
         with self.batch():
+            log = self._log
+            docs = log.docs
             for post in posts:
+                pid = post.post_id
                 version = {"seen_at": seen, "hash": post.content_hash, "post": post.to_dict()}
-                doc = fresh.get(post.post_id) or table.get(doc_id=post.post_id)
+                doc = docs.get(pid)
                 if doc is None:
-                    fresh[post.post_id] = Document(
-                        {"post_id": post.post_id, "versions": [version], "vanished_at": None},
-                        doc_id=post.post_id,
-                    )
-                    result.new.append(post.post_id)
+                    log.record([["v", pid, version]])
+                    fresh.add(pid)
+                    result.new.append(pid)
                     continue
-                if post.post_id in fresh:  # the same post twice in one batch: keep the last
-                    if doc["versions"][-1]["hash"] != version["hash"]:
-                        doc["versions"][-1] = version
-                    continue
-                updates: dict[str, Any] = {}
-                if doc.get("vanished_at"):
-                    updates["vanished_at"] = None
-                    result.reappeared.append(post.post_id)
                 last = doc["versions"][-1]
+                if pid in fresh:  # the same post twice in one batch: keep the last
+                    if last["hash"] != version["hash"]:
+                        log.record([["last", pid, version]])
+                    continue
+                if doc.get("vanished_at"):
+                    log.record([["back", pid]])
+                    result.reappeared.append(pid)
                 if last["hash"] != version["hash"]:
-                    updates["versions"] = [*doc["versions"], version]
-                    result.changed.append(post.post_id)
+                    log.record([["v", pid, version]])
+                    result.changed.append(pid)
                 elif last["post"]["page"] != post.page or last["post"]["position"] != post.position:
                     # Same text, moved (a post before it was deleted): keep the version,
                     # fix the place.
                     place = dict(last["post"], page=post.page, position=post.position)
-                    moved = dict(last, post=place)
-                    updates["versions"] = [*doc["versions"][:-1], moved]
+                    log.record([["last", pid, dict(last, post=place)]])
                     result.unchanged += 1
                 else:
                     result.unchanged += 1
-                if updates:
-                    table.update(updates, doc_ids=[doc.doc_id])
-            if fresh:
-                table.insert_multiple(fresh.values())
         return result
 
     def mark_vanished(self, post_ids: Iterable[int], at: datetime) -> list[int]:
         """Mark posts a poll expected on a page but did not find; they stay in the store."""
-        table = self.db.table("posts")
         marked = []
         with self.batch():
+            docs = self._log.docs
             for pid in post_ids:
-                doc = table.get(doc_id=pid)
+                doc = docs.get(pid)
                 if doc is not None and not doc.get("vanished_at"):
-                    table.update({"vanished_at": to_iso(at)}, doc_ids=[doc.doc_id])
+                    self._log.record([["gone", pid, to_iso(at)]])
                     marked.append(pid)
         return marked
 
-    def posts(self, *, include_vanished: bool = True) -> list[StoredPost]:
-        """Every stored post in thread order (position, then id). Read from the document
-        itself, not through TinyDB's copies of every record (`live_post_ids`): a count of a
-        long day spent a third of its store read copying, and the copies are only read."""
+    def _post_docs(self) -> dict[int, dict[str, Any]] | None:
+        """The stored posts' records by id when the game file still holds them (schema 1),
+        else None: they are the posts file's (`self._log`, read up to the length the game
+        file gives)."""
         assert self._storage is not None
-        docs = (self._storage.read() or {}).get("posts", {}).values()
-        with paused_gc():
-            out = [
-                _stored_post(doc) for doc in docs
-                if include_vanished or not doc.get("vanished_at")
-            ]
-        out.sort(key=lambda sp: (sp.latest.position, sp.post_id))
+        if self._posts_depth:
+            return None  # a batch of ours: the log is up to date, with its changes
+        data = self._storage.read()
+        if data is not None and "posts" in data:
+            return _docs_of_table(data["posts"])
+        self._log.refresh(_committed(data))
+        return None
+
+    def posts(self, *, include_vanished: bool = True) -> list[StoredPost]:
+        """Every stored post in thread order (position, then id). The records are built
+        once per process and kept with the posts file's reading (post_log.py): the daemon's
+        next review of a long game builds only the posts its poll brought."""
+        old = self._post_docs()
+        if old is not None:
+            with paused_gc():
+                out = [_stored_post(doc) for doc in old.values()]
+            out.sort(key=lambda sp: (sp.latest.position, sp.post_id))
+        else:
+            log = self._log
+            with log.lock:
+                if log.order is None:
+                    built = log.built
+                    with paused_gc():
+                        for pid, doc in log.docs.items():
+                            if pid not in built:
+                                built[pid] = _stored_post(doc)
+                    log.order = sorted(built.values(),
+                                       key=lambda sp: (sp.latest.position, sp.post_id))
+                out = list(log.order)
+        if not include_vanished:
+            out = [sp for sp in out if sp.vanished_at is None]
         return out
 
-    def live_post_ids(self) -> list[int]:
-        """Ids of the stored posts not marked vanished, read straight from the document:
-        a poll asks at every write, and copying every post of a long game for it costs
-        more than the rest of the poll."""
-        assert self._storage is not None
-        posts = (self._storage.read() or {}).get("posts", {})
-        return [int(key) for key, doc in posts.items() if not doc.get("vanished_at")]
+    def live_post_ids(self, lo: float = -math.inf, hi: float = math.inf) -> list[int]:
+        """Ids of the stored posts not marked vanished, in order, those in [lo, hi] only
+        when given: a poll asks at every write, about the ids of the pages it read, and
+        looking at every post of a long thread each time made a first read quadratic."""
+        old = self._post_docs()
+        if old is not None:
+            return sorted(pid for pid, doc in old.items()
+                          if lo <= pid <= hi and not doc.get("vanished_at"))
+        log = self._log
+        with log.lock:
+            ids = log.sorted_ids()
+            first = 0 if lo == -math.inf else bisect.bisect_left(ids, lo)
+            last = len(ids) if hi == math.inf else bisect.bisect_right(ids, hi)
+            docs = log.docs
+            return [pid for pid in ids[first:last] if not docs[pid].get("vanished_at")]
 
     def post(self, post_id: int) -> StoredPost | None:
-        doc = self.db.table("posts").get(doc_id=post_id)
+        old = self._post_docs()
+        doc = (old if old is not None else self._log.docs).get(post_id)
         return None if doc is None else _stored_post(doc)
+
+    def has_posts(self) -> bool:
+        """Whether any post is stored (without building them)."""
+        old = self._post_docs()
+        return bool(old if old is not None else self._log.docs)
 
     # ---- GM inputs -------------------------------------------------------------------
 
@@ -625,6 +715,33 @@ def paused_gc() -> Iterator[None]:
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()
+
+
+def _docs_of_table(table: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The records of a schema-1 game file's "posts" table, by post id."""
+    return {int(k): v for k, v in table.items()}
+
+
+POSTS_FILE = "posts_file"
+"""The game file's table whose one record gives the posts file's stored length."""
+
+
+def _committed(data: dict[str, Any] | None) -> int:
+    """How many bytes of the posts file the game file says are stored."""
+    try:
+        return int((data or {})[POSTS_FILE]["1"]["bytes"])
+    except (KeyError, TypeError, ValueError):
+        return 0
+
+
+def _as_schema_2(data: dict[str, Any], size: int) -> None:
+    """A schema-1 document whose posts were moved to a posts file of `size` bytes: without
+    them, naming that length, and saying schema 2."""
+    data.pop("posts", None)
+    data[POSTS_FILE] = {"1": {"bytes": size}}
+    meta = data.get("meta", {}).get("1")
+    if isinstance(meta, dict):
+        meta["schema_version"] = SCHEMA_VERSION
 
 
 def _stored_post(doc: dict[str, Any]) -> StoredPost:

@@ -5,6 +5,10 @@ It reports where it is and waits there for the test: at each point below it prin
 "at POINT" and reads one line from stdin before going on, so the test kills it (SIGKILL)
 at a point of its choosing, never after a guessed while:
   "at fetch P"   the thread's page P (0-based) is being served, nothing of it stored yet;
+  "at torn"      half of a batch's line is appended to the posts file (post_log.py), the
+                 rest not yet: a line a killed writer leaves torn;
+  "at appended"  the whole line is appended and fsynced, the game file (which says how
+                 much of the posts file is stored) not yet replaced;
   "at replace"   a new store file is written and fsynced beside the old one, not yet
                  put in its place (os.replace);
   "at replaced"  the new store file has replaced the old one.
@@ -26,6 +30,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from forum_server import PER_PAGE, thread_files  # noqa: E402
 
+from assistant import post_log  # noqa: E402
 from assistant.clock import FakeClock  # noqa: E402
 from assistant.poller import Poller, PollSettings  # noqa: E402
 from assistant.scrapers.http import Fetcher, FetchSettings  # noqa: E402
@@ -57,9 +62,21 @@ def watch_replaces(game_file: Path) -> None:
     os.replace = replace
 
 
+def tearing_write(fd: int, line: bytes) -> None:
+    """The posts file's append with checkpoints: half the line written ("at torn"), then
+    the rest, fsynced ("at appended")."""
+    half = len(line) // 2
+    os.write(fd, line[:half])
+    checkpoint("torn")
+    os.write(fd, line[half:])
+    os.fsync(fd)
+    checkpoint("appended")
+
+
 def main(data_dir: str, software: str) -> None:
     pages = [p.read_bytes() for p in thread_files(software)]
     watch_replaces(GameStore.game_path(data_dir, "crash"))
+    post_log._write_line = tearing_write
     store = GameStore.open(data_dir, "crash")
     last = store.post(67)
     n = 1 + max((int(m) for v in last.versions for m in MARK.findall(v.post.body_html)),

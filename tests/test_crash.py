@@ -1,6 +1,8 @@
 """Crash safety: a writer polling in a loop is killed with SIGKILL at points the test
-chooses — while a page is being read, with a new store file written but not yet in place,
-just after it was put in place — and the store keeps its guarantees: it always loads, it
+chooses — while a page is being read, with half a batch's line appended to the posts file,
+with the whole line appended but the game file not yet replaced, with a new store file
+written but not yet in place, just after it was put in place — and the store keeps its
+guarantees: it always loads, it
 holds whole batches of pages, every poll the writer finished, the poll in flight exactly
 when its last write was put in place, and nothing else. No timing is involved: the writer
 stops at each point and waits (tests/crash_writer.py), so the kill lands where chosen."""
@@ -114,10 +116,14 @@ PLAN = [
     ("replace", 1),
     ("replaced", 1),
     ("fetch", 2),
+    ("torn", 1),
     ("replace", 2),
+    ("appended", 2),
     ("replaced", 3),
     ("fetch", 3),
+    ("torn", 3),
     ("replace", 3),
+    ("appended", 1),
     ("replaced", 2),
 ]
 
@@ -154,3 +160,20 @@ def test_the_first_kills_leave_nothing_then_one_batch(tmp_path, software):
     run_until(tmp_path, software, "replaced", 1)
     ids, polls, state = stored(tmp_path)
     assert ids == POSTS[:30] and polls == set() and not state.get("backfilled")
+
+
+def test_a_torn_line_is_never_read_and_the_next_writer_cuts_it(tmp_path):
+    """Killed with half a batch's line appended to the posts file: the file is longer than
+    its game file says is stored, the store reads as before the batch, and the next writer
+    cuts the torn half off before it appends its own line."""
+    run_until(tmp_path, "smf", "replaced", 1)  # the first two pages stored
+    game = GameStore.game_path(tmp_path, "crash")
+    posts_file = game.with_name(f"{game.name}.posts")
+    stored_length = json.loads(game.read_text("utf-8"))["posts_file"]["1"]["bytes"]
+    run_until(tmp_path, "smf", "torn", 1)
+    assert posts_file.stat().st_size > stored_length
+    assert stored(tmp_path)[0] == POSTS[:30]
+    run_until(tmp_path, "smf", "appended", 1)  # the next writer's line, whole and fsynced
+    data = posts_file.read_bytes()
+    assert data.count(b"\n") == 2 and data.endswith(b"\n")  # the torn half is gone
+    assert stored(tmp_path)[0] == POSTS[:30]  # appended, not stored: the game file says so

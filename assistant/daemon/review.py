@@ -131,10 +131,17 @@ def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
         )
         events = clock_events(view)
         due = [e for e in events if e.at <= now]
-        done = {d["key"] for d in store.table(MARKERS).all()}
+        markers = store.table(MARKERS).all()
+        done = {d["key"] for d in markers}
+        counted_through = _tallies_through(markers)
+        last_count = _last_count(due)
         handled = []
+        missed: list[ClockEvent] = []
         for event in due:
-            if event.key in done:
+            if event.key in done or _tally_done(event, counted_through):
+                continue
+            if event.kind == "tally" and last_count is not None and event.at < last_count:
+                missed.append(event)  # a later count is due: this slot is one of a run
                 continue
             status, path = _handle(store, view, event, due, drafts)
             if status is None:  # not for now (a dusk before the setup): not marked
@@ -150,6 +157,8 @@ def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
                 }
             )
             handled.append(HandledEvent(event.key, event.kind, event.at, status, path))
+        if missed:
+            handled.append(_skip_tallies(store, view, missed))
         revised = _revise_final(store, view, drafts)
         if revised is not None:
             handled.append(revised)
@@ -168,15 +177,6 @@ def _handle(
     if event.kind == "dusk":
         return _dusk(store, view, event, drafts)
     if event.kind == "tally":
-        later = [e for e in due if e.kind in ("tally", "deadline") and e.at > event.at]
-        if later:
-            log.info(
-                "tally %s %s at %s: skipped (a later count is due)",
-                game_id,
-                label,
-                local_text(event.at, game_zone(view.game.tz)),
-            )
-            return "skipped", None
         thread = view.thread
         tally = count(
             thread.posts, view.game, view.ruleset, at=event.at, now=event.at,
@@ -247,6 +247,57 @@ def _handle(
         path,
     )
     return "locked", path
+
+def _tally_key_tag(key: str) -> str:
+    """The phase a tally marker's key belongs to ("day2" of "day2:tally:...")."""
+    return key.split(":", 1)[0]
+
+
+def _tallies_through(markers: list[dict[str, Any]]) -> dict[str, datetime]:
+    """Per phase, the latest interval-tally slot handled (drafted, or the last of a run of
+    skipped slots): every slot up to it is done."""
+    out: dict[str, datetime] = {}
+    for m in markers:
+        if m.get("kind") != "tally":
+            continue
+        at = from_iso(m.get("through") or m.get("at"))
+        tag = _tally_key_tag(m["key"])
+        if at is not None and (tag not in out or at > out[tag]):
+            out[tag] = at
+    return out
+
+
+def _tally_done(event: ClockEvent, through: dict[str, datetime]) -> bool:
+    last = through.get(_tally_key_tag(event.key))
+    return event.kind == "tally" and last is not None and event.at <= last
+
+
+def _last_count(due: list[ClockEvent]) -> datetime | None:
+    """The latest due count (an interval tally's or the deadline's): a tally slot before it
+    would be stale at once, so it is skipped, not drafted late."""
+    return max((e.at for e in due if e.kind in ("tally", "deadline")), default=None)
+
+
+def _skip_tallies(store: GameStore, view: GameView, missed: list[ClockEvent]) -> HandledEvent:
+    """Interval-tally slots missed (the daemon was stopped, the machine asleep): none is
+    drafted late, and the whole run is one marker and one log line, whatever its length
+    (days of 5-minute slots were one marker, one log line and one rewrite of the game
+    file each)."""
+    first, last = missed[0], missed[-1]
+    zone = game_zone(view.game.tz)
+    key = f"{_tally_key_tag(last.key)}:tally-skipped:{to_iso(first.at)}/{to_iso(last.at)}"
+    store.table(MARKERS).insert({
+        "key": key, "kind": "tally", "at": to_iso(first.at), "through": to_iso(last.at),
+        "slots": len(missed), "handled_at": to_iso(view.now), "status": "skipped",
+        "file": None,
+    })
+    label = phase_label(view.phase) if view.phase is not None else "?"
+    when = (local_text(first.at, zone) if len(missed) == 1
+            else f"{len(missed)} slots from {local_text(first.at, zone)} to "
+                 f"{local_text(last.at, zone)}")
+    log.info("tally %s %s at %s: skipped (a later count is due)", store.game_id, label, when)
+    return HandledEvent(key, "tally", last.at, "skipped", None)
+
 
 def _revise_final(store: GameStore, view: GameView, drafts: Path) -> HandledEvent | None:
     """The running day's count once its final count was locked: when it differs (a

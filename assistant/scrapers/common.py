@@ -9,7 +9,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import itemgetter
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
@@ -169,10 +169,48 @@ def per_page_from_offset(offset: int | None, page: int) -> int | None:
     return offset // (page - 1) or None
 
 
+class PageUrls(Sequence[str]):
+    """The URL of every page of a topic, each made when asked for: a page of a 3,000-page
+    thread is parsed without making 3,000 URLs (a first read of it made them all on every
+    page: nine million). Equal to the tuple (or list) of the same URLs, and shown as it."""
+
+    __slots__ = ("_count", "_per_page", "_url_at")
+
+    def __init__(self, page_count: int, per_page: int | None,
+                 url_at: Callable[[int], str]) -> None:
+        self._count, self._per_page, self._url_at = page_count, per_page or 0, url_at
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):  # noqa: ANN001, ANN204 - Sequence's signature
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        n = index + self._count if index < 0 else index
+        if not 0 <= n < self._count:
+            raise IndexError("page index out of range")
+        return self._url_at(n * self._per_page)
+
+    def __iter__(self) -> Iterator[str]:
+        return (self._url_at(n * self._per_page) for n in range(self._count))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PageUrls | tuple | list):
+            return len(other) == self._count and all(
+                a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
 def page_urls(page_count: int, per_page: int | None,
-              url_at: Callable[[int], str]) -> tuple[str, ...]:
+              url_at: Callable[[int], str]) -> PageUrls:
     """The URL of every page of a topic, from a function offset -> URL."""
-    return tuple(url_at((n - 1) * (per_page or 0)) for n in range(1, page_count + 1))
+    return PageUrls(page_count, per_page, url_at)
 
 
 def layout_error(url: str, what: str, problem: str) -> LayoutError:

@@ -1,0 +1,103 @@
+"""A long SMF 2.1 thread made of the real fixture pages' posts, any number of posts long.
+
+Page `n` of an `N`-post thread is page 2 of `../shared/fixtures/realforum/smf21` (its head,
+its foot, its page links rewritten to the pages around `n` and the last) holding 15 of the
+thread's 66 real post blocks in turn, each given the id and reply number of its place in
+the long thread. So every page is one a real SMF 2.1 renders, and a first `fetch` of it
+reads as many pages and posts as a thread of that length has. Used by benchmarks/
+backfill.py (served on 127.0.0.1) and by tests that need a long thread.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("ASSISTANT_SHARED", ROOT.parent / "shared")).resolve()
+SMF21 = SHARED / "fixtures" / "realforum" / "smf21"
+SAVED_FROM = "http://127.0.0.1:8021"
+PER_PAGE = 15
+FIRST_ID = 1000
+_BLOCK = re.compile(r'<div class="windowbg" id="msg(\d+)">.*?<hr class="post_separator">',
+                    re.S)
+_PAGELINKS = re.compile(r'(<div class="pagelinks[^"]*">).*?(</div>)', re.S)
+
+
+@dataclass
+class LongThread:
+    """An SMF thread of `posts` posts at `base_url` (topic 2)."""
+
+    posts: int
+    base_url: str = SAVED_FROM
+
+    def __post_init__(self) -> None:
+        page2 = (SMF21 / "smf21_topic_p2.html").read_text(encoding="utf-8")
+        first = _BLOCK.search(page2)
+        last = list(_BLOCK.finditer(page2))[-1]
+        assert first is not None
+        self._head, self._foot = page2[: first.start()], page2[last.end():]
+        blocks = []
+        for n in range(1, 6):
+            html = (SMF21 / f"smf21_topic_p{n}.html").read_text(encoding="utf-8")
+            blocks += [(int(m[1]), m[0]) for m in _BLOCK.finditer(html)]
+        self._blocks = [_template(pid, block) for pid, block in blocks]
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.posts // PER_PAGE))
+
+    def url(self, page: int = 1) -> str:
+        return f"{self.base_url}/index.php?topic=2.{(page - 1) * PER_PAGE}"
+
+    def page(self, n: int) -> bytes:
+        """Page `n` (1-based; past the end: the last page, as SMF answers)."""
+        n = min(max(n, 1), self.pages)
+        first = (n - 1) * PER_PAGE
+        posts = []
+        for i in range(first, min(first + PER_PAGE, self.posts)):
+            template = self._blocks[i % len(self._blocks)]
+            posts.append(template.replace("\x00ID\x00", str(FIRST_ID + i))
+                         .replace("\x00NO\x00", str(i)))
+        links = self._links(n)
+        head = _PAGELINKS.sub(lambda m: m[1] + links + m[2], self._head, count=1)
+        foot = _PAGELINKS.sub(lambda m: m[1] + links + m[2], self._foot, count=1)
+        head = head.replace("topic=2.15", f"topic=2.{first}")
+        html = head + "\n".join(posts) + foot
+        return html.replace(SAVED_FROM, self.base_url).encode("utf-8")
+
+    def _links(self, n: int) -> str:
+        """SMF's page links: the first, the pages around `n`, the last."""
+        near = {1, n - 2, n - 1, n, n + 1, n + 2, self.pages}
+        shown = sorted(p for p in near if 1 <= p <= self.pages)
+        out = ['<span class="pages">Pages</span>']
+        prev = 0
+        for p in shown:
+            if p - prev > 1:
+                out.append(' <span class="expand_pages"> ... </span> ')
+            if p == n:
+                out.append(f' <span class="current_page">{p}</span> ')
+            else:
+                out.append(f' <a class="nav_page" href="{SAVED_FROM}/index.php?topic=2.'
+                           f'{(p - 1) * PER_PAGE}">{p}</a> ')
+            prev = p
+        return "".join(out)
+
+    def answer(self, path_and_query: str) -> tuple[int, bytes]:
+        """A GET of `/index.php?topic=2.START` (what the server in front answers)."""
+        m = re.search(r"topic=2\.(\d+)", path_and_query)
+        if not m:
+            return 404, b"<html><body>Not found</body></html>"
+        return 200, self.page(int(m[1]) // PER_PAGE + 1)
+
+
+def _template(post_id: int, block: str) -> str:
+    """A post block with its id and reply number as placeholders."""
+    pid = str(post_id)
+    block = re.sub(rf'(msg|msg=|msg_|modified_|subject_|data-msgid="){pid}(?!\d)',
+                   lambda m: m[1] + "\x00ID\x00", block)
+    block = re.sub(r'(page_number floatright">#|Reply #)\d+', lambda m: m[1] + "\x00NO\x00",
+                   block)
+    return block
