@@ -23,6 +23,7 @@ import os
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -37,10 +38,8 @@ START = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 def run(posts: int, polls: int) -> dict[str, float]:
     import httpx
-    from tinydb.table import Document
 
     from assistant.clock import FakeClock
-    from assistant.models import to_iso
     from assistant.poller import Poller, PollSettings
     from assistant.scrapers.http import Fetcher, FetchSettings
     from assistant.store import GameStore
@@ -64,14 +63,13 @@ def run(posts: int, polls: int) -> dict[str, float]:
         poller = Poller(store, fetcher, clock, ZoneInfo("UTC"), PollSettings(progress=False),
                         thread_url="http://forum.test/index.php?topic=2.0")
         poller.poll()  # the backfill
-        thread = [dict(d) for d in store.table("posts").all()]
-        copies = []
-        for i in range(max(posts - len(thread), 0)):
-            doc = json.loads(json.dumps(thread[i % len(thread)]))
-            doc.update(post_id=1_000_000 + i, vanished_at=to_iso(START))
-            copies.append(Document(doc, doc_id=doc["post_id"]))
-        store.table("posts").insert_multiple(copies)
-        size = store.path.stat().st_size
+        thread = [sp.latest for sp in store.posts()]
+        copies = [replace(thread[i % len(thread)], post_id=1_000_000 + i)
+                  for i in range(max(posts - len(thread), 0))]
+        with store.batch():
+            store.record_posts(copies, START)
+            store.mark_vanished([p.post_id for p in copies], START)
+        size = sum(p.stat().st_size for p in store.path.parent.glob(f"{store.path.name}*"))
 
         replaces = []
         real_replace = os.replace
