@@ -340,6 +340,8 @@ def test_the_clock_deaths_and_the_night_from_the_page_as_the_command_line_stores
     page.click("#tab-night")
     submit(page, "#order button.resolve")
     assert page.locator(".flash").inner_text().startswith("night 2: resolved and stored")
+    state = page.locator("#state .state-line").inner_text()
+    assert "resolved" in state and "waiting" not in state, state
     code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "resolve", "thread-b",
                             "--log")
     assert code == 0 and "resolved earlier" in out

@@ -397,7 +397,7 @@ ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_co
 """Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
 and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
 more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""
-ANCHORS = {"ack": "alerts", "dusk-confirm": "state", "phase": "state", "deadline": "state",
+ANCHORS = {"ack": "alerts", "dusk-confirm": "live", "phase": "live", "deadline": "live",
            "kill": "death", "resolve": "order"}
 """Where the page scrolls back to after an action (default: the action's own id)."""
 

@@ -353,7 +353,9 @@ def game_state(view: GameView, tally: Tally | None, missing: list[str], now: dat
     bits = [label]
     if at is not None:
         bits.append(f"{short_duration(at - now)} left")
-    if missing:
+    if _resolved(view):
+        bits.append("resolved: the dawn is drafted")
+    elif missing:
         bits.append(f"waiting for {len(missing)} order{'s' if len(missing) != 1 else ''}")
     elif view.orders is not None and view.orders.owed:
         bits.append("all orders in")
@@ -659,10 +661,17 @@ def _orders_status(store: GameStore, view: GameView) -> list[str]:
     the game is over: nobody owes anything."""
     if view.phase is None or view.phase.kind != "night":
         return []
-    if view.replay is not None and view.replay.won is not None:
+    if view.replay is not None and view.replay.won is not None or _resolved(view):
         return []
     status = view.orders or night_orders_status(view.ruleset, store.inputs(), view.phase)
     return [_need(n) for n in status.missing] if status else []
+
+
+def _resolved(view: GameView) -> bool:
+    """The running night is resolved (`resolve`): it owes no orders any more."""
+    phase, rep = view.phase, view.replay
+    return phase is not None and phase.kind == "night" and rep is not None and \
+        rep.result("night", phase.number) is not None
 
 
 def _need(need: str) -> str:
