@@ -432,10 +432,12 @@ def player_history(tally: Tally, zone: ZoneInfo,
 
 
 def _cast(v: Vote, zone: ZoneInfo, links: dict[int, str]) -> CastVote:
-    if v.action == "unvote":
+    """A counted vote as what it did ("voted Conia", "unvoted"); one not counted as
+    written ("[Vote: J]"), with why beside it."""
+    if not v.accepted:
+        what = v.text
+    elif v.action == "unvote":
         what = "unvoted"
-    elif v.target is None:
-        what = f"voted {v.text}"
     else:
         what = f"voted {v.target}"
     return CastVote(_local(v.at, zone), v.post_id,
