@@ -1,33 +1,37 @@
 """How often the count reaches the lynch real games had: every predictable day of the real
-mafiascum games in ../shared/mafiascum-dev, replayed under the `mafiascum` ruleset.
+mafiascum games in ../shared/mafiascum-dev, replayed under the `mafiascum` ruleset by the
+command a GM runs on an archive, `assistant replay` (in this process, its JSON read back).
 
-A day is checked as that folder's README says: the posts from the day's `start_post` to its
-`end_post`, the day's slots as the players (a slot's names are one player), the moderators
-as GMs, doublevoters weighing 2. The day is right when the count reaches a majority for one
-of `expected_choice` (No Lynch when it is "NO LYNCH"), and no majority when it is [].
-"One less for No Lynch" days (`less_one_for_mislynch`) set the game's No Lynch majority to
-one less, as `replay --no-lynch-majority one_less` does. The GM's run of posts that closes a
-day (its final count, the lynch) is left out: the count learns names from the GM's vote
-counts (gm_counts.py), and the closing count would hand it the day's answer.
+A day is checked as that folder's README says, as the players left it: the posts from the
+day's `start_post` to its last post by a player (`--to-post`; the moderators' closing
+posts, the lynch and the final count, came after the day was decided and are not read),
+the day's slots as the players file (a slot's names are one player, one line), the
+moderators as GMs (`--gm`), and what the GM of the game knew, given as a GM gives it:
+`--no-lynch-majority one_less` where `less_one_for_mislynch`, `--weight NAME=2` for each
+doublevoter. The day is right when the outcome is decided by majority (`outcome.decided_by`)
+for one of `expected_choice` (No Lynch when it is "NO LYNCH"), and not by majority when it
+is []. A day whose replay exits with an error is a crash, a miss of its own cause.
 
-Prints days right / days and the misses by cause; no day may crash (a crash is a miss of
-its own cause, with the error). `--misses` lists every missed day with its closing count;
-`--game ID --day N --why` prints one day's every vote and its reason. `--false-votes`
-measures how often bold text that is no vote (emphasis, "FoS: X") would be read as a vote
-where a bare bold name is one (001).
+Prints days right / days and the misses by cause, and both halves of the games (`--half`:
+the even-numbered games of the index, which fixes are tuned on, and the odd ones, kept to
+see whether a fix generalises). `--misses` lists every missed day; `--game ID --day N
+--why` prints that day's `replay --why`. `--false-votes` measures how often bold text that
+is no vote (emphasis, "FoS: X") would be read as a vote where a bare bold name is one (001).
 
     .venv/bin/python benchmarks/accuracy.py [--jobs 2] [--misses] [--game ID [--day N] [--why]]
-        [--closing-posts] [--false-votes]
+        [--false-votes]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import sys
+import tempfile
 import time
-import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -40,10 +44,11 @@ GAMES = SHARED / "mafiascum-dev"
 sys.path.insert(0, str(ROOT))
 
 from assistant.archive import read_posts_jsonl  # noqa: E402
-from assistant.count.outcome import NO_LYNCH, with_tally  # noqa: E402
-from assistant.count.tally import Tally, count  # noqa: E402
+from assistant.cli import main as assistant_main  # noqa: E402
+from assistant.count.outcome import NO_LYNCH  # noqa: E402
 from assistant.count.votes import extract_votes  # noqa: E402
 from assistant.game import Game  # noqa: E402
+from assistant.names import fold  # noqa: E402
 from assistant.rulesets import find_ruleset  # noqa: E402
 
 
@@ -59,49 +64,48 @@ class DayResult:
     detail: str = ""
 
 
-def _ruleset(less_one: bool) -> Any:
-    """The mafiascum ruleset, with No Lynch winning at one less where the game said so
-    (as `replay --no-lynch-majority one_less` sets it)."""
-    rules = find_ruleset("mafiascum")
-    return with_tally(rules, no_lynch_majority="one_less") if less_one else rules
+def last_player_post(game_doc: dict[str, Any], day: dict[str, Any], posts: list[Any]) -> int:
+    """The day's last post by a player (a name of any slot of the game), not a moderator's:
+    the posts that close a day (the lynch, the final count) come after it was decided."""
+    names = {fold(n) for p in game_doc.get("players") or () for n in (p["name"], *p["replaced"])}
+    names |= {fold(n) for slot in day["slots"] for n in slot}
+    names -= {fold(m) for m in game_doc.get("moderators") or ()}
+    in_day = [p for p in posts if day["start_post"] <= p.post_id <= day["end_post"]]
+    by_player = [p.post_id for p in in_day if fold(p.author) in names]
+    return by_player[-1] if by_player else day["start_post"]
 
 
-def _game(game_doc: dict[str, Any], day: dict[str, Any]) -> Game:
-    slots = [list(s) for s in day["slots"]]
-    inputs = [
-        {"kind": "modifier", "data": {"player": s[0], "vote_weight": 2, "source": "doublevoter"}}
-        for s in day.get("doublevoters") or []
+def replay_args(
+    game_doc: dict[str, Any], day: dict[str, Any], posts: list[Any], folder: Path
+) -> list[str]:
+    """The command line a GM would type to replay this day (its players file written)."""
+    players = folder / f"players-{game_doc['game_id']}-{day['day']}.txt"
+    players.write_text("".join(" | ".join(s) + "\n" for s in day["slots"]), encoding="utf-8")
+    args = [
+        "replay", str(GAMES / game_doc["game_id"] / "posts.jsonl.gz"),
+        "--ruleset", "mafiascum", "--players", str(players),
+        "--from-post", str(day["start_post"]),
+        "--to-post", str(last_player_post(game_doc, day, posts)),
     ]
-    return Game.from_parts(
-        f"msdev-{game_doc['game_id']}-{day['day']}",
-        slots,
-        gms=tuple(game_doc.get("moderators") or ()),
-        ruleset="mafiascum",
-        inputs=inputs,
-    )
+    for gm in game_doc.get("moderators") or ():
+        args += ["--gm", gm]
+    if day.get("less_one_for_mislynch"):
+        args += ["--no-lynch-majority", "one_less"]
+    for slot in day.get("doublevoters") or ():
+        args += ["--weight", f"{slot[0]}=2"]
+    return args
 
 
-#: Whether the GM's posts that close the day (its final count, the lynch) are replayed.
-#: They are left out by default: the count may learn names from the GM's vote counts
-#: (gm_counts.py), and the closing count would hand it the day's answer.
-CLOSING_POSTS = False
-
-
-def day_posts(game_doc: dict[str, Any], day: dict[str, Any], posts: list[Any]) -> list[Any]:
-    """The posts of one day; without the GM's run of posts that ends it (`CLOSING_POSTS`)."""
-    chosen = [p for p in posts if day["start_post"] <= p.post_id <= day["end_post"]]
-    if not CLOSING_POSTS:
-        gms = {g.casefold() for g in game_doc.get("moderators") or ()}
-        while chosen and chosen[-1].author.casefold() in gms:
-            chosen.pop()
-    return chosen
-
-
-def replay_day(game_doc: dict[str, Any], day: dict[str, Any], posts: list[Any]) -> Tally:
-    """The count of one archived day, as `replay --from-post --to-post` makes it."""
-    g = _game(game_doc, day)
-    chosen = day_posts(game_doc, day, posts)
-    return count(chosen, g, _ruleset(bool(day.get("less_one_for_mislynch"))))
+def run_cli(args: list[str]) -> tuple[int, str, str]:
+    """`assistant ARGS` in this process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            assistant_main(args)
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+    return code, out.getvalue(), err.getvalue()
 
 
 def _expected(day: dict[str, Any]) -> str:
@@ -111,32 +115,29 @@ def _expected(day: dict[str, Any]) -> str:
     return " / ".join(choice) if choice else "no majority"
 
 
-def check_day(game_doc: dict[str, Any], day: dict[str, Any], posts: list[Any]) -> DayResult:
+def check_day(
+    game_doc: dict[str, Any], day: dict[str, Any], posts: list[Any], folder: Path
+) -> DayResult:
     gid, n = game_doc["game_id"], day["day"]
     expected = _expected(day)
-    try:
-        tally = replay_day(game_doc, day, posts)
-    except Exception as e:  # a crash is a miss of its own kind, never the end of the run
-        where = traceback.extract_tb(e.__traceback__)[-1]
-        return DayResult(
-            gid, n, False, "crash", expected, "-",
-            f"{type(e).__name__}: {e} ({Path(where.filename).name}:{where.lineno})",
-        )
-    out = tally.outcome
-    if out.by_majority:
-        got = NO_LYNCH if not out.lynched else " / ".join(out.lynched)
-    else:
-        got = "no majority"
+    code, out, err = run_cli(["--json", *replay_args(game_doc, day, posts, folder)])
+    if code != 0:  # a crash is a miss of its own kind, never the end of the run
+        return DayResult(gid, n, False, "crash", expected, "-", err.strip().splitlines()[-1])
+    doc = json.loads(out)
+    outcome = doc["outcome"]
+    by_majority = outcome["decided_by"] == "majority"
+    lynched = outcome["lynched"]
+    got = (NO_LYNCH if not lynched else " / ".join(lynched)) if by_majority else "no majority"
     choice = day["expected_choice"]
     if choice == "NO LYNCH":
         right = got == NO_LYNCH
     elif choice:
-        right = out.by_majority and bool(out.lynched) and out.lynched[0] in choice
+        right = by_majority and bool(lynched) and lynched[0] in choice
     else:
-        right = not out.by_majority
+        right = not by_majority
     if right:
         cause = "right"
-    elif not out.by_majority:
+    elif not by_majority:
         cause = "no majority reached"
     elif not choice:
         cause = "a majority on a day that had none"
@@ -146,8 +147,8 @@ def check_day(game_doc: dict[str, Any], day: dict[str, Any], posts: list[Any]) -
         cause = "majority on a player instead of No Lynch"
     else:
         cause = "majority on another player"
-    wagons = "; ".join(f"{w.target} {w.effective}" for w in tally.wagons[:4])
-    detail = f"at post {out.at_post}: {wagons} (majority {tally.majority})"
+    wagons = "; ".join(f"{w['target']} {w['effective']}" for w in doc["wagons"][:4])
+    detail = f"at post {outcome['at_post']}: {wagons} (majority {doc['majority']})"
     return DayResult(gid, n, right, cause, expected, got, detail)
 
 
@@ -155,8 +156,12 @@ def load_posts(game_id: str) -> list[Any]:
     return read_posts_jsonl(GAMES / game_id / "posts.jsonl.gz", "UTC")
 
 
+def _game_doc(game_id: str) -> dict[str, Any]:
+    return json.loads((GAMES / game_id / "game.json").read_text(encoding="utf-8"))
+
+
 def check_game(game_id: str, only_day: int | None = None) -> list[DayResult]:
-    game_doc = json.loads((GAMES / game_id / "game.json").read_text(encoding="utf-8"))
+    game_doc = _game_doc(game_id)
     days = [
         d for d in game_doc["days"]
         if d.get("can_predict_lynch") and (only_day is None or d["day"] == only_day)
@@ -170,7 +175,8 @@ def check_game(game_id: str, only_day: int | None = None) -> list[DayResult]:
             DayResult(game_id, d["day"], False, "crash", _expected(d), "-", f"posts: {e}")
             for d in days
         ]
-    return [check_day(game_doc, d, posts) for d in days]
+    with tempfile.TemporaryDirectory(prefix="accuracy-") as folder:
+        return [check_day(game_doc, d, posts, Path(folder)) for d in days]
 
 
 def false_votes(game_id: str) -> Counter[str]:
@@ -184,7 +190,8 @@ def false_votes(game_id: str) -> Counter[str]:
     for day in game_doc["days"]:
         if not day.get("can_predict_lynch"):
             continue
-        g = _game(game_doc, day)
+        g = Game.from_parts(f"msdev-{game_id}-{day['day']}", [list(s) for s in day["slots"]],
+                            gms=tuple(game_doc.get("moderators") or ()), ruleset="mafiascum")
         chosen = [p for p in posts if day["start_post"] <= p.post_id <= day["end_post"]]
         marks = [
             (p, m) for p in chosen if g.slot_of_author(p.author) is not None
@@ -205,18 +212,21 @@ def false_votes(game_id: str) -> Counter[str]:
 
 
 def explain(game_id: str, day_no: int) -> None:
-    """Every vote-like mark of one day and what became of it (for investigating a miss)."""
-    game_doc = json.loads((GAMES / game_id / "game.json").read_text(encoding="utf-8"))
+    """A day's `assistant replay --why`, the command printed above it (for a miss)."""
+    game_doc = _game_doc(game_id)
     day = next(d for d in game_doc["days"] if d["day"] == day_no)
-    tally = replay_day(game_doc, day, load_posts(game_id))
-    print(f"Game {game_id} day {day_no}: expected {_expected(day)}")
-    for v in tally.votes:
-        print(f"  post {v.post_id} {v.voter}: {v.text!r} -> {v.target}: {v.reason}")
-    for w in tally.wagons:
-        print(f"  {w.target} ({w.effective}): {', '.join(w.voters)}")
-    if tally.majority_note:
-        print(f"  threshold: {tally.majority_note}")
-    print(f"  outcome: {tally.outcome.reason}")
+    with tempfile.TemporaryDirectory(prefix="accuracy-") as folder:
+        args = replay_args(game_doc, day, load_posts(game_id), Path(folder))
+        print(f"Game {game_id} day {day_no}: expected {_expected(day)}")
+        print("assistant " + " ".join(args) + " --why")
+        code, out, err = run_cli([*args, "--why"])
+    print(out + err)
+
+
+def halves(ids: list[str]) -> tuple[set[str], set[str]]:
+    """The games fixes are tuned on (every other game of the index, from the first) and
+    the games kept out, to see whether a fix generalises."""
+    return set(ids[0::2]), set(ids[1::2])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,14 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", help="Only this game id.")
     ap.add_argument("--day", type=int, help="Only this day (with --game).")
     ap.add_argument("--why", action="store_true", help="With --game and --day: every vote.")
-    ap.add_argument("--closing-posts", action="store_true",
-                    help="Replay the GM's posts that close a day too (its final count: "
-                    "for comparison only, it hands the count the answer).")
     ap.add_argument("--false-votes", action="store_true",
                     help="How often bold text that is no vote would be read as one (001).")
     args = ap.parse_args(argv)
-    global CLOSING_POSTS
-    CLOSING_POSTS = args.closing_posts
     if not GAMES.is_dir():
         print(f"no games at {GAMES}: put shared/ beside the repository or set ASSISTANT_SHARED")
         return 2
@@ -271,6 +276,12 @@ def main(argv: list[str] | None = None) -> int:
     share = right / total if total else 0.0
     print(f"days right: {right} / {total} ({share:.1%}) over {len(ids)} games "
           f"in {elapsed:.1f} s with {args.jobs} process(es)")
+    tuned, kept = halves(json.loads((GAMES / "index.json").read_text(encoding="utf-8"))["games"])
+    for label, half in (("tuned on", tuned), ("kept out", kept)):
+        part = [r for r in results if r.game in half]
+        if part and len(part) != total:
+            print(f"  {label}: {sum(r.right for r in part)} / {len(part)} "
+                  f"({sum(r.right for r in part) / len(part):.1%})")
     causes = Counter(r.cause for r in results if not r.right)
     for cause, n in causes.most_common():
         print(f"  {n:4d}  {cause}")

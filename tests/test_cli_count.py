@@ -48,6 +48,7 @@ def test_count_json_has_exactly_the_issue_shape(game_a: Path, capsys) -> None:
     assert doc["outcome"] == {
         "lynched": ["ÆtherWolf"],
         "no_lynch": False,
+        "decided_by": "majority",
         "at_post": 66,
         "reason": "majority reached: 5 votes on ÆtherWolf ends the day",
     }
@@ -121,6 +122,7 @@ def test_draft_tally_json_is_the_issue_shape_plus_the_post(game_a: Path, capsys)
     assert doc["outcome"] == {
         "lynched": ["Lady Grey"],
         "no_lynch": False,
+        "decided_by": "not_yet",
         "reason": "if the day ended now: Lady Grey leads with 2",
         "at_post": 15,
     }
@@ -142,6 +144,7 @@ def test_draft_tally_json_is_the_issue_shape_plus_the_post(game_a: Path, capsys)
     assert end["outcome"] == {
         "lynched": ["ÆtherWolf"],
         "no_lynch": False,
+        "decided_by": "majority",
         "reason": "majority reached: 5 votes on ÆtherWolf ends the day",
         "at_post": 66,
     }

@@ -440,6 +440,13 @@ def vote_cmd(
     type=click.Choice(["majority", "one_less"]),
     help="The votes No Lynch needs: a majority, or one less (half the living).",
 )
+@click.option(
+    "--weight",
+    "weights",
+    multiple=True,
+    metavar="NAME=N",
+    help="NAME's vote is worth N (a doublevoter: NAME=2); repeat for each such player.",
+)
 @_why_option
 @common_options
 @click.pass_context
@@ -455,6 +462,7 @@ def replay(
     forum_tz: str | None,
     at_deadline: str | None,
     no_lynch_majority: str | None,
+    weights: tuple[str, ...],
     why: str | None,
 ) -> None:
     """Count an archived thread from a file of posts (JSON lines, or .jsonl.gz)."""
@@ -473,12 +481,40 @@ def replay(
         if from_post is None or p.post_id >= from_post
     ]
     g = Game.from_parts(f"replay-{posts_file.stem}", slots, gms=gms, ruleset=ruleset.name, tz=tz)
+    inputs = []
+    for given in weights:
+        player, weight = _weight(given)
+        m = g.matcher().match(player, strict=True)
+        if not m.ok:
+            # A doublevoter dead before the day counted is no player of its file: said, not fatal.
+            click.echo(
+                f"warning: --weight {given}: {m.describe()} in {players_file}; not applied "
+                f"(players: {', '.join(g.players)})",
+                err=True,
+            )
+            continue
+        inputs.append({"kind": "modifier", "data": {
+            "player": m.slot, "vote_weight": weight, "source": "replay --weight"}})
+    if inputs:
+        g = Game.from_parts(g.game_id, list(g.slots), gms=gms, ruleset=ruleset.name, tz=tz,
+                            inputs=inputs)
     tally = count(posts, g, ruleset, at_post=to_post)
     who = why_name(tally, g, why, ruleset)
     app(ctx).emit(
         tally.to_json(why=True if who == "*" else (who or False)),
         lambda: _text(tally, who, g.tz),
     )
+
+
+def _weight(given: str) -> tuple[str, int]:
+    """ "TwoFace=2" -> ("TwoFace", 2); anything else is refused with what to write."""
+    name, sep, value = given.rpartition("=")
+    if not sep or not name.strip() or not value.strip().isdigit():
+        raise ConfigError(
+            f"--weight {given!r}: write NAME=N, the player's name and what the vote is "
+            "worth (a doublevoter: --weight 'Jd-=2')"
+        )
+    return name.strip(), int(value)
 
 
 # ---- who breaks a tie: the sheriff (001) and the decision ------------------------------------

@@ -14,11 +14,12 @@ posts), that vote is checked by a count of its own, as before.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+
+from assistant.vote_codes import ACCEPTED
 
 if TYPE_CHECKING:
     from assistant.game import Game
@@ -48,10 +49,6 @@ class AllVotedWatch:
     _seen: dict[Moment, bool | None] = field(default_factory=dict)
     """Every moment met, with whether everyone had a vote (None: to be counted on its own)."""
     _found: datetime | None = None
-    _unresolved: bool = False
-    """A vote naming no player, or two, was read (see `unresolved`)."""
-    _taught_checks: list[tuple[int, Moment, int | None]] = field(default_factory=list)
-    """The moments looked at after it: (event index, moment, last post read)."""
     _group_end: list[int] = field(default_factory=list)
     _group_timed: list[bool] = field(default_factory=list)
     _last_post_at: list[int | None] = field(default_factory=list)
@@ -60,7 +57,7 @@ class AllVotedWatch:
 
     def begin(self, events: Sequence[tuple[str, Any]], game: Game) -> None:
         """The count's events in the order it applies them, and the game it counts on."""
-        self._game, self._unresolved, self._found, self._taught_checks = game, False, None, []
+        self._game, self._found = game, None
         self._at, self._seen, self._last_post_at, self._index_of_post = {}, {}, [], {}
         self._times = [item.posted_at if kind == "post" else item.at for kind, item in events]
         self._in_order = all(a <= b for a, b in zip(self._times, self._times[1:], strict=False))
@@ -87,9 +84,9 @@ class AllVotedWatch:
               start: int) -> None:
         """Event `i` applied: `records[start:]` are the vote-like marks it recorded and
         `current` each voter's standing vote (`.target`)."""
-        for rec in records[start:]:  # any mark: a count with taught names may accept it
+        for rec in records[start:]:  # the moments of counted votes, as `moment` reads them
             post_id = rec["post_id"]
-            if post_id is None or post_id not in self.posted_at:
+            if post_id is None or post_id not in self.posted_at or rec["code"] not in ACCEPTED:
                 continue
             moment = (rec["at"], post_id)
             if moment not in self._seen:
@@ -100,34 +97,9 @@ class AllVotedWatch:
         for moment, last_post in self._at.pop(i, ()):
             ok = self._everyone_voted(current, last_post, moment[0])
             self._seen[moment] = ok
-            if self._unresolved:
-                self._taught_checks.append((i, moment, last_post))
-            elif ok:
+            if ok:
                 self._found = moment[0]
                 return
-
-    def unresolved(self) -> None:
-        """The event about to be shown cast a vote naming no player, or two. A count as of
-        a later vote counts again with the names the GM's counts taught by then
-        (gm_counts.py), so what the pass saw there is checked again (`by_taught`)."""
-        self._unresolved = True
-
-    def needs_taught(self) -> bool:
-        return bool(self._taught_checks)
-
-    def by_taught(
-        self, snapshots: Sequence[tuple[int, Mapping[str, Any]]]
-    ) -> list[tuple[Mapping[str, Any], Recheck]]:
-        """Given the names taught by each GM count (the count's event index, the names
-        taught by then: `gm_counts.taught_by_count`), the passes to make again: one per set
-        of names some vote's count as of it reads, with the moments each must look at."""
-        indices = [index for index, _ in snapshots]
-        groups: dict[int, list[tuple[int, Moment, int | None]]] = {}
-        for check in self._taught_checks:
-            k = bisect_right(indices, check[0]) - 1
-            if k >= 0 and snapshots[k][1]:  # else that count reads no taught name: as seen
-                groups.setdefault(k, []).append(check)
-        return [(snapshots[k][1], Recheck(self, groups[k])) for k in sorted(groups)]
 
     def moment(self, votes: Sequence[Any]) -> datetime | None:
         """When everyone first had a vote, given the count's votes (its accepted ones are
@@ -184,31 +156,3 @@ class AllVotedWatch:
                 return False
         return True
 
-
-@dataclass
-class Recheck:
-    """A pass made again with names the GM's counts taught: the moments whose counts read
-    them looked at again where they stand (`tally.count` makes the pass up to `last`)."""
-
-    watch: AllVotedWatch
-    checks: list[tuple[int, Moment, int | None]]
-    found: bool = False
-
-    @property
-    def last(self) -> int:
-        return self.checks[-1][0]
-
-    def begin(self, events: Sequence[tuple[str, Any]], game: Game) -> None:
-        self._at: dict[int, list[tuple[Moment, int | None]]] = {}
-        for index, moment, last_post in self.checks:
-            self._at.setdefault(index, []).append((moment, last_post))
-
-    def after(self, i: int, current: Mapping[str, Any], records: Sequence[dict[str, Any]],
-              start: int) -> None:
-        for moment, last_post in self._at.pop(i, ()):
-            ok = self.watch._everyone_voted(current, last_post, moment[0])
-            self.watch._seen[moment] = ok
-            self.found = self.found or ok
-
-    def unresolved(self) -> None:
-        """Already known (`AllVotedWatch.unresolved`)."""

@@ -144,10 +144,20 @@ class Outcome:
         """The day ended (or would end) with nobody lynched: No Lynch won, or no one did."""
         return not self.lynched
 
+    @property
+    def decided_by(self) -> str:
+        """How the day was decided, for programs (`reason` says it for people): "majority"
+        (a wagon reached it, post `at_post`), "deadline" (the deadline passed without one)
+        or "not_yet" (the day runs: the outcome is what would happen if it ended now)."""
+        if self.by_majority:
+            return "majority"
+        return "deadline" if self.final else "not_yet"
+
     def to_json(self) -> dict[str, Any]:
         return {
             "lynched": list(self.lynched),
             "no_lynch": self.no_lynch,
+            "decided_by": self.decided_by,
             "reason": self.reason,
             "at_post": self.at_post,
         }

@@ -118,15 +118,21 @@ def count(
             f"in post {election_until})"
         )
 
-    def run(
-        taught: Mapping[str, Taught], watch: Any = None, upto: int | None = None
-    ) -> RunningCount:
+    def run(taught_by: Sequence[tuple[int, Mapping[str, Taught]]], watch: Any = None
+            ) -> RunningCount:
+        """One pass over the events; an event after a GM count reads the names taught by
+        the counts made before it (`taught_by`: the count's event index, the names by
+        then), never a later count's: a count as of any post is the count a GM reading
+        the thread then would have."""
         state = RunningCount(players=game.players, author_notes=author_notes)
         if watch is not None:  # the watch learns the events here, once per pass
             watch.begin(events, game)
+        taught: Mapping[str, Taught] = {}
+        k = 0
         for i, (kind, item) in enumerate(events):
-            if upto is not None and i > upto:
-                break
+            while k < len(taught_by) and taught_by[k][0] < i:
+                taught = taught_by[k][1]
+                k += 1
             start = len(state.votes)
             if kind == "post":
                 post: Post = item
@@ -151,17 +157,16 @@ def count(
             else:
                 apply_pm(state, game, vrules, trules, phase, item, matcher)
             if watch is not None:
-                if vrules.gm_counts and any(
-                    v["code"] in _UNRESOLVED for v in state.votes[start:]
-                ):
-                    watch.unresolved()
                 watch.after(i, state.current, state.votes, start)
         return state
 
-    state = run({}, watch)
-    if vrules.gm_counts and any(v["code"] in _UNRESOLVED for v in state.votes):
+    state = run((), watch)
+    if vrules.gm_counts and any(k == "post" and game.is_gm(item.author) for k, item in events):
         # Names the GM's counts made during the day explain (a count at or after the day's
-        # end is the GM's verdict, not a reading of it); each post as it stood then.
+        # end is the GM's verdict, not a reading of it); each post as it stood then. Each
+        # count teaches the votes read after it, never the ones before, whether or not a
+        # vote before this moment needed it: so a count as of any post reads what this
+        # pass reads up to it (all_voted.py stands in for those counts).
         day_ends = phase.ends_at if phase is not None else None
         read = [
             (i, item if kind == "post" else item.after)
@@ -170,14 +175,8 @@ def count(
         ]
         taught = taught_by_count([p for _, p in read], game, vrules, matcher, edits=edits)
         taught_by = [(read[j][0], names) for j, names in taught]  # by the count's event
-        if watch is not None and watch.needs_taught():
-            # A count as of a vote reads the names taught by the GM's counts made by then.
-            for names, recheck in watch.by_taught(taught_by):
-                run(names, recheck, recheck.last)
-                if recheck.found:
-                    break
-        if taught_by and taught_by[-1][1]:
-            state = run(taught_by[-1][1])
+        if any(names for _, names in taught_by):
+            state = run(taught_by, watch)
 
     # The last post of the day: one made after its deadline is read (its votes are refused)
     # but is not where the day stood, whenever the count is run.
