@@ -218,8 +218,10 @@ def test_on_real_days_whose_gm_counts_teach_names(game_id, post, name):
     tally = count(chosen, game, find_ruleset(name), now=chosen[-1].posted_at)
     taught = [v for v in tally.votes if "as the GM's vote count in post" in v.reason]
     assert taught or game_id == "1720"  # its nickname is taught after its last use
-    assert all(v.post_id > int(v.reason.split("vote count in post ")[1].split()[0].rstrip(")"))
-               for v in taught)  # a count teaches the votes after it, never before
+    when = {p.post_id: p.posted_at for p in chosen}
+    for v in taught:  # a count teaches from its own post on, never the moments before it
+        taught_at = int(v.reason.split("vote count in post ")[1].split()[0].rstrip(")"))
+        assert v.at >= when[taught_at] and (v.post_id > taught_at or "counted from" in v.reason)
 
 
 @pytest.mark.parametrize("name", RULESETS)

@@ -20,17 +20,26 @@ def _vote(game_id: str, at: int, post: int, voter: str):  # noqa: ANN202
     return next(v for v in t.votes if v.post_id == post and v.voter == voter)
 
 
+def _taught(game_id: str, at: int, post: int, voter: str):  # noqa: ANN202
+    """The vote `voter` cast in `post` as a GM count read it: counted from that count's post."""
+    t = tally_to(game_id, at)
+    return next(v for v in t.votes if v.voter == voter and f"the vote of post {post}" in v.reason)
+
+
 def test_a_nickname_is_read_as_the_gms_count_reads_it_from_that_count_on() -> None:
     # Game 1883, post 721: massive writes [vote]Jordan[/vote] (XnadrojX spelt backwards);
     # the GM's vote count in post 950 lists massive under XnadrojX.
     before = _vote("1883", 949, 721, "massive")
     assert (before.target, before.code) == (None, VoteCode.UNKNOWN_TARGET)
-    after = _vote("1883", 950, 721, "massive")
-    assert (after.target, after.code) == ("XnadrojX", VoteCode.COUNTED)
+    # From the count's post on the vote stands on XnadrojX; before it, it never did.
+    assert _vote("1883", 950, 721, "massive").code == VoteCode.UNKNOWN_TARGET
+    after = _taught("1883", 950, 721, "massive")
+    assert (after.target, after.code, after.post_id) == ("XnadrojX", VoteCode.COUNTED, 950)
     assert after.reason == (
-        "counted: tag vote ('Jordan' read as XnadrojX (as the GM's vote count in post 950 "
-        "reads it))"
+        "counted from post 950: the vote of post 721 ('Jordan' read as XnadrojX (as the GM's "
+        "vote count in post 950 reads it))"
     )
+    assert not [w for w in tally_to("1883", 949).wagons if "massive" in w.voters]
     # Later votes written the same way are read so too (Formerfish, post 975).
     assert _vote("1883", 1000, 975, "Formerfish").target == "XnadrojX"
 
@@ -61,13 +70,13 @@ def test_a_vote_for_two_players_is_given_to_the_one_the_gm_counted() -> None:
     # Game 1933, post 2716: "VOTE: FF" fits Flavor Leaf and Formerfish; the GM's count in
     # post 2755 lists iDanyboy under Formerfish.
     assert _vote("1933", 2754, 2716, "iDanyboy").code == VoteCode.AMBIGUOUS_TARGET
-    assert _vote("1933", 2755, 2716, "iDanyboy").target == "Formerfish"
+    assert _taught("1933", 2755, 2716, "iDanyboy").target == "Formerfish"
 
 
 def test_no_lynch_in_the_threads_own_word() -> None:
     # Game 1701, post 1663: "VOTE: pass"; the GM's count in post 1672 lists Doctor Who
     # under No Lynch.
-    vote = _vote("1701", 1672, 1663, "Doctor Who")
+    vote = _taught("1701", 1672, 1663, "Doctor Who")
     assert (vote.target, vote.code) == ("No Lynch", VoteCode.COUNTED)
     assert "'pass' read as No Lynch, as the GM's vote count in post 1672 reads it" in vote.reason
 

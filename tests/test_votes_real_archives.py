@@ -274,6 +274,7 @@ def test_no_lynch_at_one_less_in_a_real_day(tmp_path: Path, capsys) -> None:
     assert doc["outcome"] == {
         "lynched": [],
         "no_lynch": True,
+        "decided_by": "majority",
         "reason": "2 votes (one less for No Lynch) for No Lynch: the day ends with no lynch",
         "at_post": 1211,
     }

@@ -20,7 +20,10 @@ from assistant.game import Game, Phase
 from assistant.models import Post, to_iso
 from assistant.names import Match, fold
 from assistant.timeline import Edit
-from assistant.vote_codes import VoteCode
+from assistant.vote_codes import ACCEPTED, VoteCode
+
+#: A vote whose name no rule resolved: a GM count may say whom it meant (gm_counts.py).
+_UNRESOLVED = frozenset({VoteCode.UNKNOWN_TARGET, VoteCode.AMBIGUOUS_TARGET})
 
 
 def _as_written_before(state: RunningCount, text: str) -> Match | None:
@@ -49,7 +52,12 @@ def _record(
     """Append what became of one vote-like mark (`base`: its post, text and markup); whether
     it counted follows from `code` (vote_codes.ACCEPTED)."""
     state.votes.append(dict(voter=voter, target=target, reason=reason, code=code, **base))
-    return len(state.votes) - 1
+    index = len(state.votes) - 1
+    if code in _UNRESOLVED and base.get("action") == "vote" and base.get("written"):
+        state.unresolved[voter] = (index, base["written"])
+    elif code in ACCEPTED:
+        state.unresolved.pop(voter, None)
+    return index
 
 
 def apply_mark(
@@ -126,6 +134,7 @@ def apply_mark(
             target_match = Match(target_text or "", learned.target, learned.how)
         elif not target_match.ok and target_match.how != "ambiguous":
             target_match = _as_written_before(state, target_text or "") or target_match
+        base["written"] = target_text
     _apply(
         state,
         game,
@@ -141,6 +150,40 @@ def apply_mark(
         post.post_id,
         post.posted_at,
     )
+
+
+def apply_taught(
+    state: RunningCount,
+    game: Game,
+    vrules: VoteRules,
+    trules: TallyRules,
+    phase: Phase | None,
+    post: Post,
+    taught: Mapping[str, Taught],
+) -> None:
+    """A GM count (`post`) just taught names: each voter whose standing word is a vote that
+    named no player or two, and that the count reads as one player (or No Lynch), votes so
+    from this post on: the GM counted it, and a count as of any later post shows it. Before
+    the count it stays uncounted (the day could not have ended on it)."""
+    for voter, (index, written) in list(state.unresolved.items()):
+        learned = taught.get(fold(written))
+        if learned is None:
+            continue
+        del state.unresolved[voter]
+        old = state.votes[index]
+        # The vote stands from the count's post: it is where a count as of a post finds it.
+        base = dict(old, post_id=post.post_id, at=post.posted_at, url=post.url)
+        for key in ("voter", "target", "reason", "code", "written"):
+            base.pop(key, None)
+        if learned.target == NO_LYNCH:
+            target_text, match = NO_LYNCH, None
+            note = f" ({written!r} read as {NO_LYNCH}, {learned.how})"
+        else:
+            target_text, match = written, Match(written, learned.target, learned.how)
+            note = ""
+        counted = f"counted from post {post.post_id}: the vote of {_where(old['post_id'])}" + note
+        _apply(state, game, vrules, trules, phase, voter, "vote", target_text, match, counted,
+               base, post.post_id, post.posted_at)
 
 
 def _vote_marks(post: Post, vrules: VoteRules, game: Game) -> list[VoteMark]:

@@ -43,6 +43,10 @@ class RunningCount:
     """The lynch threshold the GM last stated for today's living count ([tally] gm_threshold)."""
     nicknames: Nicknames = field(default_factory=Nicknames)
     """Nicknames the thread gave players so far ([votes] thread_nicknames)."""
+    unresolved: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """voter -> (index, name as written) of their latest vote that named no player or two,
+    while no later vote of theirs counted: a GM count read after it may say whom it meant
+    (`judge.apply_taught`)."""
 
     def weight(
         self, game: Game, voter: str, target: str | None, day: int | None

@@ -32,7 +32,7 @@ from assistant.count.all_voted import AllVotedWatch
 from assistant.count.events import day_events, event_time, select_posts, with_unlisted_authors
 from assistant.count.gm_counts import Taught, taught_by_count
 from assistant.count.gm_threshold import stated_threshold, threshold_note
-from assistant.count.judge import apply_edit, apply_mark, apply_pm, dead_note
+from assistant.count.judge import apply_edit, apply_mark, apply_pm, apply_taught, dead_note
 from assistant.count.outcome import Standing, TallyRules, decide, lynches_today
 from assistant.count.records import ABSTAIN, Tally, Vote, Wagon
 from assistant.count.running import RunningCount
@@ -43,13 +43,8 @@ from assistant.errors import PhaseError
 from assistant.game import Game
 from assistant.models import Post
 from assistant.timeline import Edit
-from assistant.vote_codes import VoteCode
 
 __all__ = ["ABSTAIN", "Tally", "Vote", "Wagon", "count"]
-
-
-#: A vote whose name no rule resolved: the GM's counts may explain it (gm_counts.py).
-_UNRESOLVED = frozenset({VoteCode.UNKNOWN_TARGET, VoteCode.AMBIGUOUS_TARGET})
 
 
 def count(
@@ -130,9 +125,6 @@ def count(
         taught: Mapping[str, Taught] = {}
         k = 0
         for i, (kind, item) in enumerate(events):
-            while k < len(taught_by) and taught_by[k][0] < i:
-                taught = taught_by[k][1]
-                k += 1
             start = len(state.votes)
             if kind == "post":
                 post: Post = item
@@ -156,6 +148,11 @@ def count(
                 )
             else:
                 apply_pm(state, game, vrules, trules, phase, item, matcher)
+            if k < len(taught_by) and taught_by[k][0] == i:  # a GM count: read from here on
+                taught = taught_by[k][1]
+                k += 1
+                if state.unresolved:
+                    apply_taught(state, game, vrules, trules, phase, item, taught)
             if watch is not None:
                 watch.after(i, state.current, state.votes, start)
         return state

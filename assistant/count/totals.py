@@ -126,6 +126,7 @@ def freeze_votes(
     out = []
     for fields in state.votes:
         fields = dict(fields)
+        fields.pop("written", None)  # the name as written, for the running count only
         ended = fields.pop("ended", None)
         if ended:
             fields["code"], why = ended
