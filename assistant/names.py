@@ -120,8 +120,9 @@ def _or_list(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-#: Where the name in a vote ends and a comment begins.
-_COMMENT = re.compile(r"\s*(?:[;,(!?\[]|\s-\s|:\s)")
+#: Where the name in a vote ends and a comment begins (a broken BBCode tag's remains,
+#: "rest/b]" for "rest[/b]", too).
+_COMMENT = re.compile(r"\s*(?:[;,(!?\[]|\s-\s|:\s|/\w{1,6}\]|\b/?(?:b|i|u|s|color|size)\])")
 #: What a bare bold name may hold: letters, digits, spaces and the punctuation of names.
 _NAME_SHAPED = re.compile(r"[^\W\d_][\w .'&\-]*")
 #: The fewest letters of a whole word of a name that a bare bold word may be ("Rat" for
@@ -143,6 +144,10 @@ CLEAR_WORD = 6
 #: consonants its skeleton must keep: "Bob" and "Rob" sound like too many names.
 SOUND_LEAST = 5
 SOUND_CONSONANTS = 4
+#: The fewest letters of a vote's name read as a player's with two neighbours swapped.
+SWAP_LEAST = 4
+#: The fewest letters of a vote's first word read as the player it is a whole word of.
+LEADING_WORD = 4
 _VOWELS = re.compile(r"[aeiouy]")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 _ABBREVIATION = re.compile(r"[A-Za-z]{2,6}")
@@ -178,6 +183,13 @@ def skeleton(folded: str) -> str:
         if c != out[-1]:
             out += c
     return out
+
+
+def _one_swap(a: str, b: str) -> bool:
+    """Whether `b` is `a` with two neighbouring letters swapped (same length given)."""
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] \
+        and a[diff[1]] == b[diff[0]]
 
 
 def _initials(words: Sequence[str], *, digits: bool = False) -> str:
@@ -280,7 +292,52 @@ class NameMatcher:
         if inside:
             m = self._one(text, inside, "a name written in the vote")
             return m if m.ok or m.how == "ambiguous" else found
-        return self._clearly_closest(text, head) or self._sounds_alike(text, head) or found
+        return (
+            self._clearly_closest(text, head)
+            or self._sounds_alike(text, head)
+            or self._swapped(text, head)
+            or self._reordered(text)
+            or self._leading_word(text)
+            or found
+        )
+
+    def _swapped(self, text: str, head: str) -> Match | None:
+        """The one player whose name, a word of it or its start of the same length has the
+        written name's letters with two neighbours swapped ("rolf" for roflcopter, "Quietbbo"
+        for QuietBob): a slip of the fingers, not another name. `SWAP_LEAST` letters or
+        more; a second player that fits is an ambiguity. Only where "vote" says it is a vote."""
+        key = fold(head or text)
+        if self.close_spelling <= 0 or len(key) < SWAP_LEAST or not key.isalpha():
+            return None
+        how: dict[str, str] = {}
+        for n in self._names:
+            for other in (n.folded, n.bare, n.folded[: len(key)], *n.words):
+                if len(other) == len(key) and other != key and _one_swap(key, other):
+                    how.setdefault(n.slot, f"{n.full} with two letters swapped")
+        return _one_of(text, how)
+
+    def _reordered(self, text: str) -> Match | None:
+        """The one player whose name's words are the written words in another order
+        ("Lamora Locke" for Locke Lamora)."""
+        words = sorted(fold(w) for w in text.split() if fold(w))
+        if len(words) < 2:
+            return None
+        how = {n.slot: f"the words of {n.full} in another order" for n in self._names
+               if len(n.words) == len(words) and sorted(n.words) == words}
+        return _one_of(text, how)
+
+    def _leading_word(self, text: str) -> Match | None:
+        """The one player a vote's first word is a whole word of, `LEADING_WORD` letters or
+        more, when the rest is a comment on them ("PAPA SCUMZEE" for Papa Zito)."""
+        words = text.split()
+        if len(words) < 2:
+            return None
+        key = fold(words[0])
+        if len(key) < LEADING_WORD or not key.isalpha():
+            return None
+        how = {n.slot: f"a word of {n.full}, the leading word" for n in self._names
+               if len(n.words) > 1 and key in n.words}
+        return _one_of(text, how)
 
     def _sounds_alike(self, text: str, head: str) -> Match | None:
         """The one player whose name a vote's name sounds like (`skeleton`): the same
@@ -411,6 +468,16 @@ class NameMatcher:
                 how.setdefault(n.slot, f"the start of a word of {n.full}")
             elif prefix and len(key) >= 3 and key in n.folded:
                 how.setdefault(n.slot, "substring")
+        words = {slot for slot, why in how.items() if why.startswith("a word of")}
+        if len(how) > 1 and len(words) == 1 and all(
+            why.startswith(("a word of", "the start of a word of")) for why in how.values()
+        ):
+            # "Cow" is a whole word of TheCow and only the start of one of RadiantCowbells':
+            # the whole word is the name meant. (A prefix of a whole name, "Ann" of
+            # Annabel_Q beside Big Ann, or a substring stays ambiguous.)
+            slot = next(iter(words))
+            return Match(text, slot, f"{how[slot]} (a whole word; only the start of a word "
+                         f"of {_or_list(sorted(set(how) - words))})")
         return _one_of(text, how)
 
     def _abbreviation(self, text: str, key: str) -> Match | None:

@@ -212,7 +212,11 @@ class VoteRules:
         return frozenset(fold(w) for w in self.abstain_words)
 
     def is_no_lynch(self, text: str | None) -> bool:
-        return text is not None and fold(text) in self._no_lynch_keys
+        """No Lynch in the ruleset's words, also after "to" or "for" ("Vote to No Lynch")."""
+        if text is None:
+            return False
+        keys = self._no_lynch_keys
+        return fold(text) in keys or fold(_FILLER.sub("", text)) in keys
 
     def is_abstain(self, text: str | None) -> bool:
         return text is not None and fold(text) in self._abstain_keys
@@ -246,6 +250,8 @@ class VoteRules:
 
 
 _RULES: dict[VoteRules, VoteRules] = {}
+#: A word before the No Lynch a vote names: "Vote to No Lynch", "vote for no lynch".
+_FILLER = re.compile(r"^\s*(?:to|for)\s+", re.I)
 
 
 # ---- reading the body -------------------------------------------------------------------
