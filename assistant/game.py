@@ -9,6 +9,8 @@ replay, from files; nothing is derived from posts. The input kinds read:
              "dusk": int (a lynch: the day it ended; `draft dusk --confirm`, `kill --day`).
 - "phase"    {"kind": "day"|"night", "number", "starts_at": iso, "ends_at": iso|None,
               "start_post": int|None}
+- "alias"    {"player", "alias"}  another name the player posts under (a renamed account:
+             `game alias`); it votes as the player's slot from the start.
 - "vote"     {"voter", "target": str|None (None = unvote), "at": iso}   (004: votes by PM)
 - "modifier" {"player", "vote_weight": int (default 1), "powerless": bool, "lover_of": str|None,
               "votes_against": int (default 0: added to the votes on the player that day),
@@ -237,6 +239,9 @@ class Game:
                 slots = [Slot(p[0], tuple(p[1:])) for p in data["players"]]
             elif kind == "death" and data.get("how") == "replaced":
                 slots = _add_replacement(slots, data)
+            elif kind == "alias":
+                slots = _add_replacement(slots, {"player": data["player"],
+                                                 "replacement": data["alias"]})
             elif kind == "death":
                 life.append(("death", len(deaths)))
                 deaths.append(

@@ -18,6 +18,7 @@ from assistant import game as facts
 from assistant.alerts import Alert
 from assistant.checks import PostingRules, posting_rules
 from assistant.checks.invalid_votes import check_invalid_votes
+from assistant.checks.non_player_votes import check_non_player_votes
 from assistant.count.all_voted import AllVotedWatch
 from assistant.count.marks_cache import kept_beside
 from assistant.count.outcome import NO_LYNCH, TallyRules, with_tally
@@ -429,6 +430,10 @@ def _vote_checks(view: GameView, ended: dict[int, Tally]) -> list[Alert]:
     found: dict[str, Alert] = {}
     if view.tally is not None:
         found = {a.id: a for a in check_invalid_votes(view.tally.votes, view.posting)}
+        day = view.game.day()
+        posts = [p for p in view.thread.posts if view.game.in_day(p, day)]
+        for a in check_non_player_votes(view.tally, posts, view.game, view.posting):
+            found.setdefault(a.id, a)
     for tally in ended.values():
         late = [v for v in tally.votes if v.code in _EDIT_CODES]
         for a in check_invalid_votes(late, view.posting):

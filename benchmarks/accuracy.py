@@ -8,7 +8,9 @@ posts, the lynch and the final count, came after the day was decided and are not
 the day's slots as the players file (a slot's names are one player, one line), the
 moderators as GMs (`--gm`), and what the GM of the game knew, given as a GM gives it:
 `--no-lynch-majority one_less` where `less_one_for_mislynch`, `--weight NAME=2` for each
-doublevoter. The day is right when the outcome is decided by majority (`outcome.decided_by`)
+doublevoter, and `--gm-facts`: the GM's answer to each question the count asks (an account
+not in the players file read as the one player it can be). The day is right when the
+outcome is decided by majority (`outcome.decided_by`)
 for one of `expected_choice` (No Lynch when it is "NO LYNCH"), and not by majority when it
 is []. A day whose replay exits with an error is a crash, a miss of its own cause.
 
@@ -93,7 +95,7 @@ def replay_args(
         args += ["--no-lynch-majority", "one_less"]
     for slot in day.get("doublevoters") or ():
         args += ["--weight", f"{slot[0]}=2"]
-    return args
+    return [*args, "--gm-facts"]
 
 
 def run_cli(args: list[str]) -> tuple[int, str, str]:

@@ -13,6 +13,7 @@ from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import ARCHIVE_POST, COUNT, PHASE_NUMBER, POST_ID
 from assistant.count.outcome import TallyRules, with_tally
 from assistant.count.tally import Tally, count
+from assistant.count.unlisted import accepted_aliases, alias_proposals
 from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
 from assistant.game import Game
@@ -312,6 +313,29 @@ def game_modifier(
     )
 
 
+@game.command("alias")
+@click.argument("game_id")
+@click.argument("player")
+@click.argument("account")
+@common_options
+@click.pass_context
+def game_alias(ctx: click.Context, game_id: str, player: str, account: str) -> None:
+    """Record ACCOUNT as another forum name of PLAYER (a renamed account, the answer to a
+    non_player_vote alert): its posts and votes are PLAYER's from the start of the game."""
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        g = load_game(store)
+        m = g.matcher().match(player, strict=True)
+        if not m.ok:
+            raise VoteError(f"{m.describe()}; players: {', '.join(g.players)}")
+        taken = g.slot_of_author(account)
+        if taken is not None:
+            raise VoteError(f"{account!r} already posts as {taken}; nothing to record")
+        data = {"player": m.slot, "alias": account.strip()}
+        store.add_input("alias", data, a.clock.now())
+    a.emit(data, f"Recorded: {data['alias']} posts and votes as {data['player']}.")
+
+
 @game.command("lynches")
 @click.argument("game_id")
 @click.option("--day", type=PHASE_NUMBER, required=True, help="The day these lynches are for.")
@@ -441,6 +465,12 @@ def vote_cmd(
     help="The votes No Lynch needs: a majority, or one less (half the living).",
 )
 @click.option(
+    "--gm-facts",
+    is_flag=True,
+    help="Accept every fact the count proposes, as the GM would for an archive: an account "
+    "not in the players file read as the one player it can be (see --why).",
+)
+@click.option(
     "--weight",
     "weights",
     multiple=True,
@@ -463,6 +493,7 @@ def replay(
     at_deadline: str | None,
     no_lynch_majority: str | None,
     weights: tuple[str, ...],
+    gm_facts: bool,
     why: str | None,
 ) -> None:
     """Count an archived thread from a file of posts (JSON lines, or .jsonl.gz)."""
@@ -499,11 +530,34 @@ def replay(
         g = Game.from_parts(g.game_id, list(g.slots), gms=gms, ruleset=ruleset.name, tz=tz,
                             inputs=inputs)
     tally = count(posts, g, ruleset, at_post=to_post)
+    counted = [p for p in posts if to_post is None or p.post_id <= to_post]
+    proposals = alias_proposals(tally.votes, counted, g)
+    accepted = accepted_aliases(proposals) if gm_facts else {}
+    if accepted:
+        inputs += [{"kind": "alias", "data": {"player": slot, "alias": account}}
+                   for account, slot in accepted.items()]
+        g = Game.from_parts(g.game_id, list(g.slots), gms=gms, ruleset=ruleset.name, tz=tz,
+                            inputs=inputs)
+        tally = count(posts, g, ruleset, at_post=to_post)
     who = why_name(tally, g, why, ruleset)
-    app(ctx).emit(
-        tally.to_json(why=True if who == "*" else (who or False)),
-        lambda: _text(tally, who, g.tz),
-    )
+    doc = tally.to_json(why=True if who == "*" else (who or False))
+    if proposals:
+        doc["non_player_votes"] = [
+            {"account": p.account, "votes": [{"post": post, "text": t} for post, t in p.votes],
+             "silent": list(p.silent), "player": p.player,
+             "accepted": p.account in accepted, "question": p.question(None)}
+            for p in proposals
+        ]
+
+    def text() -> str:
+        notes = [
+            f"Accepted (--gm-facts): {p.account} votes as {accepted[p.account]}."
+            if p.account in accepted else f"Note: {p.question(None)}"
+            for p in proposals
+        ]
+        return "\n".join([_text(tally, who, g.tz), *notes])
+
+    app(ctx).emit(doc, text)
 
 
 def _weight(given: str) -> tuple[str, int]:

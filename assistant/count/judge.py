@@ -108,8 +108,12 @@ def apply_mark(
         return
     note += state.author_notes.get(post.author, "")
     voter = game.slot_of_author(post.author)
+    if voter is None and not mark.usable:
+        _record(state, base, post.author, mark.code, mark.reason)
+        return
     if voter is None:
-        why = f"not counted: {post.author} is not a player in this game"
+        why = (f"not counted: {post.author} is not a player in this game (is the account "
+               "a player's under a new name? `game alias`)")
         _record(state, base, post.author, VoteCode.NOT_A_PLAYER, why)
         return
     if not mark.usable:
