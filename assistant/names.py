@@ -468,16 +468,6 @@ class NameMatcher:
                 how.setdefault(n.slot, f"the start of a word of {n.full}")
             elif prefix and len(key) >= 3 and key in n.folded:
                 how.setdefault(n.slot, "substring")
-        words = {slot for slot, why in how.items() if why.startswith("a word of")}
-        if len(how) > 1 and len(words) == 1 and all(
-            why.startswith(("a word of", "the start of a word of")) for why in how.values()
-        ):
-            # "Cow" is a whole word of TheCow and only the start of one of RadiantCowbells':
-            # the whole word is the name meant. (A prefix of a whole name, "Ann" of
-            # Annabel_Q beside Big Ann, or a substring stays ambiguous.)
-            slot = next(iter(words))
-            return Match(text, slot, f"{how[slot]} (a whole word; only the start of a word "
-                         f"of {_or_list(sorted(set(how) - words))})")
         return _one_of(text, how)
 
     def _abbreviation(self, text: str, key: str) -> Match | None:

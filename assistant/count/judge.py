@@ -112,8 +112,7 @@ def apply_mark(
         _record(state, base, post.author, mark.code, mark.reason)
         return
     if voter is None:
-        why = (f"not counted: {post.author} is not a player in this game (is the account "
-               "a player's under a new name? `game alias`)")
+        why = f"not counted: {post.author} is not a player in this game"
         _record(state, base, post.author, VoteCode.NOT_A_PLAYER, why)
         return
     if not mark.usable:

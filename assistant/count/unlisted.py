@@ -79,7 +79,9 @@ def alias_proposals(votes: Iterable[Vote], posts: Sequence[Post], game: Game
     out = []
     for account, cast in by_account.items():
         player, how = None, ""
-        named = matcher.match(account)
+        # A close spelling of a name or alias, or the same without digits ("Wake1" for a
+        # slot's Wake88); else a name as a vote would read it.
+        named = matcher.unlisted_author(account, ()) or matcher.match(account)
         if named.ok and named.slot is not None:
             player, how = named.slot, f"its name: {named.how}"
         elif len(silent) == 1:

@@ -1,0 +1,145 @@
+"""The kinds of miss issue 21 names, each on the real markup of an archived mafiascum game
+(../shared/mafiascum-dev, read at test time): a vote's name with two letters swapped, a
+name's words in another order, a first word that is a word of one name, a broken BBCode
+tag after the name, "Vote to No Lynch"; votes from an account the players file does not
+name (alerted with the question and the command, accepted only by the GM); the GM's
+knowledge given to `replay` (`--weight`, `--gm-facts`) and how the day was decided."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_support import run_cli
+from test_votes_real_archives import ARCHIVE, _players_file, archive, day_of, tally_to
+
+from assistant.checks import posting_rules
+from assistant.checks.non_player_votes import check_non_player_votes
+from assistant.count.unlisted import accepted_aliases, alias_proposals
+from assistant.game import Game
+from assistant.names import NameMatcher, Slot
+from assistant.rulesets import find_ruleset
+from assistant.vote_codes import VoteCode
+
+
+def _vote(game_id: str, post: int, voter: str):  # noqa: ANN202
+    t = tally_to(game_id, post)
+    return next(v for v in t.votes if v.post_id == post and v.voter == voter
+                and v.action == "vote")
+
+
+def test_two_neighbouring_letters_swapped_after_the_word_vote() -> None:
+    # Game 1410, post 826: CooLDoG writes "vote: rolf" with roflcopter playing.
+    vote = _vote("1410", 826, "CooLDoG")
+    assert (vote.target, vote.code) == ("roflcopter", VoteCode.COUNTED)
+    assert "'rolf' read as roflcopter (roflcopter with two letters swapped)" in vote.reason
+    # The same slip that fits two players is refused as ambiguous, never given to one.
+    both = NameMatcher([Slot("Abnrom"), Slot("Banrmo")]).match_vote("Banrom")
+    assert (both.how, both.candidates) == ("ambiguous", ("Abnrom", "Banrmo"))
+    # A bare bold name is never read this way: only a vote says it is a vote.
+    assert not NameMatcher([Slot("roflcopter")]).match("rolf", bare=True).ok
+
+
+def test_a_names_words_in_another_order() -> None:
+    # Game 1105, post 597: Rain writes "Vote: Lamora Locke" with Locke Lamora playing.
+    vote = _vote("1105", 597, "Rain")
+    assert vote.target == "Locke Lamora"
+    assert "the words of Locke Lamora in another order" in vote.reason
+
+
+def test_a_first_word_that_is_a_word_of_one_name() -> None:
+    # Game 1689, post 1833: lalaladucks writes "VOTE: PAPA SCUMZEE" (Papa Zito playing).
+    vote = _vote("1689", 1833, "lalaladucks")
+    assert vote.target == "Papa Zito"
+    assert "a word of Papa Zito, the leading word" in vote.reason
+
+
+def test_a_broken_bbcode_tag_after_the_name() -> None:
+    # Game 1410, post 646: CooLDoG's bold "vote: rest/b]" ([/b] mistyped) for RestFermata.
+    vote = _vote("1410", 646, "CooLDoG")
+    assert vote.target == "RestFermata" and vote.code == VoteCode.COUNTED
+
+
+def test_vote_to_no_lynch() -> None:
+    # Game 1494, post 606: Lord Mhork writes "Vote to No Lynch".
+    vote = _vote("1494", 606, "Lord Mhork")
+    assert (vote.target, vote.code) == ("No Lynch", VoteCode.COUNTED)
+
+
+def _day(game_id: str, post: int) -> tuple[dict, Game, list]:  # type: ignore[type-arg]
+    doc, posts = archive(game_id)
+    day = day_of(game_id, post)
+    game = Game.from_parts(f"ms-{game_id}", [list(s) for s in day["slots"]],
+                           gms=doc["moderators"], ruleset="mafiascum")
+    return day, game, [p for p in posts if day["start_post"] <= p.post_id <= post]
+
+
+def test_votes_from_an_account_not_in_the_players_file_are_alerted_with_the_question() -> None:
+    # Game 1117, Day 4: LynchMePls posts as "LimMePls" (post 634: Unvote, Vote: Fugitive);
+    # sapovirus and LynchMePls have not posted. The vote is refused, never in silence.
+    day, game, posts = _day("1117", 653)
+    t = tally_to("1117", 653)
+    refused = [v for v in t.votes if v.voter == "LimMePls"]
+    assert refused and all(v.code == VoteCode.NOT_A_PLAYER for v in refused)
+    [prop] = alias_proposals(t.votes, posts, game)
+    assert (prop.account, prop.player) == ("LimMePls", "LynchMePls")
+    assert set(prop.silent) == {"sapovirus", "LynchMePls"}
+    assert (634, "Vote: Fugitive") in prop.votes
+    [alert] = check_non_player_votes(t, posts, game, posting_rules(find_ruleset("mafiascum")))
+    assert alert.kind == "non_player_vote" and alert.player == "LimMePls"
+    assert alert.message.endswith("`assistant game alias ms-1117 LynchMePls LimMePls`")
+    assert "Players who have not posted today: sapovirus, LynchMePls." in alert.message
+    # Two accounts proposed as one player: the GM's call, none is accepted for them.
+    assert accepted_aliases([prop, prop.__class__("Other", (), prop.silent, "LynchMePls")]) == {}
+
+
+def _replay(capsys, tmp_path: Path, game_id: str, day_no: int, *more: str):  # noqa: ANN202
+    doc, _ = archive(game_id)
+    day = next(d for d in doc["days"] if d["day"] == day_no)
+    gms = [x for gm in doc["moderators"] for x in ("--gm", gm)]
+    return run_cli(
+        capsys, "--data-dir", str(tmp_path / "data"), "replay",
+        str(ARCHIVE / game_id / "posts.jsonl.gz"), "--ruleset", "mafiascum",
+        "--players", str(_players_file(tmp_path, day)), *gms,
+        "--from-post", str(day["start_post"]), *more,
+    )  # fmt: skip
+
+
+def test_replay_shows_the_question_and_gm_facts_accepts_it(tmp_path: Path, capsys) -> None:
+    # Game 1117, Day 5 to the last player's post (680): LimMePls's "Vote: Sapo" (post 657)
+    # is the fourth vote on sapovirus, the day's lynch, once the GM says who LimMePls is.
+    code, out, err = _replay(capsys, tmp_path, "1117", 5, "--to-post", "680", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["outcome"]["decided_by"] == "not_yet"
+    [q] = doc["non_player_votes"]
+    assert (q["account"], q["player"], q["accepted"]) == ("LimMePls", "LynchMePls", False)
+    code, out, _ = _replay(capsys, tmp_path, "1117", 5, "--to-post", "680", "--why")
+    assert "Note: LimMePls is not in the players file and voted" in out
+    assert "add `| LimMePls` to LynchMePls's line of the players file" in out
+    code, out, _ = _replay(capsys, tmp_path, "1117", 5, "--to-post", "680", "--gm-facts",
+                           "--json")
+    doc = json.loads(out)
+    assert doc["outcome"]["decided_by"] == "majority"
+    assert doc["outcome"]["lynched"] == ["sapovirus"]
+    assert doc["non_player_votes"][0]["accepted"] is True
+
+
+def test_replay_weight_of_a_doublevoter_dead_before_the_day_is_a_warning(tmp_path: Path,
+                                                                         capsys) -> None:
+    # Game 1908, Day 3: the doublevoter TwoFace died on an earlier day, so the day's
+    # players file does not list him: the weight is said not to apply, and the day counts.
+    code, out, err = _replay(capsys, tmp_path, "1908", 3, "--to-post", "2558",
+                             "--weight", "TwoFace=2", "--json")
+    assert code == 0
+    assert "warning: --weight TwoFace=2: 'TwoFace' matches no player" in err
+    doc = json.loads(out)
+    assert doc["outcome"]["decided_by"] == "majority"
+    assert doc["outcome"]["lynched"] == ["BigYoshiFan"]
+    # A living doublevoter's vote counts 2 (Day 1: TwoFace alive).
+    code, out, _ = _replay(capsys, tmp_path, "1908", 1, "--to-post", "1961",
+                           "--weight", "TwoFace=2", "--json", "--why")
+    weights = {v["weight"] for v in json.loads(out)["votes"]
+               if v["voter"] == "TwoFace" and v["accepted"] and v["target"]}
+    assert weights == {2}
+    code, _, err = _replay(capsys, tmp_path, "1908", 1, "--weight", "TwoFace")
+    assert code != 0 and "write NAME=N" in err
