@@ -9,6 +9,8 @@ replay, from files; nothing is derived from posts. The input kinds read:
              "dusk": int (a lynch: the day it ended; `draft dusk --confirm`, `kill --day`).
 - "phase"    {"kind": "day"|"night", "number", "starts_at": iso, "ends_at": iso|None,
               "start_post": int|None}
+- "reset"    {"at_post": int}  the GM reset the vote count in that post ("Votes are reset;
+             day continues"): every vote standing then ends (`game reset`).
 - "alias"    {"player", "alias"}  another name the player posts under (a renamed account:
              `game alias`); it votes as the player's slot from the start.
 - "vote"     {"voter", "target": str|None (None = unvote), "at": iso}   (004: votes by PM)
@@ -189,6 +191,8 @@ class Game:
     revivals: tuple[Revival, ...] = ()
     seed: int | None = None
     """The setup's random seed (`assistant roles`): random ties are drawn with it."""
+    resets: tuple[int, ...] = ()
+    """Posts (forum ids) in which the GM reset the vote count: every vote standing then ends."""
     _life: tuple[tuple[str, Any], ...] = ()
     """("death" | "revive", record) in the order entered: `is_alive` replays it."""
     _matcher: dict[float, NameMatcher] = field(init=False, compare=False, repr=False)
@@ -228,6 +232,7 @@ class Game:
         tie_breaks: list[TieBreak] = []
         revivals: list[Revival] = []
         life: list[tuple[str, int]] = []
+        resets: list[int] = []
         seed = None
         roles = [doc for doc in inputs if doc["kind"] == "roles"]
         if roles:
@@ -239,6 +244,8 @@ class Game:
                 slots = [Slot(p[0], tuple(p[1:])) for p in data["players"]]
             elif kind == "death" and data.get("how") == "replaced":
                 slots = _add_replacement(slots, data)
+            elif kind == "reset":
+                resets.append(int(data["at_post"]))
             elif kind == "alias":
                 slots = _add_replacement(slots, {"player": data["player"],
                                                  "replacement": data["alias"]})
@@ -312,6 +319,7 @@ class Game:
             tuple(sheriffs),
             tuple(tie_breaks),
             seed=seed,
+            resets=tuple(sorted(set(resets))),
         )
         # Names in deaths, modifiers and sheriffs may be aliases: store them by shown name.
         return _with_resolved(game, deaths, modifiers, revivals, life)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from assistant import game as facts
 from assistant.alerts import Alert
 from assistant.checks import PostingRules, posting_rules
+from assistant.checks.gm_facts import check_gm_facts
 from assistant.checks.invalid_votes import check_invalid_votes
 from assistant.checks.non_player_votes import check_non_player_votes
 from assistant.count.all_voted import AllVotedWatch
@@ -433,6 +434,8 @@ def _vote_checks(view: GameView, ended: dict[int, Tally]) -> list[Alert]:
         day = view.game.day()
         posts = [p for p in view.thread.posts if view.game.in_day(p, day)]
         for a in check_non_player_votes(view.tally, posts, view.game, view.posting):
+            found.setdefault(a.id, a)
+        for a in check_gm_facts(posts, view.game):
             found.setdefault(a.id, a)
     for tally in ended.values():
         late = [v for v in tally.votes if v.code in _EDIT_CODES]

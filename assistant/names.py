@@ -445,6 +445,12 @@ class NameMatcher:
             return found if found is not None else self._close(text, key, bare=True)
         found = self._words(text, key, prefix=True)
         if found is not None:
+            if found.ok and 2 <= len(key) <= 4 and key.isalpha():
+                # "LL" starts LlamaGod and is Locke Lamora's initials: never given to one.
+                other = {n.slot for n in self._names if len(n.words) > 1
+                         and key == _initials(n.words)} - {found.slot}
+                if other:
+                    return Match(text, None, "ambiguous", tuple(sorted({found.slot, *other})))
             return found
         found = self._abbreviation(text, key)
         if found is not None:

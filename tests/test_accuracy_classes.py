@@ -143,3 +143,13 @@ def test_replay_weight_of_a_doublevoter_dead_before_the_day_is_a_warning(tmp_pat
     assert weights == {2}
     code, _, err = _replay(capsys, tmp_path, "1908", 1, "--weight", "TwoFace")
     assert code != 0 and "write NAME=N" in err
+
+
+def test_initials_of_one_player_that_start_another_are_never_given_to_one() -> None:
+    # Game 1105, post 620: Empking writes "Vote: LL": Locke Lamora's initials, and the start
+    # of LlamaGod. Ambiguous, with both named (the GM's count explains it only later).
+    vote = _vote("1105", 620, "Empking")
+    assert vote.code == VoteCode.AMBIGUOUS_TARGET and vote.target is None
+    assert vote.reason == "ambiguous: 'LL' could be LlamaGod or Locke Lamora; not counted"
+    # A prefix that is no one's initials stays a prefix.
+    assert NameMatcher([Slot("Locke Lamora"), Slot("LlamaGod")]).match_vote("Llama").ok

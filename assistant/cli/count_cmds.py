@@ -11,6 +11,7 @@ import click
 
 from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import ARCHIVE_POST, COUNT, PHASE_NUMBER, POST_ID
+from assistant.count.gm_facts import fact_proposals
 from assistant.count.outcome import TallyRules, with_tally
 from assistant.count.tally import Tally, count
 from assistant.count.unlisted import accepted_aliases, alias_proposals
@@ -336,6 +337,22 @@ def game_alias(ctx: click.Context, game_id: str, player: str, account: str) -> N
     a.emit(data, f"Recorded: {data['alias']} posts and votes as {data['player']}.")
 
 
+@game.command("reset")
+@click.argument("game_id")
+@click.option("--at-post", type=POST_ID, required=True,
+              help="Your post that reset the votes: every vote standing then ends.")
+@common_options
+@click.pass_context
+def game_reset(ctx: click.Context, game_id: str, at_post: int) -> None:
+    """Record that you reset the vote count in a post ("Votes are reset; day continues"):
+    the votes standing then end, and the day counts on from none."""
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        data = {"at_post": at_post}
+        store.add_input("reset", data, a.clock.now())
+    a.emit(data, f"Recorded: the votes were reset in post {at_post}.")
+
+
 @game.command("lynches")
 @click.argument("game_id")
 @click.option("--day", type=PHASE_NUMBER, required=True, help="The day these lynches are for.")
@@ -467,8 +484,9 @@ def vote_cmd(
 @click.option(
     "--gm-facts",
     is_flag=True,
-    help="Accept every fact the count proposes, as the GM would for an archive: an account "
-    "not in the players file read as the one player it can be (see --why).",
+    help="Accept every fact the count proposes, as the GM would for an archive: a death, "
+    "replacement or vote reset the GM's posts announce, an account not in the players file "
+    "read as the one player it can be (each shown as a note without it).",
 )
 @click.option(
     "--weight",
@@ -526,11 +544,14 @@ def replay(
             continue
         inputs.append({"kind": "modifier", "data": {
             "player": m.slot, "vote_weight": weight, "source": "replay --weight"}})
+    counted = [p for p in posts if to_post is None or p.post_id <= to_post]
+    facts = fact_proposals(counted, g)
+    if gm_facts:
+        inputs += [f.as_input() for f in facts]
     if inputs:
         g = Game.from_parts(g.game_id, list(g.slots), gms=gms, ruleset=ruleset.name, tz=tz,
                             inputs=inputs)
     tally = count(posts, g, ruleset, at_post=to_post)
-    counted = [p for p in posts if to_post is None or p.post_id <= to_post]
     proposals = alias_proposals(tally.votes, counted, g)
     accepted = accepted_aliases(proposals) if gm_facts else {}
     if accepted:
@@ -549,8 +570,19 @@ def replay(
             for p in proposals
         ]
 
+    if facts:
+        doc["gm_facts"] = [
+            {"kind": f.kind, "post": f.post_id, "said": f.said, "player": f.player,
+             "replacement": f.replacement, "how": f.how, "accepted": gm_facts}
+            for f in facts
+        ]
+
     def text() -> str:
         notes = [
+            f"Accepted (--gm-facts): {f.describe()}." if gm_facts
+            else f"Note: the GM's {f.describe()}: not applied; --gm-facts accepts it"
+            for f in facts
+        ] + [
             f"Accepted (--gm-facts): {p.account} votes as {accepted[p.account]}."
             if p.account in accepted else f"Note: {p.question(None)}"
             for p in proposals

@@ -189,6 +189,15 @@ def apply_taught(
                base, post.post_id, post.posted_at)
 
 
+def reset_votes(state: RunningCount, post_id: int) -> None:
+    """The GM reset the vote count in `post_id` (a "reset" fact): every vote standing then
+    ends, and the day goes on from no votes."""
+    for cur in state.current.values():
+        _end(state, cur.index, VoteCode.UNVOTED, f"ended: the GM reset the votes in post {post_id}")
+    state.current.clear()
+    state.unresolved.clear()
+
+
 def _vote_marks(post: Post, vrules: VoteRules, game: Game) -> list[VoteMark]:
     return [
         m for m in extract_votes(post, vrules, gms=game.gms) if m.usable and m.action != "mention"

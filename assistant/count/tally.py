@@ -32,7 +32,14 @@ from assistant.count.all_voted import AllVotedWatch
 from assistant.count.events import day_events, event_time, select_posts, with_unlisted_authors
 from assistant.count.gm_counts import Taught, taught_by_count
 from assistant.count.gm_threshold import stated_threshold, threshold_note
-from assistant.count.judge import apply_edit, apply_mark, apply_pm, apply_taught, dead_note
+from assistant.count.judge import (
+    apply_edit,
+    apply_mark,
+    apply_pm,
+    apply_taught,
+    dead_note,
+    reset_votes,
+)
 from assistant.count.outcome import Standing, TallyRules, decide, lynches_today
 from assistant.count.records import ABSTAIN, Tally, Vote, Wagon
 from assistant.count.running import RunningCount
@@ -137,6 +144,8 @@ def count(
                         state, game, vrules, trules, phase, post, mark, matcher, election(post),
                         taught=taught,
                     )
+                if post.post_id in game.resets and state.hammer is None:
+                    reset_votes(state, post.post_id)
             elif kind == "edit":
                 if vrules.thread_nicknames:
                     state.nicknames.learn_from_post(
