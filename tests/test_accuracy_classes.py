@@ -153,3 +153,52 @@ def test_initials_of_one_player_that_start_another_are_never_given_to_one() -> N
     assert vote.reason == "ambiguous: 'LL' could be LlamaGod or Locke Lamora; not counted"
     # A prefix that is no one's initials stays a prefix.
     assert NameMatcher([Slot("Locke Lamora"), Slot("LlamaGod")]).match_vote("Llama").ok
+
+
+def _marks(game_id: str, post: int) -> list:  # type: ignore[type-arg]
+    t = tally_to(game_id, post)
+    return [v for v in t.votes if v.post_id == post]
+
+
+def test_a_vote_tag_after_a_word_in_one_bold_line() -> None:
+    # Game 1337, post 57: <b>Confirming [vote]VOTE: Milk[/vote]</b>, shown as one bold line
+    # "Confirming VOTE: Milk" (before: no mark at all, the line not starting with "vote").
+    [vote] = [v for v in _marks("1337", 57) if v.action == "vote"]
+    # MormonCoffee posts it (IceGuy's slot); Milk is Junpei's slot. It confirms the vote
+    # MormonCoffee cast before: read, and the same target.
+    assert (vote.voter, vote.target, vote.code) == ("IceGuy", "Junpei", VoteCode.SAME_TARGET)
+
+
+def test_a_vote_after_a_short_lead_in_one_bold_line() -> None:
+    # Game 1805, post 1426: Eggman's bold "FoS: Dragon, Vote: MM4" (MM4: MarioManiac4,
+    # whose slot NJAC now plays): the vote after "FoS: Dragon," counts.
+    [vote] = [v for v in _marks("1805", 1426) if v.voter == "Eggman" and v.action == "vote"]
+    assert vote.target == "NJAC" and vote.code == VoteCode.COUNTED
+    assert "(initials of MarioManiac4)" in vote.reason
+
+
+def test_running_bold_text_that_only_mentions_voting_is_no_vote() -> None:
+    # Game 1221, post 343: bold 'then consider my catch-up post as being "blah blah blah,
+    # vote: timeeater."' (a quote, a long lead); game 1782, post 19: bold "pre-vote smith";
+    # game 1433, post 563: bold "FOS buddy (Marangal/Yoshi), vote: townie." (no player):
+    # neither a vote nor an alert.
+    for game_id, post, said in (("1221", 343, "timeeater"), ("1782", 19, "pre-vote"),
+                                ("1433", 563, "townie")):
+        assert not [v for v in _marks(game_id, post) if said in v.text.lower() and (
+            v.accepted or v.code in (VoteCode.UNKNOWN_TARGET, VoteCode.AMBIGUOUS_TARGET))]
+
+
+def test_a_double_voters_weight_after_the_name_in_the_gms_count() -> None:
+    # No dev game's GM writes it; the shape GMs of doublevoter games use, on game 1908's real
+    # count line (post 61: "Gamma Emerald (4) [TwoFace, Ircher, MortFeld, Transcend]") with
+    # its doublevoter TwoFace marked: "x2" or "(x2)" after the name is the vote's weight.
+    from assistant.count.gm_counts import _count_line
+    from assistant.count.votes import VoteRules
+
+    m = NameMatcher([Slot(n) for n in ("Gamma Emerald", "TwoFace", "Ircher", "MortFeld",
+                                       "Transcend", "Max2")])
+    for line in ("Gamma Emerald (5) - TwoFace x2, Ircher, MortFeld, Transcend",
+                 "Gamma Emerald (5): TwoFace (x2), Ircher, MortFeld, Transcend"):
+        assert ("TwoFace", "Gamma Emerald") in _count_line(line, m, VoteRules())
+    # A name ending in a digit keeps it.
+    assert ("Max2", "Gamma Emerald") in _count_line("Gamma Emerald: Max2, Ircher", m, VoteRules())

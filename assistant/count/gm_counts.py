@@ -61,6 +61,8 @@ _SEP = re.compile(r"(?:\s*(?::|—|–|-+)\s*)+")
 _ITEM_SPLIT = re.compile(r"\s*[,/;]\s*|\s+&\s+|\s+and\s+")
 _LEAD = re.compile(r"^[\s\d.#*>~:]+")
 _COUNT_WORDS = re.compile(r"vote\s*count|\bVC\b|votecount", re.I)
+#: A double voter's weight the GM writes after the name: "TwoFace x2", "TwoFace (x2)".
+_WEIGHT = re.compile(r"(?:\s+\(?|\s*\()\s*(?:[x×]\s*\d|\d\s*[x×])\s*\)?$", re.I)
 #: The least share of a line's listed voters that must be players for it to be a count line.
 VOTERS_KNOWN = 2 / 3
 
@@ -83,7 +85,7 @@ def text_lines(body_html: str) -> tuple[str, ...]:
 def _player(text: str, matcher: NameMatcher, rules: VoteRules) -> str | None:
     """A name as a GM writes it in a count: exact, any case, or a close spelling
     ("XnarojX", "Boonskies"); No Lynch in the ruleset's words."""
-    text = text.strip(" \t*.!:")
+    text = _WEIGHT.sub("", text.strip(" \t*.!:")).strip(" \t*.!:")
     if not text:
         return None
     if rules.is_no_lynch(text) or fold(text) == fold(NO_LYNCH):

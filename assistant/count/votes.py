@@ -563,6 +563,40 @@ def split_actions(text: str) -> list[tuple[str, str | None, int]]:
 
 
 _STARTS_UNVOTE = re.compile(r"\W*unvote\b", re.I)
+#: "vote" inside a bold or coloured line, not at its start ("Cross fingers, vote RedFox"),
+#: and "VOTE:" as a [vote] tag shows it inside one ("Hammer [vote]VOTE: X[/vote]").
+_INNER_VOTE = re.compile(r"(?<![\w'\-])(?:un)?vote\b", re.I)
+_TAG_SHOWN = re.compile(r"(?<![\w'\-])(?:UN)?VOTE:")
+#: The most words before a vote in running bold text ("Cross fingers," yes; a sentence
+#: quoting a vote, no).
+INNER_LEAD_WORDS = 3
+#: "@Mod: vote count please": asking for a count, not a vote.
+_COUNT_ASKED = re.compile(r"\s*:?\s*counts?\b", re.I)
+
+
+def _vote_inside(line: str, tag: bool) -> tuple[list[tuple[str, str | None, int]], bool]:
+    """The vote a bold / coloured / tagged line holds after a few words: `(actions, inline)`.
+    In a vote tag the tag's own "VOTE:" starts the vote ("Hammer VOTE: X", "Confirming
+    VOTE: Milk"); in bold or colour a "vote" after a short lead that ends a clause
+    ("Cross fingers, vote RedFox"), never after quotes or a hyphen ("pre-vote"), and then
+    only a name that is a player's counts (`inline`: judge.apply_mark's guard for plain text)."""
+    if tag:
+        m = _TAG_SHOWN.search(line, 1)
+        if m is not None:
+            return [(a, n, m.start() + at) for a, n, at in split_actions(line[m.start():])], False
+    m = _INNER_VOTE.search(line, 1)
+    if m is None:
+        return [], False
+    lead = line[: m.start()].rstrip()
+    if (
+        not lead
+        or lead[-1] not in ",;.!:"
+        or len(lead.split()) > INNER_LEAD_WORDS
+        or any(q in lead for q in "\"“”«»")
+        or _COUNT_ASKED.match(line, m.end())
+    ):
+        return [], False
+    return [(a, n, m.start() + at) for a, n, at in split_actions(line[m.start():])], True
 
 
 def marks_from_chunks(chunks: Chunks) -> list[Mark]:
@@ -653,6 +687,11 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
             if not stripped:
                 continue
             actions = split_actions(stripped)
+            line_forms = forms
+            if not actions:
+                actions, inline = _vote_inside(stripped, style.tag)
+                if inline:  # running text around it: a vote only if it names a player
+                    line_forms = (*forms, "plain")
             if actions:
                 for action, name, at in actions:
                     marks.append(
@@ -660,7 +699,7 @@ def marks_from_chunks(chunks: Chunks) -> list[Mark]:
                             action,
                             name,
                             stripped,
-                            forms,
+                            line_forms,
                             style.color,
                             hidden(line_start + at),
                             line_start + at,
