@@ -41,6 +41,16 @@ def expected(forum: str, *, live_only: bool | None = None) -> set[tuple[int, str
         is_live = a["detectable"].startswith("live only")
         if live_only is None or live_only == is_live:
             out.add((a["post_id"], a["kind"]))
+    if not live_only:
+        # Issue 21: votes by an account the players file does not name are alerted once per
+        # account (`non_player_vote`, at its first such vote), beside the post's own alert;
+        # the fixture marks those votes "non_player".
+        seen: set[str] = set()
+        for p in truth(forum)["posts"]:
+            if p["author"] not in seen and any(
+                    v.get("status") == "non_player" for v in p.get("votes") or ()):
+                seen.add(p["author"])
+                out.add((p.get("msg_id", p.get("post_id")), "non_player_vote"))
     return out
 
 
