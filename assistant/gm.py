@@ -828,3 +828,26 @@ def revived(rep: Replay, result: PhaseResult) -> list[str]:
         for name, p in result.state.players.items()
         if p.alive and name in rep.state.players and not rep.state.players[name].alive
     ]
+
+
+def prod_drafts(store: GameStore, now: datetime, *, since: datetime | None = None
+                ) -> dict[str, str]:
+    """The prod PMs (`draft prods`): player -> PM text, for every living player who has not
+    posted (or voted) as the ruleset asks this phase, or not posted since `since`."""
+    from assistant.prods import at_risk, prod_pms
+
+    view = load_view(store, now)
+    rules = view.posting
+    asks = ((rules.min_posts_per_day and rules.inactive_day != "none")
+            or rules.inactive_cycle != "none" or rules.voting_mandatory)
+    if since is None and not asks:
+        raise ConfigError(
+            f"the {view.ruleset.name} ruleset asks for no number of posts or votes ([posting] "
+            "min_posts_per_day, inactive_cycle, voting_mandatory); prod who has not posted "
+            f"for a while with `assistant draft prods {store.game_id} --since 48h`"
+        )
+    zone = game_zone(view.game.tz)
+    prods = at_risk(view.posts, view.game, rules, now, since=since, zone=zone,
+                    not_voting=view.tally.not_voting if view.tally else ())
+    return prod_pms(prods, rules, title=title_of(store), phase=view.phase,
+                    deadline=view.deadline.at if view.deadline else None, zone=zone)

@@ -63,6 +63,8 @@ class PostingRules:
     modkill_from_day: int | None = None
     """003: from this day on, the inactive are modkilled instead of replaced."""
     voting_mandatory: bool = False
+    activity_rule: str = ""
+    """The ruleset's sentence on taking part (posting, voting), quoted in the prods."""
     not_voted: str = "warning"
     vote_late: str = "warning"
     invalid_vote: str = "warning"

@@ -138,9 +138,10 @@ COMMANDS = {
     "pm": "daemon_cmds", "alerts": "daemon_cmds",
     "roles": "engine_cmds", "order": "engine_cmds", "resolve": "engine_cmds",
     "demo": "demo_cmds",
+    "notify": "notify_cmds",
 }  # fmt: skip
 DRAFTS = {"tally": "count_cmds", "dawn": "engine_cmds", "pms": "engine_cmds",
-          "dusk": "engine_cmds"}  # fmt: skip
+          "dusk": "engine_cmds", "prods": "notify_cmds"}  # fmt: skip
 
 
 @click.group(

@@ -1,0 +1,248 @@
+"""What the GM is told, as short messages: pure functions of the game as the daemon sees it.
+
+Each notice has a stable key (the same fact always gives the same key), so the daemon
+derives the notices on every review and the outbox keeps one record per key and target:
+nothing is told twice, and nothing is lost to a restart. A message says the game, what
+happened, and the one command (or page) to act on it.
+
+    alerts    a new alert (its severity, its post link)             alert:ID
+    hammer    a majority reached before the deadline                day2:hammer
+    deadline  a warning before the deadline (with who still has to act),
+              the final count locked (and revised), the dusk drafted,
+              a night's end                                         day2:warn:3600, day2:final...
+    orders    night orders still missing an hour before the night ends   night2:orders
+    polls     the thread could not be read for longer than the game's threshold
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from assistant.alerts import StoredAlert
+from assistant.models import from_iso, to_iso
+from assistant.phases import format_duration, game_zone, local_text, phase_label
+
+if TYPE_CHECKING:
+    from assistant.monitor import GameView
+
+_TAG = re.compile(r"(day|night)(\d+)")
+"""A clock event's phase, as its key starts: "day2", "night1"."""
+ORDERS_LEAD = timedelta(hours=1)
+"""How long before a night's end the GM hears of orders still missing."""
+POLL_FAILING_AFTER = timedelta(minutes=30)
+"""A poll failing this long is pushed (a game's `notify_poll_after` seconds wins)."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One thing to tell the GM."""
+
+    key: str
+    event: str
+    """alerts, hammer, deadline, orders or polls (`targets.EVENTS`)."""
+    severity: str
+    """info, warning or violation: quiet hours hold all but violations."""
+    title: str
+    """One line: the game and what happened."""
+    body: str
+    """A line or three: the details, a link, the command to act on it."""
+    happened_at: datetime
+    link: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "happened_at": to_iso(self.happened_at)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Notice:
+        return cls(**{**d, "happened_at": from_iso(d["happened_at"])})  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class PollFailure:
+    """The thread has not been read since `since`: the latest poll's error."""
+
+    since: datetime
+    error: str
+
+
+def alert_notice(game_id: str, s: StoredAlert) -> Notice:
+    a = s.alert
+    who = f" — {a.player}" if a.player else ""
+    body = [a.message]
+    if a.post_url:
+        body.append(a.post_url)
+    body.append(f"Acknowledge: assistant alerts {game_id} --ack {s.id}")
+    return Notice(f"alert:{s.id}", "alerts", a.severity,
+                  f"{game_id}: {a.severity} — {a.kind.replace('_', ' ')}{who}",
+                  "\n".join(body), s.first_seen, a.post_url)
+
+
+def hammer_notice(game_id: str, view: GameView) -> Notice | None:
+    """The day ended at a majority (the hammer), while it is the game's phase."""
+    phase, tally = view.phase, view.tally
+    if phase is None or phase.kind != "day" or tally is None:
+        return None
+    outcome = tally.outcome
+    if not (outcome.final and outcome.by_majority):
+        return None
+    cast = [v for v in tally.votes if v.accepted and v.post_id == outcome.at_post]
+    vote = cast[-1] if cast else None
+    at = vote.at if vote else (tally.deadline or view.now)
+    zone = game_zone(view.game.tz)
+    who = ", ".join(outcome.lynched) or "No Lynch"
+    by = f"{vote.voter}'s vote in post {outcome.at_post}" if vote else f"post {outcome.at_post}"
+    body = [f"{by} ({local_text(at, zone)}) reached the majority of {tally.majority}: "
+            f"{outcome.reason}."]
+    link = vote.url if vote else None
+    if link:
+        body.append(link)
+    body.append(f"The dusk: assistant draft dusk {game_id} --day {phase.number}")
+    return Notice(f"day{phase.number}:hammer", "hammer", "warning",
+                  f"{game_id}: {phase_label(phase)} hammered — {who}", "\n".join(body), at, link)
+
+
+def event_notices(
+    game_id: str,
+    view: GameView,
+    handled: Iterable[Mapping[str, Any]],
+    finals: Sequence[Mapping[str, Any]],
+    to_act: Sequence[str] = (),
+) -> list[Notice]:
+    """The daemon's handled clock events worth telling: each warning (with `to_act`, who
+    still has to act, when it is the running phase's), each final count locked or revised,
+    each dusk drafted, each night's end. `handled`: the daemon's table of handled events;
+    `finals`: its locked final counts."""
+    zone = game_zone(view.game.tz)
+    tag = f"{view.phase.kind}{view.phase.number}" if view.phase else None
+    out = []
+    for m in handled:
+        kind, status, key = m.get("kind"), m.get("status"), m["key"]
+        when = from_iso(m.get("handled_at")) or view.now
+        phase = key.split(":", 1)[0]
+        m_tag = _TAG.fullmatch(phase)
+        if m_tag is None:
+            continue
+        label, number = f"{m_tag[1].capitalize()} {m_tag[2]}", m_tag[2]
+        if kind == "warning" and status == "drafted":
+            out.append(_warning(game_id, view, key, label, when, to_act if phase == tag else ()))
+        elif kind == "deadline" and status == "locked":
+            final = next((f for f in reversed(finals) if f.get("phase") == label), None)
+            out.append(_final(game_id, label, number, final, m.get("file"), when, zone))
+        elif kind == "deadline" and status == "ended":
+            out.append(Notice(
+                f"{phase}:ended", "deadline", "info", f"{game_id}: {label} ended",
+                f"Resolve it: assistant resolve {game_id} --night {number} --dry-run", when))
+        elif kind == "dusk" and status == "drafted":
+            final = next((f for f in reversed(finals) if f.get("phase") == label), None)
+            who = _lynched(final)
+            out.append(Notice(
+                f"{phase}:dusk", "deadline", "info", f"{game_id}: {label} dusk drafted — {who}",
+                f"Draft: {m.get('file')}\n"
+                f"Check it and store the lynch: assistant draft dusk {game_id} --day {number} "
+                "--confirm", when))
+    for i, f in enumerate(finals):
+        if f.get("revises"):
+            label = str(f.get("phase"))
+            number = label.split()[-1]
+            was = _lynched(finals[i - 1]) if i else "?"
+            out.append(Notice(
+                f"{label.lower().replace(' ', '')}:final:{f['locked_at']}", "deadline", "warning",
+                f"{game_id}: {label}'s final count changed — {was} -> {_lynched(f)}",
+                "A post made before the deadline was seen only after it, or a GM input "
+                f"changed the count.\nThe count: assistant count {game_id} --day {number}",
+                from_iso(f["locked_at"]) or view.now))  # type: ignore[arg-type]
+    return out
+
+
+def _lynched(final: Mapping[str, Any] | None) -> str:
+    if final is None:
+        return "see the count"
+    return ", ".join(final.get("tally", {}).get("outcome", {}).get("lynched") or []) or "no lynch"
+
+
+def _warning(game_id: str, view: GameView, key: str, label: str, when: datetime,
+             to_act: Sequence[str]) -> Notice:
+    before = timedelta(seconds=int(key.rsplit(":", 1)[-1]))
+    zone = game_zone(view.game.tz)
+    body = []
+    if view.deadline is not None and view.deadline.at is not None:
+        body.append(f"Deadline: {local_text(view.deadline.at, zone)}.")
+    body.extend(to_act)
+    body.append(f"The count: assistant count {game_id}" if label.startswith("Day")
+                else f"The orders: assistant phase {game_id}")
+    return Notice(key, "deadline", "info",
+                  f"{game_id}: {label} ends in {format_duration(before)}", "\n".join(body), when)
+
+
+def _final(game_id: str, label: str, number: str, final: Mapping[str, Any] | None,
+           file: str | None, when: datetime, zone: Any) -> Notice:
+    outcome = (final or {}).get("tally", {}).get("outcome", {})
+    deadline = from_iso((final or {}).get("deadline"))
+    body = []
+    if outcome.get("reason"):
+        at = f" at {local_text(deadline, zone)}" if deadline else ""
+        body.append(f"Final count locked{at}: {outcome['reason']}.")
+    if file:
+        body.append(f"Count: {file}")
+    body.append(f"The dusk: assistant draft dusk {game_id} --day {number}")
+    return Notice(f"{label.lower().replace(' ', '')}:final", "deadline", "info",
+                  f"{game_id}: {label} is over — {_lynched(final)}", "\n".join(body), when)
+
+
+def orders_notice(game_id: str, view: GameView, missing: Sequence[str]) -> Notice | None:
+    """Night orders still missing within `ORDERS_LEAD` of the night's end."""
+    phase, dl = view.phase, view.deadline
+    if phase is None or phase.kind != "night" or dl is None or dl.at is None or not missing:
+        return None
+    at = dl.at - ORDERS_LEAD
+    if at <= phase.starts_at or not at <= view.now < dl.at:
+        return None
+    zone = game_zone(view.game.tz)
+    names = ", ".join(_need(n) for n in missing)
+    return Notice(
+        f"night{phase.number}:orders", "orders", "warning",
+        f"{game_id}: {phase_label(phase)} ends in {format_duration(dl.at - view.now)}; "
+        f"orders missing: {names}",
+        f"Deadline: {local_text(dl.at, zone)}.\n"
+        f"Enter one: assistant order {game_id} \"NAME: ABILITY TARGET\"", at)
+
+
+def orders_due(view: GameView) -> datetime | None:
+    """When the orders reminder of the running night falls due, if it is still ahead."""
+    phase, dl = view.phase, view.deadline
+    if phase is None or phase.kind != "night" or dl is None or dl.at is None:
+        return None
+    at = dl.at - ORDERS_LEAD
+    return at if phase.starts_at < at and at > view.now else None
+
+
+def _need(need: str) -> str:
+    return f"the {need[5:]} side" if need.startswith("side:") else need
+
+
+def poll_notice(game_id: str, failure: PollFailure | None, now: datetime,
+                after: timedelta = POLL_FAILING_AFTER) -> Notice | None:
+    """The thread unread for longer than `after`."""
+    if failure is None or now - failure.since < after:
+        return None
+    return Notice(
+        f"poll:{to_iso(failure.since)}", "polls", "warning",
+        f"{game_id}: the thread cannot be read (for {format_duration(now - failure.since)})",
+        f"{failure.error}\nTry it: assistant fetch --game {game_id}", failure.since + after)
+
+
+def to_act_lines(prods: Sequence[Any], not_voting: Sequence[str], game_id: str) -> list[str]:
+    """The deadline reminder's lines of who still has to act: no vote yet, and the posts
+    the ruleset asks for (`prods.at_risk`), with the command that drafts their prods."""
+    lines = []
+    if not_voting:
+        lines.append(f"Not voted: {', '.join(not_voting)}.")
+    short = [p.player for p in prods if p.no_post]
+    if short:
+        lines.append(f"No post {prods[0].window}: {', '.join(short)} "
+                     f"(prods: assistant draft prods {game_id}).")
+    return lines
