@@ -15,9 +15,6 @@ from assistant.models import to_iso
 from assistant.phases import format_duration, game_zone, local_text, parse_duration
 from assistant.store import GameStore
 
-POLL_AFTER_KEY = "notify_poll_after"
-"""Game config: seconds a poll may fail before the GM is told (default 30 minutes)."""
-
 
 @root.command("notify")
 @click.argument("game_id", metavar="GAME")
@@ -61,6 +58,7 @@ def notify_cmd(  # noqa: PLR0913 - the options of a target
         --add "mailtos://me:{env:SMTP_PASSWORD}@smtp.example.org?to=me@example.org"
     assistant notify g1 --test
     """
+    from assistant.notify.push import POLL_AFTER_KEY
     from assistant.notify.targets import targets_of
 
     a = app(ctx)
