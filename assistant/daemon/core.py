@@ -22,6 +22,7 @@ from assistant.daemon.reports import CycleReport, PollStats
 from assistant.daemon.review import Review, drafts_dir, review_game
 from assistant.errors import AssistantError, ConfigError, LoginError
 from assistant.models import from_iso
+from assistant.notify.push import note_poll, push
 from assistant.phases import (
     format_duration,
     game_zone,
@@ -94,6 +95,8 @@ class Daemon:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reviewing: set[asyncio.Task[Any]] = set()
         self._workers: Workers | None = None
+        self._poll_failing: dict[str, bool] = {}
+        """Per game: whether its polls were failing when last noted in its store."""
         self.stats = PollStats()
 
     def games(self) -> list[str]:
@@ -142,6 +145,7 @@ class Daemon:
         except AssistantError as e:
             poll_error = str(e)
             log.warning("poll %s failed: %s", game_id, e)
+        self._note_poll(game_id, poll_error)
         report = self._reviewed_report(game_id, result, poll_error)
         self.stats.add(report)
         return report
@@ -159,10 +163,34 @@ class Daemon:
                     raise
                 e = write_error(Path(e.filename or self.data_dir), e, game_file=False)
             log.error("review %s failed: %s", game_id, e)
+            self._push_unreviewed(game_id)
             return CycleReport(game_id, result, poll_error, (), (), None, error=str(e))
         return CycleReport(
             game_id, result, poll_error, review.new_alerts, review.handled, review.next_event
         )
+
+    def _push_unreviewed(self, game_id: str) -> None:
+        """A game that cannot be reviewed still tells of its failing polls and sends what
+        waits in its outbox."""
+        try:
+            with GameStore.open(self.data_dir, game_id, create=False) as store:
+                push(store, None, self.clock.now())
+        except AssistantError as e:
+            log.error("notify %s: %s", game_id, e)
+
+    def _note_poll(self, game_id: str, error: str | None) -> None:
+        """Keep in the game's store when its polls began failing (or that they work again),
+        read and written only when that changes, or first after a start."""
+        failing = error is not None
+        if self._poll_failing.get(game_id) == failing:
+            return
+        try:
+            with GameStore.open(self.data_dir, game_id, create=False) as store:
+                note_poll(store, self.clock.now(), error)
+        except AssistantError as e:
+            log.error("notify %s: %s", game_id, e)
+            return
+        self._poll_failing[game_id] = failing
 
     def run_once(self) -> list[CycleReport]:
         """One cycle for every game (`run --once`), each whatever happened to the others."""
@@ -255,6 +283,9 @@ class Daemon:
             except AssistantError as e:
                 poll_error = str(e)
                 log.warning("poll %s failed: %s", game_id, e)
+            if self._poll_failing.get(game_id) != (poll_error is not None):
+                await asyncio.get_running_loop().run_in_executor(
+                    self._workers, self._note_poll, game_id, poll_error)
             if self._review_can_wait(game_id, result):
                 report = CycleReport(game_id, result, poll_error, (), (),
                                      self._next_events.get(game_id))

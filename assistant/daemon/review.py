@@ -21,6 +21,7 @@ from assistant.engine.history import ROLES
 from assistant.errors import AssistantError
 from assistant.models import Post, from_iso, to_iso
 from assistant.monitor import GameView, day_tally, draft_dusk, load_view, run_checks
+from assistant.notify.push import push
 from assistant.phases import (
     format_duration,
     game_zone,
@@ -163,6 +164,12 @@ def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
         if revised is not None:
             handled.append(revised)
         upcoming = [e.at for e in events if e.at > now]
+        # What happened, pushed to the GM's notification targets (issue 24): queued in
+        # the outbox before anything is sent, so a kill now still sends it after a restart.
+        pushed = push(store, view, now, handled=store.table(MARKERS).all(),
+                      finals=store.table("final_counts").all())
+        if pushed.wake_at is not None:
+            upcoming.append(pushed.wake_at)
     return Review(tuple(fresh), tuple(handled), min(upcoming) if upcoming else None)
 
 
