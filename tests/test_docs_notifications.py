@@ -27,6 +27,7 @@ def _commands() -> list[list[str]]:
 def test_every_command_of_the_page_exists_with_its_options() -> None:
     commands = _commands()
     assert {" ".join(w[:2]) for w in commands} >= {"notify g1", "draft prods"}
+    assert "notify g1 --test" in PAGE and "draft prods g1`" in PAGE
     for words in commands:
         command: click.Command = cli
         for word in words:
