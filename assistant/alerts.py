@@ -195,6 +195,13 @@ class AlertLog:
         )
         return replace(current, acked_at=now, ack_note=note)
 
+    def unack(self, alert_id: str) -> StoredAlert:
+        """The GM's acknowledgement withdrawn (`assistant undo`): the alert is open again.
+        The acknowledgement and its withdrawal stay in the GM's log (corrections.py)."""
+        current = self.get(alert_id)
+        self.table.update({"acked_at": None, "ack_note": None}, lambda doc: doc["id"] == current.id)
+        return replace(current, acked_at=None, ack_note=None)
+
     def _load(self, doc: dict[str, Any]) -> StoredAlert:
         if doc.get("schema_version") != ALERT_SCHEMA_VERSION:
             raise StoreError(

@@ -48,6 +48,13 @@ game exactly as GM "modifier" inputs would, placed before the GM's own inputs.
              post announcing the election: that day's lynch vote starts after it.
 - "tie_break" {"day": int|None, "choice": str}
              whom the tie's decider (the sheriff in 001, the GM in 004) chose on `day`.
+- "ruling"   {"post": int, "action": "ignore"|"vote"|"unvote"|"as_read", "target": str|None,
+              "which": int|None, "at": iso|None, "version": int}
+             the GM's reading of one post's votes (`assistant rule`): not a vote, a vote for
+             `target` (a player or No Lynch), an unvote, or the post as read counted from `at`;
+             `which` = only the post's which-th vote-like mark; `version` = how many versions
+             of the post were stored when the GM ruled (the post as the GM saw it).
+An input the GM withdrew (`assistant undo`, store.WITHDRAW) is not among the inputs read.
 """
 
 from __future__ import annotations
@@ -169,6 +176,50 @@ class TieBreak:
     """A player's shown name or "No Lynch"."""
 
 
+RULING_ACTIONS = ("ignore", "vote", "unvote", "as_read")
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The GM's reading of one post's votes (`assistant rule`), over the assistant's own."""
+
+    post: int
+    action: str
+    """"ignore" (not a vote), "vote" (for `target`), "unvote", or "as_read" (the post's votes
+    as the assistant reads them, counted from `at`)."""
+    target: str | None = None
+    """A player's shown name or "No Lynch", for "vote"."""
+    which: int | None = None
+    """Only the post's which-th vote-like mark (1 = the first, as `count --why` numbers
+    them); None = the whole post: every mark of it gives way to the ruling."""
+    at: datetime | None = None
+    """Counted from this moment instead of the post's own time."""
+    version: int = 0
+    """How many versions of the post were stored when the GM ruled: the post as the GM saw
+    it (later edits do not change the ruling); 0 = the latest."""
+    entered_at: datetime | None = None
+
+    def what(self) -> str:
+        """"not a vote", "a vote for Jd-", "an unvote", "its votes as read"; and which mark
+        and from when ("vote #2 of the post: ...", "..., counted from 11:20 UTC")."""
+        said = {
+            "ignore": "not a vote",
+            "vote": f"a vote for {self.target}",
+            "unvote": "an unvote",
+            "as_read": "its votes as read",
+        }[self.action]
+        if self.which is not None:
+            said = f"vote #{self.which} of the post is {said}"
+        if self.at is not None:
+            said += f", counted from {self.at:%Y-%m-%d %H:%M:%S} UTC"
+        return said
+
+    def by_gm(self) -> str:
+        """"ruled by the GM at 2026-11-22 11:30 UTC: not a vote"."""
+        when = f" at {self.entered_at:%Y-%m-%d %H:%M} UTC" if self.entered_at else ""
+        return f"ruled by the GM{when}: {self.what()}"
+
+
 @dataclass(frozen=True)
 class Game:
     """The facts a count needs. Build with `load_game(store)` or `Game.from_parts(...)`."""
@@ -193,6 +244,8 @@ class Game:
     """The setup's random seed (`assistant roles`): random ties are drawn with it."""
     resets: tuple[int, ...] = ()
     """Posts (forum ids) in which the GM reset the vote count: every vote standing then ends."""
+    rulings: tuple[Ruling, ...] = ()
+    """The GM's rulings on single posts, in the order entered."""
     _life: tuple[tuple[str, Any], ...] = ()
     """("death" | "revive", record) in the order entered: `is_alive` replays it."""
     _matcher: dict[float, NameMatcher] = field(init=False, compare=False, repr=False)
@@ -231,6 +284,7 @@ class Game:
         sheriffs: list[Sheriff] = []
         tie_breaks: list[TieBreak] = []
         revivals: list[Revival] = []
+        rulings: list[Ruling] = []
         life: list[tuple[str, int]] = []
         resets: list[int] = []
         seed = None
@@ -304,6 +358,18 @@ class Game:
                 )
             elif kind == "tie_break":
                 tie_breaks.append(TieBreak(_int_or_none(data.get("day")), data["choice"]))
+            elif kind == "ruling":
+                rulings.append(
+                    Ruling(
+                        int(data["post"]),
+                        data["action"],
+                        data.get("target"),
+                        _int_or_none(data.get("which")),
+                        from_iso(data.get("at")),
+                        int(data.get("version") or 0),
+                        from_iso(doc.get("entered_at")),
+                    )
+                )
         game = cls(
             game_id,
             tuple(slots),
@@ -320,6 +386,7 @@ class Game:
             tuple(tie_breaks),
             seed=seed,
             resets=tuple(sorted(set(resets))),
+            rulings=tuple(rulings),
         )
         # Names in deaths, modifiers and sheriffs may be aliases: store them by shown name.
         return _with_resolved(game, deaths, modifiers, revivals, life)
@@ -449,6 +516,19 @@ class Game:
         """The decider's choice for a tie on `day`, the last one entered."""
         found = [t.choice for t in self.tie_breaks if t.day == day]
         return found[-1] if found else None
+
+    def rulings_on(self, post_id: int) -> tuple[Ruling, ...]:
+        """The rulings that stand on a post: the latest whole-post one alone when it is the
+        latest of all; else the latest on each mark entered after the last whole-post one."""
+        found = [r for r in self.rulings if r.post == post_id]
+        if not found:
+            return ()
+        whole = [i for i, r in enumerate(found) if r.which is None]
+        if whole and whole[-1] == len(found) - 1:
+            return (found[-1],)
+        after = found[whole[-1] + 1 :] if whole else found
+        by_mark = {r.which: r for r in after}
+        return tuple(by_mark[k] for k in sorted(by_mark))  # type: ignore[type-var]
 
     def lynches_available(self, day: int | None) -> int:
         found = [n for d, n in self.lynches if d == day]

@@ -9,6 +9,8 @@ saying what to give instead. Nothing here prints.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from assistant.alerts import AlertLog, StoredAlert, feed_path, write_feed
 from assistant.count.marks_cache import kept_beside
-from assistant.count.outcome import TallyRules
+from assistant.count.outcome import NO_LYNCH, TallyRules
 from assistant.count.tally import Tally
 from assistant.count.votes import VoteRules
 from assistant.errors import (
@@ -32,7 +34,7 @@ from assistant.models import to_iso
 from assistant.monitor import GameView, day_tally, game_ruleset, load_game, load_view
 from assistant.phases import game_zone, local_text, parse_past, phase_at, phases_from_inputs
 from assistant.rulesets import find_ruleset
-from assistant.store import GameStore, paused_gc
+from assistant.store import WITHDRAW, GameStore, paused_gc
 
 if TYPE_CHECKING:  # the engine and Jinja2 are imported by the functions that use them, so
     # that `assistant count` (this module) does not pay for them (tests/test_startup.py)
@@ -113,6 +115,11 @@ def over_line(tally: Tally, tz: str) -> str | None:
         local = tally.deadline.astimezone(game_zone(tz))
         head += f" (ended at {local:%Y-%m-%d %H:%M} {local.tzname() or tz})"
     names = list(outcome.lynched)
+    if outcome.waiting:
+        return (f"{head}. Not decided yet: {outcome.reason} (`assistant tiebreak` records "
+                "the choice)")
+    if outcome.uncertain:
+        return f"{head}. Not decided: {outcome.reason}"
     if not names:
         decided = "no lynch"
     elif len(names) == 1:
@@ -288,6 +295,23 @@ def orders_night(store: GameStore, now: datetime) -> int:
     return order_phase(None, None, rep, running_night(store, rules, rep, now))[1]
 
 
+#: "Conia: none": the actor takes no action; the orders entered for them are withdrawn.
+_NO_ACTION = re.compile(
+    r"^\s*(?P<actor>[^:]+?)\s*:\s*(?:none|nothing|no action|no order)\s*\.?\s*$", re.I
+)
+
+
+@dataclass(frozen=True)
+class OrdersEntered:
+    """What `order` stored: the phase, the new orders, and the orders a "none" withdrew."""
+
+    phase: str
+    number: int
+    orders: list[Order]
+    no_action: list[str]
+    """One line per "Actor: none": who takes no action, and the orders withdrawn for it."""
+
+
 def enter_orders(
     store: GameStore,
     lines: list[str],
@@ -298,10 +322,28 @@ def enter_orders(
     source: Path | None = None,
 ) -> tuple[str, int, list[Order]]:
     """Check and store orders (`order`, and the dashboard's form): all of them or, when one
-    is refused, none; the error names the line of `source` it came from."""
+    is refused, none; the error names the line of `source` it came from. "Conia: none"
+    withdraws Conia's orders (see `enter_order_lines`)."""
+    done = enter_order_lines(store, lines, now, night=night, day=day, source=source)
+    return done.phase, done.number, done.orders
+
+
+def enter_order_lines(
+    store: GameStore,
+    lines: list[str],
+    now: datetime,
+    *,
+    night: int | None = None,
+    day: int | None = None,
+    source: Path | None = None,
+) -> OrdersEntered:
+    """`enter_orders`, saying also what each "Actor: none" line withdrew: the orders entered
+    for that player (or side) in the phase, each withdrawn by a fact of its own (`undo`),
+    and a "no_order" fact, so a night that waits for every order knows the actor is done."""
     from assistant.engine.abilities.items import with_gifts
     from assistant.engine.history import ORDER
-    from assistant.engine.orders import check_order, parse_order
+    from assistant.engine.orders import check_order, match_player, parse_order
+    from assistant.night_orders import NO_ORDER
 
     game = store.game_id
     rules, rep = replay_of(store)
@@ -313,20 +355,75 @@ def enter_orders(
             f"{phase} {number} of {game} is already resolved; orders "
             "for it can no longer change it"
         )
-    orders = []
+    orders: list[Order] = []
+    nones: list[tuple[str | None, str | None]] = []  # (player, side) taking no action
     for i, line in enumerate(lines, 1):
         # Items given tonight (000's trade) are the receiver's for the orders after it.
         seen = with_gifts(rep.state, [*rep.orders_for(phase, number), *orders])
         try:
+            none = _NO_ACTION.match(line)
+            if none is not None:
+                text = none.group("actor")
+                side = next((k for k, sd in rep.state.rules.sides.items()
+                             if text.lower() in {k.lower(), sd.title.lower()}), None)
+                who = None if side else match_player(
+                    text, list(rep.state.players), order=line, aliases=aliases
+                )
+                nones.append((who, side))
+                orders = [o for o in orders if (o.actor if not o.side else None, o.side)
+                          != (who, side)]
+                continue
             o = parse_order(line, seen, phase=phase, number=number, aliases=aliases)
             check_order(o, seen)
         except OrderError as e:
             raise type(e)(f"{source}:{i}: {e}" if source else str(e)) from None
         orders.append(o)
+    said = []
     with store.batch():
+        standing = [d for d in store.inputs(ORDER)
+                    if (d["data"]["phase"], d["data"]["number"]) == (phase, number)]
+        for who, side in nones:
+            gone = [d for d in standing if d["data"].get("side") == side
+                    and (side is not None or d["data"]["actor"] == who)]
+            for d in gone:
+                store.add_input(WITHDRAW, {"input": d["seq"], "kind": ORDER}, now)
+            store.add_input(NO_ORDER,
+                            {"actor": who, "side": side, "phase": phase, "number": number}, now)
+            name = f"the {side}" if side else who
+            was = "; ".join(f"{d['data'].get('text')} (input {d['seq']})" for d in gone)
+            said.append(f"{name}: no action on {phase} {number}"
+                        + (f"; withdrawn: {was}" if was else ""))
         for o in orders:
             store.add_input(ORDER, o.to_dict(), now)
-    return phase, number, orders
+    return OrdersEntered(phase, number, orders, said)
+
+
+def orders_entered(store: GameStore, now: datetime) -> tuple[int, list[dict[str, Any]]]:
+    """The orders entered for the night an order entered now is for (the dashboard's list):
+    each with its input id (`undo`), its text, and whether it stands, or was replaced by a
+    later order or ignored, and why, as a dry resolution of the night says."""
+    from assistant.engine.history import ORDER
+    from assistant.engine.orders import Order
+    from assistant.engine.resolver import resolve_phase
+
+    rules, rep = replay_of(store)
+    number = order_phase(None, None, rep, running_night(store, rules, rep, now))[1]
+    docs = [d for d in store.inputs(ORDER)
+            if d["data"].get("phase") == "night" and d["data"].get("number") == number]
+    fates: dict[str, list[tuple[str, str]]] = {}
+    if rep.result("night", number) is None:
+        result = resolve_phase(rep.state, "night", number, rep.orders_for("night", number))
+        for e in result.events:
+            if e.tier == "orders" and e.effect in ("replaced", "ignored"):
+                fates.setdefault(e.action, []).append((e.effect, e.reason))
+    out = []
+    for d in docs:
+        label = Order.from_dict(d["data"]).label()
+        fate = fates.get(label, [])
+        status, why = fate.pop(0) if fate else ("stands", "")
+        out.append({"id": d["seq"], "text": d["data"].get("text") or label, "status": status,
+                    "why": why})
+    return number, out
 
 
 def refuse_after_win(rep: Replay, game: str, what: str) -> None:
@@ -446,6 +543,12 @@ def dusk_text(result: DuskResult, stored: list[dict] | None, zone: ZoneInfo) -> 
     outcome = result.tally.outcome
     at = f" (post {outcome.at_post})" if outcome.at_post is not None else ""
     lines.append(f"outcome{at}: {outcome.reason}")
+    if outcome.waiting:
+        day = f" --day {result.day}" if result.day is not None else ""
+        lines.append(
+            f"waiting for {outcome.waiting} to choose among {', '.join(outcome.tied)}: record "
+            f"it with `assistant tiebreak {result.game_id} NAME{day}` (or the dashboard's form)"
+        )
     lines += [f"note: {n}" for n in result.notes]
     if stored is not None:
         lines.append(
@@ -470,7 +573,11 @@ def acknowledge(
     before any is acknowledged, so a typo acks nothing."""
     log = AlertLog(store)
     to_ack = [log.get(alert_id) for alert_id in ids]
-    acked = [log.ack(s.id, now, note) for s in to_ack]
+    with store.batch():
+        acked = [log.ack(s.id, now, note) for s in to_ack]
+        for s in to_ack:
+            if s.acked_at is None:  # an input of its own: `log` lists it, `undo` reopens it
+                store.add_input("ack", {"alert": s.id, "note": note}, now)
     if acked:
         refresh_feed(store, now)
     return acked
@@ -715,7 +822,6 @@ def record_tiebreak(
     store: GameStore, now: datetime, choice: str, *, day: int | None = None
 ) -> tuple[dict[str, Any], str]:
     """Record whom the tie's decider chose (`tiebreak`, the dashboard's form)."""
-    from assistant.count.outcome import NO_LYNCH
 
     g = load_game(store)
     ruleset = find_ruleset(g.ruleset)

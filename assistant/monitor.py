@@ -362,7 +362,7 @@ def spans(game: Game, current: Deadline | None) -> list[tuple[Phase, datetime | 
 
 def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     """Every check on the game's facts as of `view.now`."""
-    from assistant.checks.edits import check_edits, usable_votes
+    from assistant.checks.edits import check_edits, check_edits_after_rulings, usable_votes
     from assistant.checks.inactivity import check_inactivity
     from assistant.checks.pm_copy import check_pm_copies, check_quoted_gm_pms
     from assistant.checks.posting import check_posting
@@ -381,6 +381,7 @@ def run_checks(view: GameView, store: GameStore) -> list[Alert]:
     alerts += check_edits(
         view.stored, game, rules, votes_of, first_posted=first_posted, day_ends=ends
     )
+    alerts += check_edits_after_rulings(view.stored, game)
     alerts += check_pm_copies(
         posts, game, rules, known_pms(view.ruleset, store.inputs(), view.replay)
     )

@@ -26,6 +26,10 @@ from assistant.errors import ConfigError
 from assistant.game import Phase
 from assistant.models import from_iso
 
+NO_ORDER = "no_order"
+"""The GM input of "Conia: none" (`order`): the actor takes no action that night, so a night
+that ends when every order is in does not wait for them."""
+
 
 @dataclass(frozen=True)
 class OrdersStatus:
@@ -117,7 +121,7 @@ def _first_orders(inputs: Iterable[Mapping[str, Any]], night: int) -> dict[str, 
     out: dict[str, datetime] = {}
     for inp in inputs:
         data = inp["data"]
-        if inp["kind"] != ORDER or inp["seq"] <= after:
+        if inp["kind"] not in (ORDER, NO_ORDER) or inp["seq"] <= after:
             continue
         if data.get("phase") != "night" or int(data.get("number", -1)) != night:
             continue

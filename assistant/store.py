@@ -663,17 +663,47 @@ class GameStore:
             )
 
     def inputs(self, kind: str | None = None) -> list[dict[str, Any]]:
-        """GM inputs in the order they were entered, optionally of one kind."""
+        """The GM's inputs that stand, in the order they were entered, optionally of one
+        kind: an input the GM withdrew (`assistant undo`) and the withdrawals themselves are
+        left out, so every count, check and replay applies an undo alike. `history` has
+        them all."""
         docs = self.db.table("inputs").all()
+        if any(d["kind"] == WITHDRAW for d in docs):
+            gone = withdrawn(docs)
+            docs = [d for d in docs if d["kind"] != WITHDRAW and d["seq"] not in gone]
         if kind is not None:
             docs = [d for d in docs if d["kind"] == kind]
         return sorted((dict(d) for d in docs), key=lambda d: d["seq"])
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every GM input ever entered, withdrawals too, in order; each with `withdrawn_by`:
+        the seq of the withdrawal that stands against it, or None (`assistant log`)."""
+        docs = sorted((dict(d) for d in self.db.table("inputs").all()), key=lambda d: d["seq"])
+        gone = withdrawn(docs)
+        for d in docs:
+            d["withdrawn_by"] = gone.get(d["seq"])
+        return docs
 
     # ---- alerts and other derived-but-acknowledged records ------------------------------
 
     def table(self, name: str):  # noqa: ANN201 - TinyDB's Table
         """A named table for records a module owns (alerts, scheduler state...)."""
         return self.db.table(name)
+
+
+WITHDRAW = "withdraw"
+"""The kind of the GM input that withdraws an earlier one (`assistant undo`): {"input": seq}.
+An undo is a fact of its own, never an erase: the log keeps both."""
+
+
+def withdrawn(docs: Iterable[dict[str, Any]]) -> dict[int, int]:
+    """seq of each withdrawn input -> seq of the withdrawal that stands against it. Read from
+    the last input back, so a withdrawn withdrawal (an undo undone) withdraws nothing."""
+    gone: dict[int, int] = {}
+    for d in sorted(docs, key=lambda d: -d["seq"]):
+        if d["kind"] == WITHDRAW and d["seq"] not in gone:
+            gone.setdefault(int(d["data"]["input"]), d["seq"])
+    return gone
 
 
 def read_json(raw: bytes) -> Any:

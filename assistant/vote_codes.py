@@ -42,6 +42,10 @@ Edits that changed a post's votes (tally.py, timeline.py):
 - ``edited_after_end``  the edit was made after the day ended: the vote stays as it stood
 - ``edited_around_end`` a silent edit whose window holds the deadline: its time is unknown
 - ``edit_not_allowed``  the ruleset forbids changing a vote by editing (001): it stands as posted
+
+The GM's ruling (`assistant rule`):
+
+- ``ruled_not_a_vote``  the GM ruled the mark (or the whole post) is not a vote
 """
 
 from __future__ import annotations
@@ -86,6 +90,7 @@ class VoteCode(StrEnum):
     EDITED_AFTER_END = "edited_after_end"
     EDITED_AROUND_END = "edited_around_end"
     EDIT_NOT_ALLOWED = "edit_not_allowed"
+    RULED_NOT_A_VOTE = "ruled_not_a_vote"
 
 
 #: Codes of votes that counted when cast: `Vote.accepted` is derived from this set.

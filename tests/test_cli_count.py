@@ -68,7 +68,7 @@ def test_count_why_explains_one_players_votes(game_a: Path, capsys) -> None:
     assert first["reason"] == "removed by the unvote in post 40 (counted: bold vote)"
     code, out, _ = run(capsys, "--data-dir", str(game_a), "count", "a", "--why")
     assert (
-        "post 13 http://127.0.0.1:8021/index.php?msg=13 [red] Conia: 'vote Conia' -> "
+        "post 13 #1 http://127.0.0.1:8021/index.php?msg=13 [red] Conia: 'vote Conia' -> "
         "not counted: inside a quote of post 8 (Lady Grey)" in out
     )
 

@@ -562,7 +562,10 @@ def test_an_accompany_that_stopped_the_lynch_is_announced_at_dusk(
     day.orders("Kaz: accompany Lynz")
     assert day.count()["outcome"]["lynched"] == []
     dusk = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
-    assert "1 vote was reduced." in dusk and "Nobody was lynched today." in dusk  # a tie
+    assert "1 vote was reduced." in dusk  # a tie, which the GM breaks (issue 22: the draft
+    # waits for that choice, never "Nobody was lynched today.")
+    assert "The vote is tied between Abs and Lynz: the GM chooses who is lynched." in dusk
+    assert "Nobody was lynched today." not in dusk
     assert "Abs voted Lynz" in tally_post(day)
 
 

@@ -374,9 +374,14 @@ def test_millers_hollow_sheriff_decides_the_real_tie_at_57(forum: str) -> None:
     waiting = count(posts, game_a(_day1(forum, _sheriff("lady grey"))), rules, at_post=57)
     assert waiting.outcome.lynched == ()
     assert waiting.outcome.reason == (
-        "if the day ended now: tie between Jd- and Mr. Pickles (2 each): "
-        "the sheriff (Lady Grey) decides among them who is lynched"
+        "if the day ended now: tie between Jd- and Mr. Pickles (2 each): waiting for the "
+        "sheriff's choice: the sheriff (Lady Grey) decides among them who is lynched"
     )
+    # Issue 22: a tie someone must break is waiting, never "no lynch".
+    assert waiting.outcome.waiting == "the sheriff (Lady Grey)"
+    assert waiting.outcome.tied == ("Jd-", "Mr. Pickles")
+    assert not waiting.outcome.no_lynch
+    assert waiting.outcome.said() == "waiting for the sheriff's choice"
     # The sheriff chooses Jd-: Jd- is lynched, and only Jd-.
     chose = count(
         posts, game_a(_day1(forum, _sheriff("Lady Grey"), _choice("Jd-"))), rules, at_post=57
@@ -392,8 +397,7 @@ def test_millers_hollow_sheriff_decides_the_real_tie_at_57(forum: str) -> None:
         posts, game_a(_day1(forum, _sheriff("Lady Grey"), _choice("Kat"))), rules, at_post=57
     )
     assert outside.outcome.lynched == () and outside.outcome.reason.endswith(
-        "the sheriff (Lady Grey) must decide among them; the recorded choice, Kat, "
-        "is not one of them"
+        "waiting for the sheriff's choice: the recorded choice, Kat, is not one of them"
     )
     # A choice for another day does not decide today's tie.
     other_day = game_a(_day1(forum, _sheriff("Lady Grey"), _choice("Jd-", day=2)))

@@ -204,3 +204,34 @@ def usable_votes(vote_rules: VoteRules, gms: Iterable[str] = ()) -> VotesOf:
         )
 
     return votes_of
+
+
+def check_edits_after_rulings(posts: Iterable[StoredPost], game: Game) -> list[Alert]:
+    """A post edited after the GM ruled on it (`assistant rule`): the ruling stands (it is
+    on the post as the GM saw it), and the GM is told, to rule again if the edit matters."""
+    alerts = []
+    for sp in posts:
+        rulings = game.rulings_on(sp.post_id)
+        seen = max((r.version for r in rulings), default=0)
+        if not seen or len(sp.versions) <= seen:
+            continue
+        ruled = sp.versions[seen - 1].post
+        for version in sp.versions[seen:]:
+            post = version.post
+            alerts.append(Alert(
+                kind="edited_after_ruling",
+                severity="warning",
+                message=(
+                    f"{post.author} edited post {post.post_id} after your ruling on it "
+                    f"({'; '.join(r.by_gm() for r in rulings)}): the ruling stands; to change "
+                    f"it, `assistant rule {game.game_id} --post {post.post_id} ...` again, or "
+                    "undo it (`assistant log`)"
+                ),
+                player=game.slot_of_author(post.author) or post.author,
+                post_id=post.post_id,
+                post_url=post.url,
+                evidence=diff(ruled, post),
+                occurred_at=(post.edit.at if post.edit is not None else None) or version.seen_at,
+                detail_key=f"ruled:{version.hash}",
+            ))
+    return alerts

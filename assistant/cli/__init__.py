@@ -139,6 +139,7 @@ COMMANDS = {
     "roles": "engine_cmds", "order": "engine_cmds", "resolve": "engine_cmds",
     "demo": "demo_cmds",
     "notify": "notify_cmds",
+    "rule": "gm_cmds", "log": "gm_cmds", "undo": "gm_cmds",
 }  # fmt: skip
 DRAFTS = {"tally": "count_cmds", "dawn": "engine_cmds", "pms": "engine_cmds",
           "dusk": "engine_cmds", "prods": "notify_cmds"}  # fmt: skip

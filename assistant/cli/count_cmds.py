@@ -59,15 +59,18 @@ def _text(tally: Tally, why: str | None, tz: str = "UTC") -> str:
     if over:
         lines.append(over)
     else:
-        lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+        lynched = tally.outcome.said()
         at = f" (post {tally.outcome.at_post})" if tally.outcome.at_post is not None else ""
         lines.append(f"Outcome: {lynched}{at}: {tally.outcome.reason}")
     if why:
         votes = tally.votes if why == "*" else tally.votes_of(why)
         lines.append("")
         lines.append(f"Votes{'' if why == '*' else ' of ' + why} ({len(votes)}):")
+        several = {v.post_id for v in tally.votes if v.mark is not None and v.mark > 1}
         for v in votes:
             where = f"post {v.post_id}" if v.post_id is not None else "PM"
+            if v.post_id in several and v.mark is not None:
+                where += f" #{v.mark}"  # the vote `rule --which N` names
             link = f" {v.url}" if v.url else ""
             lines.append(f"  {where}{link} [{v.markup}] {v.voter}: {v.text!r} -> {v.reason}")
     return "\n".join(lines)
@@ -243,7 +246,9 @@ def game_rules(
         base = find_ruleset(store.config().get("ruleset", "permissive"))
         given = _own_tally(base, at_deadline, no_lynch_majority)
         if given:
-            store.update_config(tally={**(store.config().get("tally") or {}), **given})
+            from assistant.corrections import record_setting
+
+            record_setting(store, "tally", given, a.clock.now())  # `log` lists it; `undo` too
         rules = TallyRules.from_ruleset(game_ruleset(store))
         own = store.config().get("tally") or {}
     shown = {k: getattr(rules, k) for k in GAME_TALLY_KEYS}

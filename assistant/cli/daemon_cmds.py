@@ -6,6 +6,7 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import click
@@ -349,16 +350,18 @@ def alerts(
     now = a.clock.now()
     with a.open_game(game_id) as store:
         if rules:
-            house = dict(store.config().get("posting") or {})
+            given: dict[str, Any] = {}
             for item in rules:
                 key, sep, value = item.partition("=")
                 if not sep:
                     raise ConfigError(f"--rule {item!r}: write KEY=VALUE, e.g. pm_copy=violation")
-                house[key.strip()] = _rule_value(value.strip())
+                given[key.strip()] = _rule_value(value.strip())
+            house = {**(store.config().get("posting") or {}), **given}
             from assistant.checks import posting_rules
+            from assistant.corrections import record_setting
 
             posting_rules(find_ruleset(load_game(store).ruleset), house)  # validate first
-            store.update_config(posting=house)
+            record_setting(store, "posting", given, now)  # `log` lists it; `undo` reverts it
         log = AlertLog(store)
         if check or rules:
             log.record(run_checks(load_view(store, now), store), now)

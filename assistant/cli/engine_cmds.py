@@ -26,7 +26,7 @@ from assistant.gm import (
     dawn_draft,
     dusk,
     dusk_text,
-    enter_orders,
+    enter_order_lines,
     pm_drafts,
     resolve,
     result_text,
@@ -146,7 +146,9 @@ def roles_cmd(game: str, file_: Path, ruleset: str | None) -> None:
 def order_cmd(
     game: str, text: str | None, file_: Path | None, night: int | None, day: int | None
 ) -> None:
-    """Enter one order ("Conia: protect Jd-") or a night's orders from a file."""
+    """Enter one order ("Conia: protect Jd-") or a night's orders from a file. A later order
+    of the same player replaces the earlier; "Conia: none" withdraws Conia's orders (she
+    takes no action)."""
     ctx = app(click.get_current_context())
     if (text is None) == (file_ is None):
         raise click.UsageError("give one order as TEXT or a file with --file, not both")
@@ -156,12 +158,13 @@ def order_cmd(
     if not lines:
         raise ConfigError(f'{file_}: no orders in it; write one a line, e.g. "Conia: protect Jd-"')
     with ctx.open_game(game) as store:
-        phase, number, orders = enter_orders(
-            store, lines, ctx.clock.now(), night=night, day=day, source=file_
-        )
+        done = enter_order_lines(store, lines, ctx.clock.now(), night=night, day=day, source=file_)
     ctx.emit(
-        [o.to_dict() for o in orders],
-        lambda: "\n".join(f"stored for {phase} {number}: {o.label()}" for o in orders),
+        [o.to_dict() for o in done.orders],
+        lambda: "\n".join(
+            [*done.no_action,
+             *(f"stored for {done.phase} {done.number}: {o.label()}" for o in done.orders)]
+        ),
     )
 
 

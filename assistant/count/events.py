@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -74,6 +75,61 @@ def with_unlisted_authors(game: Game, posts: Sequence[Post]) -> tuple[Game, dict
 def event_time(kind: str, item: Any) -> datetime:
     """When an event of `day_events` happened: a post when made, an edit when edited."""
     return item.posted_at if kind == "post" else item.at
+
+
+@dataclass(frozen=True)
+class RuledPost:
+    """A post the GM ruled on, as the GM saw it (`post`), counted from `at` (`--from`)."""
+
+    post: Post
+    at: datetime
+
+
+def versions_of(posts: Sequence[Post], edits: Sequence[Edit]) -> dict[int, list[Post]]:
+    """Each post's versions in order: as first posted, then after each edit."""
+    out: dict[int, list[Post]] = {p.post_id: [p] for p in posts}
+    for e in edits:
+        if e.post_id in out:
+            out[e.post_id].append(e.after)
+    return out
+
+
+def with_rulings(
+    events: list[tuple[str, Any]],
+    game: Game,
+    posts: Sequence[Post],
+    edits: Sequence[Edit],
+    at: datetime | None,
+) -> tuple[list[tuple[str, Any]], dict[int, Post]]:
+    """The events with the GM's rulings (`assistant rule`) applied: a ruled post's edits
+    dropped (the ruling is on the post as the GM saw it), a post ruled to count from
+    another moment moved there ("ruled" event). Also each ruled post's version, to count
+    in its place; a moved post is not among them."""
+    ruled = {p.post_id for p in posts if game.rulings_on(p.post_id)}
+    if not ruled:
+        return events, {}
+    versions = versions_of(posts, edits)
+    in_place: dict[int, Post] = {}
+    moved: list[tuple[datetime, RuledPost]] = []
+    for post_id in ruled:
+        rulings = game.rulings_on(post_id)
+        seen = versions[post_id]
+        k = rulings[-1].version
+        version = seen[min(k, len(seen)) - 1] if k > 0 else seen[-1]
+        version = dataclasses.replace(version, posted_at=seen[0].posted_at)
+        moment = next((r.at for r in rulings if r.which is None and r.at is not None), None)
+        if moment is None:
+            in_place[post_id] = version
+        elif at is None or moment <= at:
+            then = dataclasses.replace(version, posted_at=moment)
+            moved.append((moment, RuledPost(then, moment)))
+    out = [(k, i) for k, i in events if not (k == "edit" and i.post_id in ruled)]
+    for moment, item in sorted(moved, key=lambda t: t[0]):
+        place = next(
+            (n for n, (k, i) in enumerate(out) if event_time(k, i) > moment), len(out)
+        )
+        out.insert(place, ("ruled", item))
+    return out, in_place
 
 
 def day_events(

@@ -16,7 +16,7 @@ from assistant.count.records import ABSTAIN
 from assistant.count.running import CurrentVote, RunningCount
 from assistant.count.totals import wagon_weights
 from assistant.count.votes import VoteMark, VoteRules, extract_votes, visible
-from assistant.game import Game, Phase
+from assistant.game import Game, Phase, Ruling
 from assistant.models import Post, to_iso
 from assistant.names import Match, fold
 from assistant.timeline import Edit
@@ -73,7 +73,11 @@ def apply_mark(
     note: str = "",
     *,
     taught: Mapping[str, Taught] | None = None,
+    number: int | None = None,
+    ruling: str = "",
 ) -> None:
+    """`number`: which vote-like mark of the post it is (`numbered_marks`); `ruling`: the
+    GM's ruling it is read under ("ruled by the GM at ...: its votes as read")."""
     if mark.action == "mention":
         return
     target_text = visible(mark.target_text)
@@ -102,6 +106,8 @@ def apply_mark(
         at=post.posted_at,
         url=post.url,
         action="unvote" if mark.action == "unvote" else "vote",
+        mark=number,
+        ruling=ruling,
     )
     if game.is_gm(post.author):
         _record(state, base, post.author, mark.code, mark.reason)
@@ -198,6 +204,92 @@ def reset_votes(state: RunningCount, post_id: int) -> None:
     state.unresolved.clear()
 
 
+def numbered_marks(post: Post, vrules: VoteRules, game: Game) -> list[tuple[int, VoteMark]]:
+    """The post's vote-like marks, mentions left out, numbered from 1 in the order written:
+    the numbers `count --why` shows and `assistant rule --which` takes."""
+    marks = [m for m in extract_votes(post, vrules, gms=game.gms) if m.action != "mention"]
+    return list(enumerate(marks, 1))
+
+
+def apply_ruled_post(
+    state: RunningCount,
+    game: Game,
+    vrules: VoteRules,
+    trules: TallyRules,
+    phase: Phase | None,
+    post: Post,
+    rulings: Sequence[Ruling],
+    matcher: Any,
+    election: str | None,
+    taught: Mapping[str, Taught] | None = None,
+) -> None:
+    """A post the GM ruled on (`assistant rule`), as the GM saw it (`post`: that version,
+    `posted_at` the moment it counts from). A ruling on the whole post stands in for every
+    mark of it; a ruling on one mark (`which`) for that mark, the others read as usual."""
+    whole = next((r for r in rulings if r.which is None), None)
+    marks = numbered_marks(post, vrules, game)
+    if whole is not None and whole.action != "as_read":
+        _apply_ruling(state, game, vrules, trules, phase, post, whole, marks, matcher, election)
+        return
+    by_mark = {r.which: r for r in rulings if r.which is not None}
+    ruled = whole.by_gm() if whole is not None else ""
+    for n, mark in marks:
+        r = by_mark.get(n)
+        if r is not None and r.action != "as_read":
+            _apply_ruling(state, game, vrules, trules, phase, post, r, [(n, mark)], matcher,
+                          election)
+            continue
+        why = r.by_gm() if r is not None else ruled
+        apply_mark(
+            state, game, vrules, trules, phase, post, mark, matcher, election,
+            f" ({why})" if why else "", taught=taught, number=n, ruling=why,
+        )
+
+
+def _apply_ruling(
+    state: RunningCount,
+    game: Game,
+    vrules: VoteRules,
+    trules: TallyRules,
+    phase: Phase | None,
+    post: Post,
+    ruling: Ruling,
+    marks: Sequence[tuple[int, VoteMark]],
+    matcher: Any,
+    election: str | None,
+) -> None:
+    """One ruling that says what the marks (or the post) are: not a vote, a vote, an unvote."""
+    said = ruling.by_gm()
+    base = dict(
+        post_id=post.post_id,
+        text=" ".join(m.text for _, m in marks) or f"(post {post.post_id})",
+        markup="GM's ruling",
+        at=post.posted_at,
+        url=post.url,
+        action="unvote" if ruling.action == "unvote" else "vote",
+        mark=ruling.which,
+        ruling=said,
+    )
+    voter = game.slot_of_author(post.author)
+    if ruling.action == "ignore":
+        why = f"not counted: {said}"
+        _record(state, base, voter or post.author, VoteCode.RULED_NOT_A_VOTE, why)
+        return
+    if voter is None:
+        why = f"not counted: {post.author} is not a player in this game ({said})"
+        _record(state, base, post.author, VoteCode.NOT_A_PLAYER, why)
+        return
+    if election is not None:
+        why = f"not counted for the lynch: {election} ({said})"
+        _record(state, base, voter, VoteCode.SHERIFF_ELECTION, why)
+        return
+    target, match = ruling.target, None
+    if ruling.action == "vote" and not _special(target, vrules):
+        match = Match(target or "", target, "exact")
+    _apply(state, game, vrules, trules, phase, voter, base["action"], target, match,
+           f"counted: {said}", base, post.post_id, post.posted_at)
+
+
 def _vote_marks(post: Post, vrules: VoteRules, game: Game) -> list[VoteMark]:
     return [
         m for m in extract_votes(post, vrules, gms=game.gms) if m.usable and m.action != "mention"
@@ -270,6 +362,7 @@ def apply_edit(
             "with the player or the forum's edit history)"
         )
         _record(state, base, voter, VoteCode.EDITED_AROUND_END, why)
+        state.unsure.append(edit)
         return
     ended = None
     if state.hammer is not None:
@@ -298,10 +391,12 @@ def apply_edit(
         del state.current[voter]
     post = dataclasses.replace(edit.after, posted_at=edit.at)
     note = f" (edited in {when})"
-    for mark in new:
-        apply_mark(
-            state, game, vrules, trules, phase, post, mark, matcher, election, note, taught=taught
-        )
+    for n, mark in numbered_marks(edit.after, vrules, game):
+        if mark.usable:
+            apply_mark(
+                state, game, vrules, trules, phase, post, mark, matcher, election, note,
+                taught=taught, number=n,
+            )
     if withdrawn and not new:
         assert cur is not None
         why = f"counted: the edit {when} removed the vote on {cur.target} from post {post_id}"

@@ -126,6 +126,21 @@ class RoleEffects:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """One way a post the assistant could not see as it stood at the day's end may be read,
+    and the lynch that reading gives."""
+
+    post: int
+    reading: str
+    """"as read", "its edit made before the deadline", "without its vote"."""
+    lynched: str
+    """What that reading gives, as `Outcome.said` says it."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"post": self.post, "reading": self.reading, "lynched": self.lynched}
+
+
+@dataclass(frozen=True)
 class Outcome:
     lynched: tuple[str, ...]
     reason: str
@@ -138,11 +153,32 @@ class Outcome:
     failed: bool = False
     """No lynch because the leader could not be lynched (`immune_lynch = "fails"`; 004: "the
     GM reports that the lynching simply failed")."""
+    waiting: str = ""
+    """A tie someone must break and has not yet: whose choice it waits for ("the sheriff
+    (Lady Grey)", "the GM"); "" otherwise. Nobody is lynched *yet*: not a no-lynch."""
+    tied: tuple[str, ...] = ()
+    """The tied leaders the choice is among, while `waiting`."""
+    uncertain: tuple[Reading, ...] = ()
+    """The day's lynch depends on posts the assistant could not see as they stood at its end
+    (a silent edit around the deadline, a post first read already edited after it): each
+    reading and what it gives, the assistant's own first. Empty when every reading gives
+    the same lynch, or once the GM ruled on those posts (`assistant rule`)."""
 
     @property
     def no_lynch(self) -> bool:
-        """The day ended (or would end) with nobody lynched: No Lynch won, or no one did."""
-        return not self.lynched
+        """The day ended (or would end) with nobody lynched: No Lynch won, or no one did
+        (not while a tie waits for its decider)."""
+        return not self.lynched and not self.waiting and not self.uncertain
+
+    def said(self, names: Any = ", ".join) -> str:
+        """Who is lynched in a few words: the names, "no lynch", or while a tie waits for
+        its decider, "waiting for the sheriff's choice" (never "no lynch" then)."""
+        if self.uncertain:
+            posts = ", ".join(f"post {p}" for p in dict.fromkeys(r.post for r in self.uncertain))
+            return f"uncertain until you rule on {posts}"
+        if self.lynched:
+            return str(names(self.lynched))
+        return f"waiting for {_choice_of(self.waiting)}" if self.waiting else "no lynch"
 
     @property
     def decided_by(self) -> str:
@@ -160,6 +196,8 @@ class Outcome:
             "decided_by": self.decided_by,
             "reason": self.reason,
             "at_post": self.at_post,
+            **({"waiting_for": self.waiting, "tied": list(self.tied)} if self.waiting else {}),
+            **({"uncertain": [r.to_json() for r in self.uncertain]} if self.uncertain else {}),
         }
 
 
@@ -331,17 +369,21 @@ def decide(
                 why = no_decider or "there is no sheriff"
                 return Outcome((), head + f"{why}, so nobody is lynched", last_post, final)
             who = rules.tie_decider + (f" ({decider})" if decider else "")
+            tied = tuple(sorted(leaders))
             if decision is None:
                 return Outcome(
-                    (), head + f"{who} decides among them who is lynched", last_post, final
+                    (), head + f"waiting for {_choice_of(who)}: {who} decides among them who "
+                    "is lynched", last_post, final, waiting=who, tied=tied,
                 )
             if decision not in leaders:
                 return Outcome(
                     (),
-                    head + f"{who} must decide among them; the recorded choice, {decision}, "
+                    head + f"waiting for {_choice_of(who)}: the recorded choice, {decision}, "
                     "is not one of them",
                     last_post,
                     final,
+                    waiting=who,
+                    tied=tied,
                 )
             if decision == NO_LYNCH:
                 return Outcome((), head + f"{who} chose No Lynch", last_post, final)
@@ -409,6 +451,11 @@ def decide(
     return Outcome(
         tuple(lynched), prefix + "; ".join([*role_notes, *notes, *charm_notes]), last_post, final
     )
+
+
+def _choice_of(who: str) -> str:
+    """ "the sheriff's choice" (of "the sheriff (Lady Grey)"), "the GM's choice"."""
+    return f"{who.partition(' (')[0]}'s choice"
 
 
 def _charm(

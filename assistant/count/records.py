@@ -41,6 +41,11 @@ class Vote:
     """Why, for programs: a stable code (see assistant/vote_codes.py)."""
     at: datetime
     url: str | None = None
+    mark: int | None = None
+    """Which vote-like mark of its post it is (1 = the first), as `assistant rule --which`
+    names it; None for a PM vote."""
+    ruling: str = ""
+    """The GM's ruling that made it ("ruled by the GM at ...: not a vote"), or ""."""
 
     @property
     def accepted(self) -> bool:
@@ -62,6 +67,8 @@ class Vote:
             "code": str(self.code),
             "reason": self.reason,
             "at": to_iso(self.at),
+            **({"mark": self.mark} if self.mark is not None else {}),
+            **({"ruling": self.ruling} if self.ruling else {}),
         }
 
 

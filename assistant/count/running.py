@@ -41,6 +41,9 @@ class RunningCount:
     during a count, and the weights are asked for again at every vote on a wagon."""
     stated: StatedThreshold | None = None
     """The lynch threshold the GM last stated for today's living count ([tally] gm_threshold)."""
+    unsure: list[Any] = field(default_factory=list)
+    """Edits whose window holds the day's end (`timeline.Edit`): whether they changed the
+    vote before it cannot be known; the outcome says what each reading gives."""
     nicknames: Nicknames = field(default_factory=Nicknames)
     """Nicknames the thread gave players so far ([votes] thread_nicknames)."""
     unresolved: dict[str, tuple[int, str]] = field(default_factory=dict)

@@ -29,25 +29,40 @@ from datetime import datetime
 from typing import Any
 
 from assistant.count.all_voted import AllVotedWatch
-from assistant.count.events import day_events, event_time, select_posts, with_unlisted_authors
+from assistant.count.events import (
+    day_events,
+    event_time,
+    select_posts,
+    with_rulings,
+    with_unlisted_authors,
+)
 from assistant.count.gm_counts import Taught, taught_by_count
 from assistant.count.gm_threshold import stated_threshold, threshold_note
 from assistant.count.judge import (
     apply_edit,
     apply_mark,
     apply_pm,
+    apply_ruled_post,
     apply_taught,
     dead_note,
+    numbered_marks,
     reset_votes,
 )
-from assistant.count.outcome import Standing, TallyRules, decide, lynches_today
+from assistant.count.outcome import (
+    Outcome,
+    Reading,
+    Standing,
+    TallyRules,
+    decide,
+    lynches_today,
+)
 from assistant.count.records import ABSTAIN, Tally, Vote, Wagon
 from assistant.count.running import RunningCount
 from assistant.count.totals import alive_at_end, build_wagons, freeze_votes, role_effects
-from assistant.count.votes import VoteRules, extract_votes
+from assistant.count.votes import VoteRules
 from assistant.count.weights import hidden_by, votes_hidden
 from assistant.errors import PhaseError
-from assistant.game import Game
+from assistant.game import Game, Ruling
 from assistant.models import Post
 from assistant.timeline import Edit
 
@@ -66,6 +81,7 @@ def count(
     deadline: datetime | None = None,
     edits: Sequence[Edit] = (),
     watch: AllVotedWatch | None = None,
+    readings: bool = True,
 ) -> Tally:
     """The count of the current day (or `day`) as of the end, `at_post` or `at`.
 
@@ -85,7 +101,12 @@ def count(
 
     `watch` (all_voted.py) is shown the count after each event, to notice in this one
     pass the moment everyone first had a vote.
+
+    A day over whose end the assistant could not see some posts as they stood (`unseen`)
+    is counted again under each other reading of them (`readings`); where one gives another
+    lynch, the outcome is uncertain and says so, until the GM rules on those posts.
     """
+    given = game
     vrules = VoteRules.from_ruleset(rules)
     trules = TallyRules.from_ruleset(rules)
     phase = game.day(day)
@@ -111,6 +132,8 @@ def count(
     # 001: the day the sheriff was elected, the lynch vote starts after the announcement.
     election_until = sheriff.at_post if sheriff is not None and sheriff.day == number else None
     events = day_events(selected, game, phase, at_post, at, edits)
+    until = selected[-1].posted_at if at_post is not None and selected else at
+    events, ruled = with_rulings(events, game, selected, edits, until)
 
     def election(post: Post) -> str | None:
         if sheriff is None or election_until is None or post.post_id > election_until:
@@ -139,13 +162,24 @@ def count(
                     _read_threshold(state, game, post)
                 if vrules.thread_nicknames:
                     state.nicknames.learn_from_post(post.body_html, post.post_id, matcher, vrules)
-                for mark in extract_votes(post, vrules, gms=game.gms):
-                    apply_mark(
-                        state, game, vrules, trules, phase, post, mark, matcher, election(post),
-                        taught=taught,
+                if post.post_id in ruled:
+                    apply_ruled_post(
+                        state, game, vrules, trules, phase, ruled[post.post_id],
+                        game.rulings_on(post.post_id), matcher, election(post), taught,
                     )
+                elif not game.rulings_on(post.post_id):  # else: moved to when it counts
+                    for n, mark in numbered_marks(post, vrules, game):
+                        apply_mark(
+                            state, game, vrules, trules, phase, post, mark, matcher,
+                            election(post), taught=taught, number=n,
+                        )
                 if post.post_id in game.resets and state.hammer is None:
                     reset_votes(state, post.post_id)
+            elif kind == "ruled":
+                apply_ruled_post(
+                    state, game, vrules, trules, phase, item.post,
+                    game.rulings_on(item.post.post_id), matcher, election(item.post), taught,
+                )
             elif kind == "edit":
                 if vrules.thread_nicknames:
                     state.nicknames.learn_from_post(
@@ -177,7 +211,7 @@ def count(
         read = [
             (i, item if kind == "post" else item.after)
             for i, (kind, item) in enumerate(events)
-            if kind != "pm" and (day_ends is None or event_time(kind, item) < day_ends)
+            if kind in ("post", "edit") and (day_ends is None or event_time(kind, item) < day_ends)
         ]
         taught = taught_by_count([p for _, p in read], game, vrules, matcher, edits=edits)
         taught_by = [(read[j][0], names) for j, names in taught]  # by the count's event
@@ -235,6 +269,11 @@ def count(
         decision=game.tie_break(number),
         roles=role_effects(state, game, number, alive),
     )
+    if readings and final and not outcome.by_majority and phase is not None:
+        unseen = _unseen(state.unsure, selected, game, vrules, phase)
+        if unseen:
+            again = dict(at_post=at_post, at=at, day=day, now=now, deadline=deadline, edits=edits)
+            outcome = _uncertain(outcome, unseen, posts, given, rules, again)
     return Tally(
         day=phase.number if phase else None,
         wagons=tuple(wagons),
@@ -265,3 +304,55 @@ def _read_threshold(state: RunningCount, game: Game, post: Post) -> None:
     alive = [s for s in state.players if game.is_alive(s, post_id=post.post_id, at=post.posted_at)]
     if stated.alive == len(alive):
         state.stated = stated
+
+
+def _unseen(
+    unsure: Sequence[Edit], selected: Sequence[Post], game: Game, vrules: VoteRules, phase: Any
+) -> list[tuple[int, str, Ruling]]:
+    """The posts whose vote at the day's end the assistant could not see, each with the
+    other reading to count: a silent edit whose window holds the end (it may have come
+    before it), and a post first read already edited after the end (a thread fetched late:
+    it may have held no vote then). A post the GM ruled on is the GM's."""
+    out: list[tuple[int, str, Ruling]] = []
+    for e in unsure:
+        if not game.rulings_on(e.post_id):
+            ruling = Ruling(e.post_id, "as_read", at=e.earliest)  # its latest version, then
+            out.append((e.post_id, "if its edit was made before the deadline", ruling))
+    ends = phase.ends_at
+    for p in selected:
+        edited = p.edit.at if p.edit is not None else None
+        if (edited is None or ends is None or edited <= ends or p.posted_at > ends
+                or game.rulings_on(p.post_id) or game.slot_of_author(p.author) is None):
+            continue
+        if any(m.usable for _, m in numbered_marks(p, vrules, game)):
+            out.append((p.post_id, "if it held no vote at the deadline (first read already "
+                        "edited after it)", Ruling(p.post_id, "ignore")))
+    return out
+
+
+def _uncertain(
+    outcome: Outcome,
+    unseen: list[tuple[int, str, Ruling]],
+    posts: Sequence[Post],
+    game: Game,
+    rules: Any,
+    again: dict[str, Any],
+) -> Outcome:
+    """The outcome with the readings of the unseen posts, when one gives another lynch."""
+    found = [Reading(p, "as read", outcome.said()) for p, _, _ in unseen[:1]]
+    differ = False
+    for post_id, how, ruling in unseen:
+        other = dataclasses.replace(game, rulings=(*game.rulings, ruling))
+        alt = count(posts, other, rules, readings=False, **again).outcome
+        found.append(Reading(post_id, how, alt.said()))
+        differ = differ or alt.lynched != outcome.lynched or alt.waiting != outcome.waiting
+    if not differ:
+        return outcome
+    posts_said = " and ".join(f"post {p}" for p in dict.fromkeys(p for p, _, _ in unseen))
+    readings = "; ".join(f"post {r.post} {r.reading}: {r.lynched}" for r in found)
+    return dataclasses.replace(
+        outcome,
+        uncertain=tuple(found),
+        reason=f"uncertain: {posts_said} could not be seen as it stood at the deadline: "
+        f"{readings}; rule on it with `assistant rule` (as read: {outcome.reason})",
+    )

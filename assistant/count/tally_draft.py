@@ -53,7 +53,7 @@ def render_tally(
         ended = {
             "post": post,
             "url": urls.get(post) if post is not None else None,
-            "lynched": names(tally.outcome.lynched) or "no lynch",
+            "lynched": tally.outcome.said(names),
         }
     elif tally.deadline is not None:
         local = tally.deadline.astimezone(zone)
@@ -70,7 +70,7 @@ def render_tally(
         }
         for w in tally.wagons
     ]
-    lynched = names(tally.outcome.lynched) or "no lynch"
+    lynched = tally.outcome.said(names)
     left = time_left(tally.deadline, now)  # "none": the day has ended, say so
     chosen = template(f"tally_{rules.template}.j2", setting="the ruleset's [tally] template")
     return (

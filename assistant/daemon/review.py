@@ -244,7 +244,7 @@ def _handle(
             "tally": tally.to_json(),
         }
     )
-    lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+    lynched = tally.outcome.said()
     log.info(
         "deadline %s %s at %s: final count locked, %s -> %s",
         game_id,
@@ -343,7 +343,7 @@ def _revise_final(store: GameStore, view: GameView, drafts: Path) -> HandledEven
         }
     )
     was = ", ".join(locked[-1]["tally"].get("outcome", {}).get("lynched", [])) or "no lynch"
-    now_lynched = ", ".join(tally.outcome.lynched) or "no lynch"
+    now_lynched = tally.outcome.said()
     log.warning(
         "final count of %s %s changed since it was locked at %s (a post made before the "
         "deadline seen only now, or a GM input): %s -> %s; revised -> %s",
@@ -376,7 +376,7 @@ def _dusk(
         "dusk %s %s: %s (%s)%s -> %s",
         game_id,
         phase_label(phase),
-        ", ".join(result.lynched) or "no lynch",
+        ", ".join(result.lynched) or result.tally.outcome.said(),
         result.tally.outcome.reason,
         won,
         path,

@@ -451,6 +451,9 @@ def _render(
             # 004: "If a lynching is hindered due to the target being protected or the target
             # being a traveler, the GM reports that the lynching simply failed."
             lynch_failed=tally.outcome.failed,
+            waiting=tally.outcome.waiting,
+            tied=tally.outcome.tied,
+            uncertain=[f"post {p}" for p in dict.fromkeys(r.post for r in tally.outcome.uncertain)],
             night_actions=_night_actions(rules),
         ).strip()
         + "\n"
@@ -478,6 +481,21 @@ def confirm_dusk(store: Any, result: DuskResult, now: datetime) -> list[dict[str
             + (f" (deadline {to_iso(deadline)})" if deadline else " (no deadline is set)")
             + ": confirm the lynch after the deadline, or set the day's end with "
             "`assistant phase`"
+        )
+    if result.tally.outcome.waiting:
+        outcome = result.tally.outcome
+        raise PhaseError(
+            f"{where} of {result.game_id} ended in a tie between {' and '.join(outcome.tied)} "
+            f"that {outcome.waiting} must break: record the choice with `assistant tiebreak "
+            f"{result.game_id} NAME --day {result.day}`, then confirm"
+        )
+    if result.tally.outcome.uncertain:
+        posts = sorted({r.post for r in result.tally.outcome.uncertain})
+        raise PhaseError(
+            f"the lynch of {where} of {result.game_id} depends on "
+            + " and ".join(f"post {p}" for p in posts)
+            + ", which the assistant could not see as it stood at the deadline: rule on it "
+            f"first (`assistant rule {result.game_id} --post {posts[0]} ...`), then confirm"
         )
     rest = ({"dusk": result.day, "rests": [list(r) for r in result.rests]}
             if result.rests else None)
