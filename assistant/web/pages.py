@@ -319,6 +319,8 @@ def _decided(tally: Tally) -> str:
     lynched = tally.outcome.lynched
     if tally.outcome.failed:
         return "the lynch failed"
+    if tally.outcome.waiting or tally.outcome.uncertain:
+        return tally.outcome.said()  # "waiting for the sheriff's choice", never "no lynch"
     if not lynched:
         return "no lynch"
     return f"{_names(lynched)} lynched"
