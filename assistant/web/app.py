@@ -41,13 +41,14 @@ from starlette.routing import Route
 
 from assistant import TEMPLATES_DIR
 from assistant.clock import Clock
+from assistant.corrections import enter_ruling, undo
 from assistant.errors import AssistantError
 from assistant.gm import (
     DEATH_KINDS,
     acknowledge,
     adjust_phase,
     dusk,
-    enter_orders,
+    enter_order_lines,
     enter_phase,
     enter_pm_vote,
     record_death,
@@ -293,8 +294,38 @@ def _order(d: Dashboard, game_id: str, form: FormData) -> str:
     if not lines:
         raise _FormError('write an order, e.g. "Conia: protect Jd-"')
     with GameStore.open(d.data_dir, game_id, create=False) as store:
-        phase, number, orders = enter_orders(store, lines, d.now())
-    return "; ".join(f"stored for {phase} {number}: {o.label()}" for o in orders)
+        done = enter_order_lines(store, lines, d.now())
+    return "; ".join([*done.no_action,
+                      *(f"stored for {done.phase} {done.number}: {o.label()}"
+                        for o in done.orders)])
+
+
+def _rule(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`rule GAME --post N [--which K] --ignore | --vote NAME | --unvote` (a vote's row)."""
+    post = _number(form, "post", "the post")
+    if post is None:
+        raise _FormError("say which post the ruling is on")
+    action = form.get("ruling") or ""
+    if action not in ("ignore", "vote", "unvote"):
+        raise _FormError("rule the vote as not a vote, a vote for someone, or an unvote")
+    target = (form.get("target") or "").strip() or None
+    if action == "vote" and target is None:
+        raise _FormError("a ruling that it is a vote names whom it is for")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, text = enter_ruling(store, post, action=action, target=target,
+                                   which=_number(form, "which", "the vote's number"),
+                                   now=d.now())
+    return text
+
+
+def _undo(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`undo GAME ID`: one input withdrawn, as a fact of its own."""
+    number = _number(form, "input", "the input")
+    if number is None:
+        raise _FormError("say which input to undo")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _made, text = undo(store, number, d.now())
+    return text
 
 
 def _vote(d: Dashboard, game_id: str, form: FormData) -> str:
@@ -393,12 +424,13 @@ def _resolve(d: Dashboard, game_id: str, form: FormData) -> str:
 
 ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_confirm,
            "phase": _phase, "deadline": _deadline, "kill": _kill, "pm": _pm,
-           "tiebreak": _tiebreak, "sheriff": _sheriff, "resolve": _resolve}
+           "tiebreak": _tiebreak, "sheriff": _sheriff, "resolve": _resolve, "rule": _rule,
+           "undo": _undo}
 """Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
 and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
 more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""
 ANCHORS = {"ack": "alerts", "dusk-confirm": "live", "phase": "live", "deadline": "live",
-           "kill": "death", "resolve": "order"}
+           "kill": "death", "resolve": "order", "rule": "why", "undo": "log"}
 """Where the page scrolls back to after an action (default: the action's own id)."""
 
 

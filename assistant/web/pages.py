@@ -22,10 +22,12 @@ from markupsafe import Markup
 
 from assistant.alerts import AlertLog, StoredAlert
 from assistant.checks.text import post_text
+from assistant.corrections import LogEntry, game_log
 from assistant.count.gm_counts import read_counts
+from assistant.count.outcome import NO_LYNCH
 from assistant.count.tally import Tally, Vote
 from assistant.count.votes import VoteRules
-from assistant.engine.history import ORDER, ROLES
+from assistant.engine.history import ROLES
 from assistant.errors import AssistantError
 from assistant.game import Game
 from assistant.gm import (
@@ -33,6 +35,7 @@ from assistant.gm import (
     dusk_text,
     game_tally,
     has_sheriff,
+    orders_entered,
     orders_night,
     over_line,
     pm_drafts,
@@ -56,7 +59,7 @@ from assistant.web.chart import (
 
 RECENT_POSTS = 12
 TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
-        ("votes", "Votes"), ("gm", "Clock & deaths"), ("posts", "Posts"))
+        ("votes", "Votes"), ("gm", "Clock & deaths"), ("log", "Log & undo"), ("posts", "Posts"))
 """The tabs under the alerts, each the template `web/tab_KEY.html`: a new section of the
 page (the inbox's proposals, the log) is one more entry and one more template."""
 SOON = timedelta(hours=1)
@@ -180,13 +183,22 @@ class GamePage:
     why: str | None = None
     why_votes: list[Vote] = field(default_factory=list)
     why_error: str | None = None
+    why_marks: dict[int, int] = field(default_factory=dict)
+    """Post -> how many vote-like marks it holds, where `--why` numbers them."""
     drafts: list[Draft] = field(default_factory=list)
     players: list[PlayerRow] = field(default_factory=list)
     posts: list[PostRow] = field(default_factory=list)
     orders_phase: str | None = None
     orders_error: str | None = None
     orders: list[str] = field(default_factory=list)
+    order_rows: list[dict[str, Any]] = field(default_factory=list)
+    """Tonight's orders with their input id and whether each stands or was replaced
+    (`gm.orders_entered`)."""
     missing_orders: list[str] = field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=list)
+    """Every GM input, newest first, with an Undo for those that stand (`assistant log`)."""
+    ruling_targets: list[str] = field(default_factory=list)
+    """What a ruling may name: the players and No Lynch."""
     has_setup: bool = False
     extensions_open: bool = False
     has_sheriff: bool = False
@@ -452,6 +464,8 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
     ]
     _orders(page, store, view, now)
     page.drafts = _drafts(store, view, now, page)
+    page.log = list(reversed(game_log(store)))
+    page.ruling_targets = [*game.players, NO_LYNCH]
     return page
 
 
@@ -503,6 +517,9 @@ def _count(page: GamePage, store: GameStore, view: GameView, now: datetime,
             return
         page.why = who
         page.why_votes = list(tally.votes if who == "*" else tally.votes_of(who or ""))
+        for v in tally.votes:  # a post with several votes: the ruling names which (#N)
+            if v.post_id is not None and v.mark is not None:
+                page.why_marks[v.post_id] = max(page.why_marks.get(v.post_id, 0), v.mark)
 
 
 @dataclass
@@ -690,9 +707,10 @@ def _orders(page: GamePage, store: GameStore, view: GameView, now: datetime) -> 
         page.orders_error = str(e)
         return
     page.orders_phase = f"Night {number}"
-    page.orders = [
-        str(d["data"].get("text") or d["data"].get("actor"))
-        for d in store.inputs(ORDER)
-        if d["data"].get("phase") == "night" and d["data"].get("number") == number
-    ]
+    try:
+        _night, page.order_rows = orders_entered(store, now)
+    except AssistantError as e:
+        page.orders_error = str(e)
+        return
+    page.orders = [str(o["text"]) for o in page.order_rows]
 
