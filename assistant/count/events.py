@@ -105,7 +105,10 @@ def with_rulings(
     dropped (the ruling is on the post as the GM saw it), a post ruled to count from
     another moment moved there ("ruled" event). Also each ruled post's version, to count
     in its place; a moved post is not among them."""
-    ruled = {p.post_id for p in posts if game.rulings_on(p.post_id)}
+    if not game.rulings:
+        return events, {}
+    ruled_ids = {r.post for r in game.rulings}
+    ruled = {p.post_id for p in posts if p.post_id in ruled_ids}
     if not ruled:
         return events, {}
     versions = versions_of(posts, edits)

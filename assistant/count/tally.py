@@ -134,6 +134,7 @@ def count(
     events = day_events(selected, game, phase, at_post, at, edits)
     until = selected[-1].posted_at if at_post is not None and selected else at
     events, ruled = with_rulings(events, game, selected, edits, until)
+    ruled_ids = {r.post for r in game.rulings}
 
     def election(post: Post) -> str | None:
         if sheriff is None or election_until is None or post.post_id > election_until:
@@ -167,7 +168,7 @@ def count(
                         state, game, vrules, trules, phase, ruled[post.post_id],
                         game.rulings_on(post.post_id), matcher, election(post), taught,
                     )
-                elif not game.rulings_on(post.post_id):  # else: moved to when it counts
+                elif post.post_id not in ruled_ids:  # else: moved to when it counts
                     for n, mark in numbered_marks(post, vrules, game):
                         apply_mark(
                             state, game, vrules, trules, phase, post, mark, matcher,
