@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import httpx
