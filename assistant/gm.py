@@ -936,13 +936,14 @@ def revived(rep: Replay, result: PhaseResult) -> list[str]:
     ]
 
 
-def prod_drafts(store: GameStore, now: datetime, *, since: datetime | None = None
-                ) -> dict[str, str]:
+def prod_drafts(store: GameStore, now: datetime, *, since: datetime | None = None,
+                view: GameView | None = None) -> dict[str, str]:
     """The prod PMs (`draft prods`): player -> PM text, for every living player who has not
-    posted (or voted) as the ruleset asks this phase, or not posted since `since`."""
+    posted (or voted) as the ruleset asks this phase, or not posted since `since`. `view`:
+    the game's view at `now` when the caller has it (the dashboard's page)."""
     from assistant.prods import at_risk, prod_pms
 
-    view = load_view(store, now)
+    view = view if view is not None and view.now == now else load_view(store, now)
     rules = view.posting
     asks = ((rules.min_posts_per_day and rules.inactive_day != "none")
             or rules.inactive_cycle != "none" or rules.voting_mandatory)

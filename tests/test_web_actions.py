@@ -4,15 +4,19 @@ elected and the sheriff's choice, posted as the page posts them, stored as `sher
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
 
 import httpx
+from cli_support import run_at
 from cli_support import run_cli as run
 from markupsafe import escape
 from realthreads import NOW
+from receivers import json_receiver
 from test_cli_count import _game_001
+from test_web_dashboard import browser, live  # noqa: F401 - the fixtures
 
 from assistant.clock import FakeClock
 from assistant.web.app import Dashboard
@@ -21,7 +25,7 @@ from assistant.web.server import start
 
 
 def _post(client: httpx.Client, path: str, **fields: str) -> httpx.Response:
-    page = client.get("/game/w").text
+    page = client.get("/".join(path.split("/")[:3])).text
     csrf = re.search(r'name="csrf" value="(\w+)"', page).group(1)  # type: ignore[union-attr]
     return client.post(path, data={"csrf": csrf, **fields})
 
@@ -48,3 +52,37 @@ def test_the_sheriff_and_the_tie_break_from_the_page(tmp_path: Path, capsys) -> 
         web.stop()
     _, out, _ = run(capsys, "--data-dir", str(data), "count", "w", "--at-post", "57", "--json")
     assert json.loads(out)["outcome"]["lynched"] == ["Mr. Pickles"]
+
+
+def test_notification_targets_and_prods_from_the_page(
+    live, capsys, monkeypatch  # noqa: ANN001, F811
+) -> None:
+    """Thread B's Day 2: a target added on the page (a receiver on 127.0.0.1), tested, listed
+    as `notify --list` lists it, removed; the prods draft is `draft prods`'s."""
+    live.grow_to(0)  # early in the day: players who have not posted yet
+    with json_receiver() as hook, httpx.Client(base_url=live.web.url) as client:
+        r = _post(client, "/game/thread-b/notify-add", url=hook.url(), min_severity="violation")
+        assert r.status_code == 303
+        code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "notify",
+                                "thread-b", "--list", "--json")
+        [target] = json.loads(out)["targets"]
+        assert target["url"] == hook.url() and target["min_severity"] == "violation"
+        page = client.get("/game/thread-b").text
+        assert f'data-target-id="{target["id"]}"' in page
+        r = _post(client, "/game/thread-b/notify-test", target=target["id"])
+        assert r.status_code == 303
+        flash = client.get(r.headers["location"]).text
+        assert f"{target['id']} {hook.url()}: arrived" in flash.replace("&amp;", "&")
+        assert hook.inbox.titles() == ["thread-b: a test from the assistant"]
+        r = _post(client, "/game/thread-b/notify-remove", target=target["id"])
+        assert r.status_code == 303
+        code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "notify",
+                                "thread-b", "--list", "--json")
+        assert json.loads(out)["targets"] == []
+
+        code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "draft", "prods",
+                                "thread-b")
+        assert code == 0 and not out.startswith("Nobody"), err
+        page = client.get("/game/thread-b").text
+        text = page.split('id="text-prods"', 1)[1].split(">", 1)[1].split("</textarea>")[0]
+        assert html.unescape(text).rstrip("\n") == out.rstrip("\n")

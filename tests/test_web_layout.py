@@ -192,7 +192,7 @@ def test_a_phone_has_no_sideways_scroll_and_big_enough_buttons(
     page.locator("#chart-tip").wait_for(state="visible")
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(shots / "phone-chart-tap.png"))
-    for tab in ("drafts", "players", "night", "votes", "gm", "posts"):
+    for tab in ("drafts", "players", "night", "votes", "gm", "notify", "posts"):
         page.click(f"#tab-{tab}")
         assert no_horizontal_scroll(page), tab
         assert small_targets(page) == [], tab

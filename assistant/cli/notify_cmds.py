@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import click
@@ -11,9 +10,7 @@ import click
 from assistant.cli import app, common_options, draft
 from assistant.cli import cli as root
 from assistant.errors import ConfigError
-from assistant.models import to_iso
 from assistant.phases import format_duration, game_zone, local_text, parse_duration
-from assistant.store import GameStore
 
 
 @root.command("notify")
@@ -58,8 +55,14 @@ def notify_cmd(  # noqa: PLR0913 - the options of a target
         --add "mailtos://me:{env:SMTP_PASSWORD}@smtp.example.org?to=me@example.org"
     assistant notify g1 --test
     """
+    from assistant.notify.manage import (
+        add_target,
+        remove_target,
+        send_test,
+        send_test_text,
+        target_rows,
+    )
     from assistant.notify.push import POLL_AFTER_KEY
-    from assistant.notify.targets import targets_of
 
     a = app(ctx)
     now = a.clock.now()
@@ -73,95 +76,24 @@ def notify_cmd(  # noqa: PLR0913 - the options of a target
             seconds = parse_duration(poll_after, where="--poll-after").total_seconds()
             store.update_config(**{POLL_AFTER_KEY: seconds})
         if add_url is not None:
-            notes += _add(store, add_url, now, min_severity, events, quiet)
+            notes += add_target(store, add_url, now, min_severity=min_severity,
+                                events=events, quiet=quiet)
         elif remove_key is not None:
-            notes += _remove(store, remove_key, game_id)
-        targets = targets_of(store.config())
+            notes.append(remove_target(store, remove_key))
         if test_key is not None:
-            _test(a, store, targets, test_key, now)
+            results = send_test(store, test_key, now)
+            a.emit({"tests": results}, lambda: send_test_text(results))
+            failed = [r for r in results if not r["arrived"]]
+            if failed:
+                raise ConfigError(f"{len(failed)} of {len(results)} target(s) did not take "
+                                  "the test message; fix the URL or the service and test again")
             return
         config = store.config()
-        rows = _rows(store, targets)
+        rows = target_rows(store)
     zone = game_zone(config.get("tz"))
     after = timedelta(seconds=float(config.get(POLL_AFTER_KEY) or 1800))
     doc = {"targets": rows, "poll_after_s": after.total_seconds()}
     a.emit(doc, lambda: "\n".join([*notes, *_list_text(rows, game_id, zone, after)]))
-
-
-def _add(store: GameStore, url: str, now: datetime, min_severity: str | None,
-         events: str | None, quiet: str | None) -> list[str]:
-    from assistant.notify.targets import CONFIG_KEY, new_target, targets_of, with_target
-
-    chosen = [e.strip() for e in events.split(",") if e.strip()] if events is not None else None
-    target = new_target(url, now, min_severity=min_severity or "warning", events=chosen,
-                        quiet=quiet)
-    targets, fresh = with_target(targets_of(store.config()), target)
-    store.update_config(**{CONFIG_KEY: [t.to_json() for t in targets]})
-    notes = [f"{'Added' if fresh else 'Updated'} target {target.id}: {target.url}"]
-    unset = [n for n in target.variables if not os.environ.get(n)]
-    if unset:
-        notes.append(f"note: {', '.join(unset)} not set here: set it where the daemon runs "
-                     f"(and here, to send a test with `assistant notify {store.game_id} --test`)")
-    elif fresh:
-        notes.append(f"Send a test: assistant notify {store.game_id} --test {target.id}")
-    return notes
-
-
-def _remove(store: GameStore, key: str, game_id: str) -> list[str]:
-    from assistant.notify.outbox import Outbox
-    from assistant.notify.targets import CONFIG_KEY, find_target, targets_of
-
-    targets = targets_of(store.config())
-    gone = find_target(targets, key, game_id)
-    with store.batch():
-        store.update_config(**{CONFIG_KEY: [t.to_json() for t in targets if t.id != gone.id]})
-        dropped = Outbox(store).drop_target(gone.id)
-    waiting = f" ({dropped} message(s) that waited for it dropped)" if dropped else ""
-    return [f"Removed target {gone.id}: {gone.url}{waiting}"]
-
-
-def _test(a: Any, store: GameStore, targets: list[Any], key: str, now: datetime) -> None:
-    from assistant.notify.send import send
-    from assistant.notify.targets import find_target
-
-    game_id = store.game_id
-    if not targets:
-        raise ConfigError(f"game {game_id!r} has no notification target; add one with "
-                          f"`assistant notify {game_id} --add URL`")
-    chosen = targets if key == "*" else [find_target(targets, key, game_id)]
-    zone = game_zone(store.config().get("tz"))
-    results = []
-    for t in chosen:
-        sent = send(t, f"{game_id}: a test from the assistant",
-                    f"Notifications of game {game_id} reach you here "
-                    f"(sent {local_text(now, zone)}).", "info")
-        results.append({"id": t.id, "url": t.url, "arrived": sent.ok, "reason": sent.reason})
-    a.emit({"tests": results}, lambda: "\n".join(
-        f"{r['id']} {r['url']}: " + ("arrived" if r["arrived"] else f"NOT delivered: {r['reason']}")
-        for r in results))
-    failed = [r for r in results if not r["arrived"]]
-    if failed:
-        raise ConfigError(f"{len(failed)} of {len(results)} target(s) did not take the test "
-                          "message; fix the URL or the service and test again")
-
-
-def _rows(store: GameStore, targets: list[Any]) -> list[dict[str, Any]]:
-    from assistant.notify.outbox import Outbox
-
-    records = Outbox(store).records()
-    rows = []
-    for t in targets:
-        mine = [r for r in records if r.target == t.id]
-        waiting = [r for r in mine if r.delivered_at is None]
-        failing = [r for r in waiting if r.error]
-        rows.append({
-            **t.to_json(),
-            "delivered": sum(r.delivered_at is not None for r in mine),
-            "waiting": len(waiting),
-            "next_try": to_iso(min((r.next_at for r in failing if r.next_at), default=None)),
-            "last_error": failing[-1].error if failing else None,
-        })
-    return rows
 
 
 def _list_text(rows: list[dict[str, Any]], game_id: str, zone: Any,

@@ -60,6 +60,7 @@ from assistant.gm import (
     stored_fact,
 )
 from assistant.monitor import describe, load_view
+from assistant.notify.manage import add_target, remove_target, send_test, send_test_text
 from assistant.phases import game_zone
 from assistant.store import GameStore, list_games
 from assistant.templating import web_environment
@@ -422,15 +423,45 @@ def _resolve(d: Dashboard, game_id: str, form: FormData) -> str:
     return result_text(result, not dry_run)
 
 
+def _notify_add(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`notify GAME --add URL [--min-severity] [--events] [--quiet]`."""
+    url = (form.get("url") or "").strip()
+    if not url:
+        raise _FormError("give the target's Apprise URL, e.g. discord://ID/{env:DISCORD_TOKEN}")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        notes = add_target(store, url, d.now(), min_severity=form.get("min_severity") or None,
+                           events=(form.get("events") or "").strip() or None,
+                           quiet=(form.get("quiet") or "").strip() or None)
+    return "\n".join(notes)
+
+
+def _notify_remove(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`notify GAME --remove ID`."""
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        return remove_target(store, form.get("target") or "")
+
+
+def _notify_test(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`notify GAME --test ID`: a target that did not take it is refused as the command
+    refuses it."""
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        results = send_test(store, form.get("target") or "*", d.now())
+    if not all(r["arrived"] for r in results):
+        raise _FormError(send_test_text(results))
+    return send_test_text(results)
+
+
 ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_confirm,
            "phase": _phase, "deadline": _deadline, "kill": _kill, "pm": _pm,
            "tiebreak": _tiebreak, "sheriff": _sheriff, "resolve": _resolve, "rule": _rule,
-           "undo": _undo}
+           "undo": _undo, "notify-add": _notify_add, "notify-remove": _notify_remove,
+           "notify-test": _notify_test}
 """Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
 and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
 more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""
 ANCHORS = {"ack": "alerts", "dusk-confirm": "live", "phase": "live", "deadline": "live",
-           "kill": "death", "resolve": "order", "rule": "why", "undo": "log"}
+           "kill": "death", "resolve": "order", "rule": "why", "undo": "log",
+           "notify-add": "notify", "notify-remove": "notify", "notify-test": "notify"}
 """Where the page scrolls back to after an action (default: the action's own id)."""
 
 

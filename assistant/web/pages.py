@@ -39,12 +39,14 @@ from assistant.gm import (
     orders_night,
     over_line,
     pm_drafts,
+    prod_drafts,
     tally_bbcode,
     tie_decider,
     why_name,
 )
 from assistant.monitor import GameView, day_deadline, draft_dusk, load_view
 from assistant.night_orders import night_orders_status
+from assistant.notify.manage import target_rows
 from assistant.phases import Deadline, game_zone, local_text, phase_label
 from assistant.store import GameStore, list_games
 from assistant.web.chart import (
@@ -59,7 +61,8 @@ from assistant.web.chart import (
 
 RECENT_POSTS = 12
 TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
-        ("votes", "Votes"), ("gm", "Clock & deaths"), ("log", "Log & undo"), ("posts", "Posts"))
+        ("votes", "Votes"), ("gm", "Clock & deaths"), ("log", "Log & undo"),
+        ("notify", "Notify"), ("posts", "Posts"))
 """The tabs under the alerts, each the template `web/tab_KEY.html`: a new section of the
 page (the inbox's proposals, the log) is one more entry and one more template."""
 SOON = timedelta(hours=1)
@@ -211,6 +214,8 @@ class GamePage:
     """The engine's confirmed win ("Town won at the dusk of Day 2"): no orders are taken."""
     pm_votes: bool = False
     post_links: dict[int, str] = field(default_factory=dict)
+    notify_rows: list[dict[str, Any]] = field(default_factory=list)
+    """The game's notification targets (`notify --list`)."""
 
     def open_by_severity(self) -> dict[str, int]:
         return self.alert_counts
@@ -466,6 +471,7 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
     page.drafts = _drafts(store, view, now, page)
     page.log = list(reversed(game_log(store)))
     page.ruling_targets = [*game.players, NO_LYNCH]
+    page.notify_rows = target_rows(store)
     return page
 
 
@@ -608,7 +614,23 @@ def _drafts(store: GameStore, view: GameView, now: datetime, page: GamePage) -> 
         out.append(_dusk(store, view, now, page, zone))
     if page.has_setup:
         out += _night_drafts(store, view, now, zone, page.orders_phase)
+    out.append(_prods(store, view, now))
     return out
+
+
+def _prods(store: GameStore, view: GameView, now: datetime) -> Draft:
+    """`draft prods`: a PM to each living player who has not posted (or voted) as the
+    ruleset asks; a ruleset that asks nothing says so in grey."""
+    title = "Prods"
+    try:
+        pms = prod_drafts(store, now, view=view)
+    except AssistantError as e:
+        return Draft("prods", title, None, later=str(e))
+    if not pms:
+        return Draft("prods", title, None,
+                     later="Nobody to prod: everyone has posted (and voted) as the ruleset asks.")
+    return Draft("prods", f"{title} ({len(pms)})", "\n---\n".join(
+        v.rstrip("\n") for v in pms.values()))
 
 
 def _dusk(store: GameStore, view: GameView, now: datetime, page: GamePage,
