@@ -6,6 +6,8 @@
     outbox     each notice for each target, stored before anything is sent
     send       one message to one target through Apprise, secrets resolved only there
     deliver    the outbox's due messages: retries with backoff, quiet hours, digests
+    manage     what the GM does with the targets (`notify`, the dashboard): add, remove,
+               list, test
 
 Data flows one way: the daemon's review hands the game's facts to `notices`, queues them
 in the `outbox` (the game's store), and `deliver` sends what is due. A notice is a record
