@@ -61,7 +61,7 @@ from assistant.web.chart import (
 
 RECENT_POSTS = 12
 TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
-        ("votes", "Votes"), ("gm", "Clock & deaths"), ("log", "Log & undo"),
+        ("votes", "Votes"), ("gm", "Clock & deaths"), ("log", "Log"),
         ("notify", "Notify"), ("posts", "Posts"))
 """The tabs under the alerts, each the template `web/tab_KEY.html`: a new section of the
 page (the inbox's proposals, the log) is one more entry and one more template."""
