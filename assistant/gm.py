@@ -480,7 +480,8 @@ def dawn_draft(store: GameStore, night: int | None = None) -> dict[str, Any]:
 
     rep = replay_of(store)[1]
     result, confirmed = draft_result(store, night, rep)
-    text = dawn_post(result, rep.entered_deaths("night", result.number))
+    text = dawn_post(result, rep.entered_deaths("night", result.number),
+                     templates=template_dirs(store))
     if not confirmed:
         text = f"(preview: night {result.number} is not resolved yet)\n{text}"
     return {"night": result.number, "confirmed": confirmed, "post": text}
@@ -514,7 +515,37 @@ def pm_drafts(
         result, _confirmed = draft_result(store, number, rep)
     else:
         result, _confirmed = draft_result(store, night, rep)
-    return notice_pms(result, title) if pending else result_pms(result, title)
+    dirs = template_dirs(store)
+    return (notice_pms(result, title, templates=dirs) if pending
+            else result_pms(result, title, templates=dirs))
+
+
+def template_dirs(store: GameStore) -> tuple[Path, ...]:
+    """Where a GM's own copies of the draft templates are looked for first: the game's
+    (DATA_DIR/templates/GAME/), then the data directory's (DATA_DIR/templates/)."""
+    data_dir = store.path.parent.parent
+    return (data_dir / "templates" / store.game_id, data_dir / "templates")
+
+
+def role_pm_drafts(store: GameStore) -> dict[str, str]:
+    """The role PMs (`draft role-pms`, `send GAME role-pms`): player -> PM text, one per
+    player of the setup (`assistant roles`), as the game starts."""
+    from assistant.engine.drafts import role_pms
+    from assistant.engine.history import ROLES
+    from assistant.engine.setup import Setup
+    from assistant.engine.state import GameState
+
+    rules = rules_of(store)
+    setups = [i for i in store.inputs() if i["kind"] == ROLES]
+    if not setups:
+        raise ConfigError(
+            f"{store.game_id} has no setup yet: enter it with `assistant roles "
+            f"{store.game_id} --file setup.toml`, then draft the role PMs"
+        )
+    setup = Setup.from_dict(setups[-1]["data"])
+    state = GameState.from_setup(rules, setup)
+    return role_pms(state, title_of(store), variants=tuple(setup.extra.get("variants", ())),
+                    templates=template_dirs(store))
 
 
 def dusk(

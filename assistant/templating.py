@@ -18,15 +18,21 @@ environment, `web_environment`, with autoescaping on, so a name or a post shows 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
     Environment,
     FileSystemLoader,
     StrictUndefined,
     Template,
     TemplateNotFound,
+    TemplateSyntaxError,
+    UndefinedError,
     select_autoescape,
 )
 
@@ -50,9 +56,14 @@ def _verbatim(value: Any) -> BBCode:
 
 
 @cache
-def environment() -> Environment:
+def environment(overrides: tuple[Path, ...] = ()) -> Environment:
+    """The drafts' environment; `overrides`: folders searched before templates/, so a GM's
+    own copy of a template (DATA_DIR/templates/GAME/, DATA_DIR/templates/) wins."""
+    loader: BaseLoader = FileSystemLoader(TEMPLATES_DIR)
+    if overrides:
+        loader = ChoiceLoader([FileSystemLoader([str(d) for d in overrides]), loader])
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES_DIR),
+        loader=loader,
         undefined=StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
@@ -79,14 +90,33 @@ def web_environment() -> Environment:
     return env
 
 
-def template(name: str, *, setting: str | None = None) -> Template:
-    """A template of templates/; ConfigError names the missing file (and the ruleset
-    setting that chose it, when one did)."""
+def template(name: str, *, setting: str | None = None,
+             overrides: Sequence[Path] = ()) -> Template:
+    """A template of templates/ (or of an `overrides` folder first); ConfigError names the
+    missing file (and the ruleset setting that chose it, when one did), or the GM's copy
+    that Jinja2 cannot read."""
     try:
-        return environment().get_template(name)
+        return environment(tuple(Path(d) for d in overrides if Path(d).is_dir())).get_template(
+            name)
+    except TemplateSyntaxError as e:
+        raise ConfigError(
+            f"{e.filename or name}, line {e.lineno}: {e.message}; fix the template or delete "
+            "it to use the assistant's own"
+        ) from None
     except TemplateNotFound:
         chosen = f" (chosen by {setting})" if setting else ""
         raise ConfigError(
             f"the template {TEMPLATES_DIR / name} does not exist{chosen}: restore it from the "
             "assistant's templates/ folder or fix the setting"
+        ) from None
+
+
+def render(tpl: Template, **values: Any) -> str:
+    """`tpl` rendered; a value the template names but is not given (a GM's own copy asking
+    for one the assistant does not have) is a ConfigError naming the file."""
+    try:
+        return tpl.render(**values)
+    except UndefinedError as e:
+        raise ConfigError(
+            f"{tpl.filename}: {e.message}; the template may use: {', '.join(sorted(values))}"
         ) from None

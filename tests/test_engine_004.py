@@ -242,7 +242,7 @@ def test_a_setup_of_dctp_characters_is_accepted_and_a_night_resolves_by_the_cli(
     quote("The role of the arrested player will not be revealed at the time of arrest")
     assert dawn.splitlines()[:3] == [
         "Night 1 is over.",
-        "Parkur has died. Parkur was the Camel, FBI Agent (Town).",
+        "Parkur has died. Parkur was Camel, FBI Agent (Town).",
         "Abs has been arrested.",
     ]
     code, out, err = call(capsys, tmp_path, "draft", "pms", "g")

@@ -761,7 +761,7 @@ def test_an_erased_body_is_not_shown_and_only_the_eraser_learns_it():
     assert _dawn(r)[1] == "Cam has died."
     assert pms(r, "Pis") == "You erased the body of Cam: Camel, FBI Agent."
     r = phase(s, "night", 1, "Black Org: kill Cam by Pis")
-    assert _dawn(r)[1] == "Cam has died. Cam was the Camel, FBI Agent (Town)."
+    assert _dawn(r)[1] == "Cam has died. Cam was Camel, FBI Agent (Town)."
 
 
 def test_pisco_erases_another_members_victim_once_per_game():
@@ -1062,7 +1062,7 @@ def test_a_lynched_akai_kills_the_player_he_voted_for(day: Day, tmp_path) -> Non
     day.votes(("Abs", "Akai"), ("Miaka", "Akai"), ("Lynz", "Akai"), ("Akai", "Abs"))
     post = day.at(END.isoformat(), "draft", "dusk", "g", "--day", "1")
     assert "Akai has been lynched." in post
-    assert "Abs has died as well. Abs was the Gin, Mafia Slanderer (Black Org)." in post, post
+    assert "Abs has died as well. Abs was Gin, Mafia Slanderer (Black Org)." in post, post
 
 
 def test_a_lynched_akai_who_did_not_vote_takes_nobody(day: Day, tmp_path) -> None:

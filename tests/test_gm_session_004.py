@@ -74,7 +74,7 @@ def test_a_whole_dctp_game(cli: Cli, tmp_path: Path) -> None:
     log = cli.text(d1, "resolve", "dc")
     assert "[killing] Parkur: dies (Abs (black-org): kill Parkur)" in log
     assert cli.text(d1, "draft", "dawn", "dc") == (
-        "Night 1 is over.\nParkur has died. Parkur was the Camel, FBI Agent (Town).\n"
+        "Night 1 is over.\nParkur has died. Parkur was Camel, FBI Agent (Town).\n"
         "Day 1 begins.\n"
     )
     quote('Actions: conia kills Ctu. Xpon investigates conia. "Conia kills CTU" - True')
@@ -106,8 +106,8 @@ def test_a_whole_dctp_game(cli: Cli, tmp_path: Path) -> None:
     assert count["outcome"]["lynched"] == ["Conia"]
     dusk1 = cli.text(end1, "draft", "dusk", "dc", "--confirm")
     assert dusk1.startswith(
-        "Day 1 is over.\nJd- has died. Jd- was the Araide, Doctor (Town).\n"
-        "Conia has been lynched. Conia was the Conan, Shrunken Meitantei (Town).\n"
+        "Day 1 is over.\nJd- has died. Jd- was Araide, Doctor (Town).\n"
+        "Conia has been lynched. Conia was Conan, Shrunken Meitantei (Town).\n"
     )
 
     # ---- Night 2: an arrest for the Night 1 murder ----
@@ -123,7 +123,7 @@ def test_a_whole_dctp_game(cli: Cli, tmp_path: Path) -> None:
     assert "[arrest] Akonyl: arrest Abs for killing Parkur on Night 1: arrests Abs" in log
     quote("An arrested person's identity remains secret.")
     assert cli.text(d2, "draft", "dawn", "dc") == (
-        "Night 2 is over.\nLynz has died. Lynz was the Ran, Protector (Town).\n"
+        "Night 2 is over.\nLynz has died. Lynz was Ran, Protector (Town).\n"
         "Abs has been arrested.\nDay 2 begins.\n"
     )
     pms = cli.json(d2, "draft", "pms", "dc")
@@ -151,7 +151,7 @@ def test_a_whole_dctp_game(cli: Cli, tmp_path: Path) -> None:
           "won.")
     dusk2 = cli.text(end2, "draft", "dusk", "dc", "--confirm")
     assert dusk2.startswith(
-        "Day 2 is over.\nMiaka has been lynched. Miaka was the Pisco, Mafia Eraser (Black Org)."
+        "Day 2 is over.\nMiaka has been lynched. Miaka was Pisco, Mafia Eraser (Black Org)."
         "\n\nThe game is over. Victory: Town!\nEvery Black Org member is dead or arrested.\n"
         "Winners: Akonyl, Pofa, Jd-, Lynz, Conia, Parkur.\n"
     )

@@ -1,4 +1,5 @@
-"""Issue 5 commands: `roles`, `order`, `resolve`, `draft dawn`, `draft pms`, `draft dusk`.
+"""Issue 5 commands: `roles`, `order`, `resolve`, `draft dawn`, `draft pms`, `draft role-pms`,
+`draft dusk`.
 
 The commands only store the GM's facts (setup, orders, "night N is confirmed") and
 print what the engine derives from them; see assistant/engine/history.py.
@@ -30,6 +31,7 @@ from assistant.gm import (
     pm_drafts,
     resolve,
     result_text,
+    role_pm_drafts,
 )
 from assistant.gm import game_or_none as _game_or_none
 from assistant.gm import replay_of as _replay
@@ -261,6 +263,17 @@ def draft_pms(game: str, night: int | None, day: int | None, pending: bool) -> N
     with ctx.open_game(game) as store:
         pms = pm_drafts(store, ctx.clock.now(), night=night, day=day, pending=pending)
     ctx.emit(pms, lambda: "\n---\n".join(v.rstrip("\n") for v in pms.values()) or "no PMs to send")
+
+
+@draft.command("role-pms")
+@click.argument("game")
+@common_options
+def draft_role_pms(game: str) -> None:
+    """One role PM per player: role, side, orders, win condition, in the ruleset's words."""
+    ctx = app(click.get_current_context())
+    with ctx.open_game(game) as store:
+        pms = role_pm_drafts(store)
+    ctx.emit(pms, lambda: "\n---\n".join(v.rstrip("\n") for v in pms.values()))
 
 
 @draft.command("dusk")

@@ -19,7 +19,7 @@ The daemon can call `monitor.draft_dusk` at the deadline; nothing here prints or
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -266,7 +266,7 @@ def _death(deaths: list[Death], name: str) -> Death:
 
 
 def _renamed(r: Reveal, slot: str) -> Reveal:
-    return Reveal(slot, r.role, r.side, r.vanilla, r.article)
+    return replace(r, player=slot)
 
 
 def _decisive_extra_votes(

@@ -136,7 +136,13 @@ class RoleDef:
     hidden: bool = False
     """True when the player does not know the role until it comes into play (Traitor, Ghost)."""
     text: str = ""
-    """What the role PM says the role does, in the ruleset's words."""
+    """What the role PM says the role does, in the seed's own words (its card, its entry in
+    the role list)."""
+    victory: str = ""
+    """The role's own win condition where it is not its side's (000's aliens)."""
+    character: bool = False
+    """The title is a character's name (004: "Ran, Protector"): never given an article
+    ("Ranp was Ran, Protector", not "the Ran, Protector"). `[reveal] character_names`."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +169,14 @@ class SideDef:
     passives: Mapping[str, Any]
     investigate_as: str = ""
     """What an alignment investigation returns for this side."""
+    text: str = ""
+    """What the role PM says of the side, in the seed's words (002's alignments)."""
+    goal: str = ""
+    """The side's win condition as its role PMs state it."""
+    knows_team: bool = False
+    """Its members learn one another from their role PMs (001: "Werewolves know who their
+    fellow werewolves are at the start of the game"); a role with the passive `lone` does
+    not (000's Rogue Doppelganger)."""
 
 
 @dataclass(frozen=True)
@@ -246,6 +260,9 @@ _NIGHT_KEYS: dict[str, Any] = {
 _SIDE_KEYS: dict[str, Any] = {
     "title": str,
     "investigate_as": str,
+    "text": str,
+    "goal": str,
+    "knows_team": bool,
     "passives": Mapping[str, Any],
     "abilities": Mapping[str, Mapping[str, Any]],
 }
@@ -253,6 +270,8 @@ _ROLE_KEYS: dict[str, Any] = {
     "title": str,
     "sides": tuple[str, ...],
     "text": str,
+    "victory": str,
+    "character": bool,
     "hidden": bool,
     "passives": Mapping[str, Any],
     "pools": Mapping[str, int],
@@ -270,6 +289,8 @@ _REVEAL_KEYS: dict[str, Any] = {
     "lynch": str,
     "dawn_template": str,
     "dusk_template": str,
+    "role_pm_template": str,
+    "character_names": bool,
     "messages": Mapping[str, str],
 }
 _WIN_KEYS: dict[str, Any] = {
@@ -419,9 +440,13 @@ def load_engine_rules(ruleset: Any) -> EngineRules:
             abilities=_abilities(at, spec, all_tiers),
             passives=spec.get("passives", MappingProxyType({})),
             investigate_as=spec.get("investigate_as", spec.get("title", key.title())),
+            text=spec.get("text", ""),
+            goal=spec.get("goal", ""),
+            knows_team=spec.get("knows_team", False),
         )
     if not sides:
         raise RulesetError(f"{where}: [night.sides.*] must name at least one side")
+    reveal = _table(ruleset.section("reveal"), _REVEAL_KEYS, f"{where} [reveal]", closed=False)
     roles = {}
     for key, raw_role in ruleset.section("roles").items():
         at = f"{where} [roles.{key}]"
@@ -443,7 +468,9 @@ def load_engine_rules(ruleset: Any) -> EngineRules:
             passives=passives,
             pools=spec.get("pools", MappingProxyType({})),
             hidden=spec.get("hidden", False),
-            text=spec.get("text", ""),
+            text=spec.get("text", "").strip(),
+            victory=spec.get("victory", ""),
+            character=spec.get("character", reveal.get("character_names", False)),
         )
     items = {}
     for key, raw_item in ruleset.section("items").items():
@@ -464,7 +491,6 @@ def load_engine_rules(ruleset: Any) -> EngineRules:
                 f"{where} [roles.{key}] passives.carries names {unknown}, not in [items.*] "
                 f"({', '.join(sorted(items)) or 'none'})"
             )
-    reveal = _table(ruleset.section("reveal"), _REVEAL_KEYS, f"{where} [reveal]", closed=False)
     win = _win(ruleset.section("win"), f"{where} [win]", sides)
     return EngineRules(
         ruleset=ruleset.name,
