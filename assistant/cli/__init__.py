@@ -142,7 +142,7 @@ COMMANDS = {
     "rule": "gm_cmds", "log": "gm_cmds", "undo": "gm_cmds",
 }  # fmt: skip
 DRAFTS = {"tally": "count_cmds", "dawn": "engine_cmds", "pms": "engine_cmds",
-          "dusk": "engine_cmds", "prods": "notify_cmds"}  # fmt: skip
+          "role-pms": "engine_cmds", "dusk": "engine_cmds", "prods": "notify_cmds"}  # fmt: skip
 
 
 @click.group(
