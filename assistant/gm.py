@@ -478,13 +478,30 @@ def dawn_draft(store: GameStore, night: int | None = None) -> dict[str, Any]:
     dashboard show it: {"night", "confirmed", "post"}; a night not resolved yet is a preview."""
     from assistant.engine.drafts import dawn_post
 
-    rep = replay_of(store)[1]
+    rules, rep = replay_of(store)
     result, confirmed = draft_result(store, night, rep)
     text = dawn_post(result, rep.entered_deaths("night", result.number),
-                     templates=template_dirs(store))
+                     templates=template_dirs(store), lynches=_lynches_after(store, rules, result))
     if not confirmed:
         text = f"(preview: night {result.number} is not resolved yet)\n{text}"
     return {"night": result.number, "confirmed": confirmed, "post": text}
+
+
+def _lynches_after(store: GameStore, rules: EngineRules, result: PhaseResult) -> int | None:
+    """003: the lynches the day after the night `result` has, as its dawn announces them
+    ("if two Town players are killed on Night One, then two lynches are available on Day
+    Two"): the GM's own number for that day (`game lynches`), else the night's deaths,
+    capped as the count caps them; None for a ruleset without the rule."""
+    from assistant.count.outcome import lynches_today
+    from assistant.engine.vote_effects import lynches_after
+
+    found = lynches_after(rules, result)
+    if found is None:
+        return None
+    day = result.number + 1 if rules.first_phase == "day" else result.number
+    entered = [int(i["data"]["available"]) for i in store.inputs()
+               if i["kind"] == "lynches" and i["data"].get("day") == day]
+    return lynches_today(game_ruleset(store).tally, entered[-1] if entered else found, day)
 
 
 def pm_drafts(

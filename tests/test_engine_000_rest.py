@@ -107,7 +107,7 @@ def test_the_mind_stealer_wins_with_enough_points() -> None:
     n3 = night(n2.state, 3, "Mi: abduct Vig")
     assert "won" in n3.state.players["Mi"].statuses
     assert "Mi has stolen 5 points worth of roles (5 needed) and wins." in n3.notes
-    assert n3.pms["Mi"][-1] == "Mi has stolen 5 points worth of roles (5 needed) and wins."
+    assert n3.pms["Mi"][-1] == "You have stolen 5 points worth of roles (5 needed) and win."
     assert check_win(n3.state, "dawn") is None  # a third party: the game goes on
     end = apply_death(n3.state, {"player": "Dop", "how": "lynch"}, []).state
     won = check_win(end, "dusk")

@@ -102,7 +102,7 @@ def test_halfbreed_appears_as_peasant_to_seer_on_death_and_to_priest():
     quote("The halfbreed appears as a peasant, when scryed upon by the seer or when killed.")
     quote("The halfbreed appears as innocent, when tested by the priest.")
     s = game("See=seer", "Hal=halfbreed", "Pri=priest", *BASE)
-    assert night(s, 1, "See: see Hal").pms["See"] == ("Your vision: Hal is the Peasant.",)
+    assert night(s, 1, "See: see Hal").pms["See"] == ("Your vision: Hal is a Peasant.",)
     r = apply_death(s, {"player": "Hal", "how": "lynch"}, [])
     assert reveal(r.state, r.deaths[0], "role").role == "Peasant"
     d = resolve_phase(s, "day", 1, [parse_order("Pri: water Hal", s, phase="day", number=1)])

@@ -770,7 +770,10 @@ def test_a_suspended_officer_gets_no_result_that_phase():
     n2 = phase(phase(n1.state, "day", 1).state, "night", 2, "Meg: arrest Con for killing Cam on "
                "Night 1", "Meg: investigate G kills Con", "Black Org: kill Con by G")
     assert n2.public[0] == SUSPENDED
-    assert pms(n2, "Meg") == ""
+    # No result of the investigation; the suspension itself is told ("All GMs should be
+    # certain to send all notifications to all relevant parties").
+    assert pms(n2, "Meg") == ("Your arrest of Con failed: the accusation was wrong. You are "
+                              "suspended for the next 2 phases (no actions but voting).")
     n2 = phase(phase(n1.state, "day", 1).state, "night", 2, "Meg: investigate G kills Con",
                "Black Org: kill Con by G")
     assert pms(n2, "Meg") == '"G kills Con" - True'

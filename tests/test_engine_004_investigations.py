@@ -232,7 +232,10 @@ def test_a_false_accusation_suspends_the_officer_for_two_phases():
               "Pofa: investigate Akonyl kills Y", "Black Org: kill Y by Akonyl")
     assert "arrested" not in r.state.players["X"].statuses
     assert r.public == ("An unidentified police officer was suspended for the next 2 phases.",)
-    assert pms(r, "Pofa") == []  # no result this phase
+    # No result this phase, but the suspension is told ("All GMs should be certain to send
+    # all notifications to all relevant parties").
+    assert pms(r, "Pofa") == ["Your arrest of X failed: the accusation was wrong. You are "
+                              "suspended for the next 2 phases (no actions but voting)."]
     # Day 2 and Night 3, the two phases after Night 2, suspended; Day 3 free again.
     d2 = phase(r.state, "day", 2, "Pofa: arrest Akonyl for killing Conia on Night 1")
     assert "arrested" not in d2.state.players["Akonyl"].statuses

@@ -150,9 +150,12 @@ def test_a_whole_three_factions_game(cli: Cli, tmp_path: Path) -> None:
     cli.text(n1, "order", "tf", "Wolves: kill Bea")
     d2 = D1 + WEEK
     cli.text(d2, "resolve", "tf")
+    quote("So if two Town players are killed on Night One, then two lynches are available on "
+          "Day Two.")
     assert cli.text(d2, "draft", "dawn", "tf") == (
         "Night 1 is over.\nAda has died. Ada was Vanilla (Town).\n"
-        "Bea has died. Bea was Vanilla (Town).\nDay 2 begins.\n")  # no win at this dawn
+        "Bea has died. Bea was Vanilla (Town).\n"
+        "Day 2 begins. 2 lynches are available today.\n")  # no win at this dawn
     assert "Deadline: Sun 6 Dec 2026 15:00 EST" in cli.text(d2, "phase", "tf", "day", "2")
     quote("Any player who goes a full Day-Night cycles without contributing to the thread will "
           "be replaced (if it is before Day Four and a replacement is available)")

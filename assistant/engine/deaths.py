@@ -351,9 +351,8 @@ def _turns(r: Resolution, k: Action, t: str, tier: str) -> bool:
     choice.done = True
     r.event(tier, k.label(), f"{t} joins the {side} instead of dying", f"{t} chose to turn")
     r.pm(t, r.say("turned", side=r.rules.side(str(side)).title))
-    for m in r.state.side_members(str(side)):
-        if m != t:
-            r.pm(m, r.say("new_member", player=t, side=r.rules.side(str(side)).title))
+    for m in r.state.team(str(side), but=t):
+        r.pm(m, r.say("new_member", player=t, side=r.rules.side(str(side)).title))
     return True
 
 

@@ -86,10 +86,11 @@ def game_title(config: dict[str, Any], crawl: dict[str, Any], game_id: str) -> s
 
 
 def dawn_post(result: PhaseResult, entered: tuple[Death, ...] = (), *,
-              templates: Sequence[Path] = ()) -> str:
+              templates: Sequence[Path] = (), lynches: int | None = None) -> str:
     """The dawn post for a resolved night; `entered`: deaths the GM entered during the night
     (a quiet modkill), announced with the night's own; `templates`: the GM's own template
-    folders, looked in first."""
+    folders, looked in first; `lynches`: how many the next day has, where the number
+    changes with the night (003)."""
     state = result.state
     win = check_win(state, "dawn")
     name = str(state.rules.reveal.get("dawn_template", "dawn_default.j2"))
@@ -106,6 +107,7 @@ def dawn_post(result: PhaseResult, entered: tuple[Death, ...] = (), *,
             win_text=BBCode(win_post(win)) if win else "",
             next_day=result.number + 1 if first_day else result.number,
             living=[p.name for p in state.living()],
+            lynches=lynches,
         )
         .strip()
         + "\n"
@@ -210,9 +212,7 @@ def role_pm(state: GameState, name: str, variants: Sequence[str] = ()) -> RolePM
     side = rules.side(player.side)
     vanilla = rules.messages.get("vanilla_title", "Vanilla")
     lone = bool(role and role.passives.get("lone"))
-    fellows = () if lone or not side.knows_team else tuple(
-        p.name for p in state.players.values()
-        if p.side == player.side and p.name != name and not _lone(state, p.name))
+    fellows = () if lone or not side.knows_team else tuple(state.team(player.side, but=name))
     known = []
     if role is not None and role.passives.get("knows_role"):
         key = str(role.passives["knows_role"])
@@ -240,11 +240,6 @@ def role_pm(state: GameState, name: str, variants: Sequence[str] = ()) -> RolePM
         fellows=fellows,
         known=tuple(known),
     )
-
-
-def _lone(state: GameState, name: str) -> bool:
-    role = state.role_of(name)
-    return bool(role is not None and not role.hidden and role.passives.get("lone"))
 
 
 def _order_line(ab: AbilityDef) -> str:

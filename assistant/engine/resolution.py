@@ -161,6 +161,21 @@ class Resolution:
     def say(self, key: str, **values: object) -> str:
         return self.rules.message(key, **values)
 
+    def say_to(self, reader: str, key: str, **values: object) -> str:
+        """A sentence for a PM to `reader`, which never names its reader: where a value
+        is the reader (or a list of names is the reader alone), the ruleset's `KEY_you`
+        says it ("Tonight the werewolves attacked you. Reply with "heal" to save
+        yourself."); in a list with others the reader is "you". Lists are joined with
+        ", "."""
+        alone = any(v == reader or v == [reader] for v in values.values())
+        you = f"{key}_you"
+        if alone and you in self.rules.messages:
+            key = you
+        return self.rules.message(key, **{
+            k: ", ".join("you" if n == reader else n for n in v) if isinstance(v, list) else v
+            for k, v in values.items()
+        })
+
     # ---- what the abilities ask ---------------------------------------------------------
 
     def acts_now(self) -> list[Act]:

@@ -377,6 +377,15 @@ class GameState:
     def side_members(self, side: str, *, alive: bool = True) -> list[str]:
         return [p.name for p in self.players.values() if p.side == side and (p.alive or not alive)]
 
+    def team(self, side: str, *, but: str | None = None) -> list[str]:
+        """The side's members a PM names as fellows (a conversion, a role PM): in the game
+        (alive, not "out": 000's consumed Advanced Doppelganger, an abducted or arrested
+        player) and not `lone` (000's Rogue Doppelganger "does not know who the dopp team
+        are"), `but` one of them."""
+        return [p.name for p in self.players.values()
+                if p.side == side and p.alive and "out" not in p.statuses and p.name != but
+                and not self.passive(p.name, "lone")]
+
     def rank_key(self, name: str) -> tuple[int, int]:
         """Where a player stands in their side's `rank` passive (004's Black Org: "the
         higher-ranked BO members"): a leader first, then the list's order of characters

@@ -24,6 +24,7 @@ from typing import Any
 
 from assistant.engine.abilities.blocking import DAY_BLOCK
 from assistant.engine.history import ROLES, Replay, replay
+from assistant.engine.resolver import PhaseResult
 from assistant.engine.rules import EngineRules, load_engine_rules, phase_index
 from assistant.engine.state import ABROAD, GameState, flights, whereabouts
 
@@ -212,12 +213,18 @@ def _killed_by_day(rules: EngineRules, rep: Replay, day: int) -> list[dict[str, 
 def lynches_for_day(rules: EngineRules, rep: Replay, day: int) -> int | None:
     """003: lynches available on `day` = deaths of `[night] lynches_per_death_of` the night
     before (at least one); None when the ruleset does not say or that night is unconfirmed."""
-    side = rules.night.get("lynches_per_death_of")
     night = rep.result("night", preceding_night(rules, day))
-    if not side or night is None:
+    return None if night is None else lynches_after(rules, night)
+
+
+def lynches_after(rules: EngineRules, night: PhaseResult) -> int | None:
+    """003: the lynches the day after `night` has before the ruleset's cap ("The available
+    number of lynches is equal to the number of Town players who died during the preceding
+    Night"), at least one; None when the ruleset has no such rule."""
+    side = rules.night.get("lynches_per_death_of")
+    if not side:
         return None
-    died = [d for d in night.deaths if night.state.players[d.player].side == side]
-    return max(1, len(died))
+    return max(1, sum(night.state.players[d.player].side == side for d in night.deaths))
 
 
 def days_of(rules: EngineRules, rep: Replay, inputs: Iterable[dict[str, Any]]) -> list[int]:

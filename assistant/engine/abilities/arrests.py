@@ -136,9 +136,11 @@ def arrest(r: Resolution, a: Action, tier: str) -> None:
                 r.pm_later(a.actor, r.say("action_failed"), needs_alive=True)
             return
         if refused:
-            take_off_duty(r, a.actor, "suspended", int(params.get("suspension", 2)))
+            phases = int(params.get("suspension", 2))
+            take_off_duty(r, a.actor, "suspended", phases)
             r.event(tier, a.label(), "fails", f"{refused[0]}: {a.actor} is suspended")
             r.public.append(r.say("arrest_failed"))
+            _tell_suspended(r, a.actor, "arrest_wrong", target=t, phases=phases)
             return
     elif params.get("claim"):
         r.notes.append(
@@ -238,10 +240,12 @@ def search(r: Resolution, a: Action, tier: str) -> None:
             if b.actor == t and not b.done and b.ability.params.get("crime"):
                 b.done, b.failed = True, f"hindered by {a.actor}'s house search"
                 r.event(tier, b.label(), "fails", b.failed)
-        take_off_duty(r, a.actor, "suspended", int(params.get("suspension", 2)))
+        phases = int(params.get("suspension", 2))
+        take_off_duty(r, a.actor, "suspended", phases)
         r.state.players[a.actor].statuses.add(f"lost:{a.ability.name}")
         r.public.append(r.say("arrest_failed"))
         r.event(tier, a.label(), "finds no crime", f"{a.actor} is suspended and loses it")
+        _tell_suspended(r, a.actor, "search_empty", target=t, phases=phases)
         return
     drop_disguise(r.rules, r.state.players[t])  # "Kid/Vermouth lose their disguise if ...
     r.disguises.pop(t, None)  # house searched"
@@ -253,6 +257,14 @@ def search(r: Resolution, a: Action, tier: str) -> None:
     r.pm_later(a.actor, r.say("search_found", target=t, crimes="; ".join(lines)),
                needs_alive=True)
     r.event(tier, a.label(), f"finds {len(lines)} crime(s): {t} is arrested", "; ".join(lines))
+
+
+def _tell_suspended(r: Resolution, officer: str, key: str, **values: object) -> None:
+    """The officer is told why they are suspended (004: "All GMs should be certain to send
+    all notifications to all relevant parties"): a notice, not a result, so it reaches them
+    on the phase they are suspended ("Injured/suspended people do not recieve results")."""
+    if key in r.rules.messages:
+        r.pm_later(officer, r.say(key, **values), needs_alive=True, own=False)
 
 
 def blame(r: Resolution, a: Action, tier: str) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from assistant.engine import deaths
 from assistant.engine.abilities.claim_checks import role_chosen
 from assistant.engine.abilities.sentries import kills_visitors
-from assistant.engine.abilities.wording import a_or_an, fmt
+from assistant.engine.abilities.wording import a_or_an, fmt, role_words
 from assistant.engine.rules import phase_index
 from assistant.engine.state import ROBOT
 
@@ -73,8 +73,9 @@ def convert(r: Resolution, a: Action, tier: str) -> None:
                    needs_alive=True)
     r.event(tier, a.label(), f"{t} joins the {side}",
             "keeps their role" if params.get("keeps_role") else "loses their old role")
-    members = [m for m in r.state.side_members(side) if m != t]
-    r.pm(t, r.say("converted", side=r.rules.side(side).title, members=", ".join(members)))
+    members = r.state.team(side, but=t)
+    r.pm(t, r.say("converted", side=r.rules.side(side).title,
+                  members=", ".join(members) or "none"))
     for m in members:
         r.pm(m, r.say("new_member", player=t, side=r.rules.side(side).title))
 
@@ -140,7 +141,7 @@ def abduct(r: Resolution, a: Action, tier: str) -> None:
         now = r.state.role_title(t)
         r.event(tier, a.label(), f"takes {t}'s role ({title})", f"{t} is now {now}")
         r.pm_later(a.actor, r.say("role_stolen_by_you", target=t, role=title), needs_alive=True)
-        r.pm(t, r.say("role_stolen", role=r.state.role_title(t)))
+        r.pm(t, r.say("role_stolen", **role_words(r.rules, r.state.role_title(t))))
         _score_theft(r, a, taken, tier)
     else:
         r.event(tier, a.label(), f"abducts {t}", "out of play tonight")
@@ -165,7 +166,8 @@ def _score_theft(r: Resolution, a: Action, taken: str | None, tier: str) -> None
     if goal is not None and got >= int(goal) and "won" not in thief.statuses:  # type: ignore[call-overload]
         thief.statuses.add("won")
         r.notes.append(r.say("points_reached", actor=a.actor, points=got, goal=goal))
-        r.pm_later(a.actor, r.say("points_reached", actor=a.actor, points=got, goal=goal),
+        r.pm_later(a.actor, r.say_to(a.actor, "points_reached", actor=a.actor, points=got,
+                                     goal=goal),
                    needs_alive=False)
 
 
@@ -196,7 +198,7 @@ def bond(r: Resolution, a: Action, tier: str) -> None:
     ghost.items = [i for i in ghost.items if not r.rules.items.get(i) or "bond" not in
                    r.rules.items[i].abilities]
     r.event(tier, a.label(), f"{t} now has {a.actor}'s power ({r.state.role_title(t)})")
-    r.pm(t, r.say("role_now", role=r.state.role_title(t)))
+    r.pm(t, r.say("role_now", **role_words(r.rules, r.state.role_title(t))))
 
 
 def steal(r: Resolution, a: Action, tier: str) -> None:
@@ -214,14 +216,14 @@ def steal(r: Resolution, a: Action, tier: str) -> None:
         taken = r.state.players[t].role
         _take_role(r, a.actor, taken)
         _take_role(r, t, card)
-        r.pm(t, r.say("role_stolen", role=r.state.role_title(t)))
+        r.pm(t, r.say("role_stolen", **role_words(r.rules, r.state.role_title(t))))
         r.event(
             tier,
             a.label(),
             f"takes {t}'s role ({r.state.role_title(a.actor)}); "
             f"{t} becomes {r.state.role_title(t)}",
         )
-    r.pm(a.actor, r.say("role_now", role=r.state.role_title(a.actor)))
+    r.pm(a.actor, r.say("role_now", **role_words(r.rules, r.state.role_title(a.actor))))
 
 
 def _take_role(r: Resolution, name: str, role: str | None) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from assistant.engine.abilities.arrests import ARRESTED
 from assistant.engine.abilities.claim_checks import CLAIM_FIELDS, claim_words
-from assistant.engine.abilities.wording import fmt
+from assistant.engine.abilities.wording import fmt, the_role
 from assistant.engine.state import disguise_of
 
 if TYPE_CHECKING:
@@ -107,6 +107,8 @@ def investigate(r: Resolution, a: Action, tier: str) -> None:
             params.get("result_pm", "{target}: {result}"),
             target=t,
             result=result,
+            # 001 "Your vision: Dee is a Peasant.": the role as the posts name it.
+            the_result=the_role(r.rules, str(result)) if field == "role" else result,
             claim=claim_words(r, a, t),
             choice=a.order.choice or "",
         ),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from assistant.engine import deaths
+from assistant.engine.abilities.wording import role_words
 from assistant.engine.state import FRIEND, disguise_of
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ def make_lovers(r: Resolution, a: Action, tier: str) -> None:
         for item in a.ability.params.get("gives_items", ()):
             # 004: "Lovers can protect each other with the ability Lovey-Dovey."
             r.state.players[me].items.append(str(item))
-        r.pm(me, r.say("lovers", lover=other, role=r.state.role_title(other)))
+        r.pm(me, r.say("lovers", lover=other, **role_words(r.rules, r.state.role_title(other))))
     r.event(tier, a.label(), f"{x} and {y} are lovers")
 
 

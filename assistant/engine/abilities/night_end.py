@@ -11,6 +11,7 @@ from assistant.engine.abilities.items import return_loans, tell_thefts
 from assistant.engine.abilities.kills import after_bribes
 from assistant.engine.abilities.lovers import make_lovers
 from assistant.engine.abilities.watching import reached, seen_going, visits
+from assistant.engine.abilities.wording import role_words
 from assistant.engine.state import disguise_of
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def finish(r: Resolution) -> None:
             role = r.state.players[victims[0]].role
             r.state.players[a.actor].role = role
             r.event(tier, a.label(), f"steals {victims[0]}'s role ({r.state.role_title(a.actor)})")
-            r.pm(a.actor, r.say("role_now", role=r.state.role_title(a.actor)))
+            r.pm(a.actor, r.say("role_now", **role_words(r.rules, r.state.role_title(a.actor))))
     tell_thefts(r)
     if r.phase != "night":
         return
@@ -82,7 +83,8 @@ def finish(r: Resolution) -> None:
             ]
             # Sent during the night, so the healer can still choose to save (seed 001).
             r.notice(
-                name, r.say("attack_notice", victims=", ".join(hit)) if hit else r.say("no_victims")
+                name, r.say_to(name, "attack_notice", victims=hit) if hit
+                else r.say("no_victims")
             )
 
 
