@@ -116,7 +116,7 @@ def test_the_healer_is_told_when_the_werewolves_attack_him() -> None:
     state = game(R001, "Hea=healer", "Wolf=werewolf", "Ann=peasant", "Ben=peasant")
     r = run(state, "night", 1, "Werewolves: eat Hea")
     assert r.notices["Hea"] == (
-        'Tonight the werewolves attacked Hea. Reply with "heal" to save them.',
+        'Tonight the werewolves attacked you. Reply with "heal" to save yourself.',
     )
 
 
