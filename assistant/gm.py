@@ -488,20 +488,14 @@ def dawn_draft(store: GameStore, night: int | None = None) -> dict[str, Any]:
 
 
 def _lynches_after(store: GameStore, rules: EngineRules, result: PhaseResult) -> int | None:
-    """003: the lynches the day after the night `result` has, as its dawn announces them
-    ("if two Town players are killed on Night One, then two lynches are available on Day
-    Two"): the GM's own number for that day (`game lynches`), else the night's deaths,
-    capped as the count caps them; None for a ruleset without the rule."""
+    """003: the lynches the next day has, as its dawn says ("if two Town players are killed
+    on Night One, then two lynches are available on Day Two"), capped as the count caps."""
     from assistant.count.outcome import lynches_today
     from assistant.engine.vote_effects import lynches_after
 
-    found = lynches_after(rules, result)
-    if found is None:
-        return None
+    found = lynches_after(rules, result, store.inputs())
     day = result.number + 1 if rules.first_phase == "day" else result.number
-    entered = [int(i["data"]["available"]) for i in store.inputs()
-               if i["kind"] == "lynches" and i["data"].get("day") == day]
-    return lynches_today(game_ruleset(store).tally, entered[-1] if entered else found, day)
+    return None if found is None else lynches_today(game_ruleset(store).tally, found, day)
 
 
 def pm_drafts(
@@ -545,23 +539,14 @@ def template_dirs(store: GameStore) -> tuple[Path, ...]:
 
 
 def role_pm_drafts(store: GameStore) -> dict[str, str]:
-    """The role PMs (`draft role-pms`, `send GAME role-pms`): player -> PM text, one per
-    player of the setup (`assistant roles`), as the game starts."""
+    """The role PMs (`draft role-pms`, `send GAME role-pms`): player -> PM text."""
     from assistant.engine.drafts import role_pms
-    from assistant.engine.history import ROLES
-    from assistant.engine.setup import Setup
+    from assistant.engine.history import latest_setup
     from assistant.engine.state import GameState
 
-    rules = rules_of(store)
-    setups = [i for i in store.inputs() if i["kind"] == ROLES]
-    if not setups:
-        raise ConfigError(
-            f"{store.game_id} has no setup yet: enter it with `assistant roles "
-            f"{store.game_id} --file setup.toml`, then draft the role PMs"
-        )
-    setup = Setup.from_dict(setups[-1]["data"])
-    state = GameState.from_setup(rules, setup)
-    return role_pms(state, title_of(store), variants=tuple(setup.extra.get("variants", ())),
+    setup = latest_setup(store.inputs())
+    return role_pms(GameState.from_setup(rules_of(store), setup), title_of(store),
+                    variants=tuple(setup.extra.get("variants", ())),
                     templates=template_dirs(store))
 
 

@@ -225,14 +225,19 @@ def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]
     return PhaseResult("death", 0, tuple(r.log), tuple(r.deaths), {}, (), tuple(r.notes), r.state)
 
 
-def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
-    """Apply the stored inputs in the order they were entered, on the latest setup."""
+def latest_setup(inputs: list[dict[str, Any]]) -> Setup:
+    """The setup the GM entered last (`assistant roles`)."""
     setups = [i for i in inputs if i["kind"] == ROLES]
     if not setups:
         raise ConfigError(
             "this game has no setup yet: enter it with `assistant roles GAME --file setup.toml`"
         )
-    state = GameState.from_setup(rules, Setup.from_dict(setups[-1]["data"]))
+    return Setup.from_dict(setups[-1]["data"])
+
+
+def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
+    """Apply the stored inputs in the order they were entered, on the latest setup."""
+    state = GameState.from_setup(rules, latest_setup(inputs))
     rep = Replay(state, initial=state)
     for inp in inputs:
         kind, data = inp["kind"], inp["data"]

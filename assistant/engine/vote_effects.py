@@ -217,13 +217,20 @@ def lynches_for_day(rules: EngineRules, rep: Replay, day: int) -> int | None:
     return None if night is None else lynches_after(rules, night)
 
 
-def lynches_after(rules: EngineRules, night: PhaseResult) -> int | None:
+def lynches_after(rules: EngineRules, night: PhaseResult,
+                  inputs: Iterable[dict[str, Any]] = ()) -> int | None:
     """003: the lynches the day after `night` has before the ruleset's cap ("The available
     number of lynches is equal to the number of Town players who died during the preceding
-    Night"), at least one; None when the ruleset has no such rule."""
+    Night"), at least one, unless the GM entered that day's (`game lynches`, in `inputs`);
+    None when the ruleset has no such rule."""
     side = rules.night.get("lynches_per_death_of")
     if not side:
         return None
+    day = night.number + 1 if rules.first_phase == "day" else night.number
+    entered = [int(i["data"]["available"]) for i in inputs
+               if i["kind"] == "lynches" and i["data"].get("day") == day]
+    if entered:
+        return entered[-1]
     return max(1, sum(night.state.players[d.player].side == side for d in night.deaths))
 
 
