@@ -29,7 +29,7 @@ def test_the_dashboard_listens_on_loopback_unless_the_gm_set_a_token() -> None:
     assert parse_address("localhost:9000", token=None) == ("localhost", 9000)
     with pytest.raises(ConfigError, match="needs a token: set ASSISTANT_WEB_TOKEN"):
         parse_address("0.0.0.0:8765", token=None)
-    assert parse_address("0.0.0.0:8765", token="s3cret") == ("0.0.0.0", 8765)
+    assert parse_address("0.0.0.0:8765", token="s3cret-of-the-gm-0042") == ("0.0.0.0", 8765)
     with pytest.raises(ConfigError, match="give HOST:PORT or PORT"):
         parse_address("127.0.0.1:http", token=None)
 
@@ -47,13 +47,13 @@ def test_run_web_refuses_a_public_address_without_a_token_in_one_line(
 
 def test_with_a_token_every_request_needs_it_once(tmp_path: Path) -> None:
     clock = FakeClock(tb.SAVED_AT)
-    web = start(Dashboard(tmp_path, clock, Guard("s3cret")), "127.0.0.1", 0)
+    web = start(Dashboard(tmp_path, clock, Guard("s3cret-of-the-gm-0042")), "127.0.0.1", 0)
     try:
         with httpx.Client(base_url=web.url) as client:
             r = client.get("/")
             assert r.status_code == 401 and "ASSISTANT_WEB_TOKEN" in r.text
             assert client.get("/?token=wrong").status_code == 401
-            r = client.get("/?token=s3cret")
+            r = client.get("/?token=s3cret-of-the-gm-0042")
             assert r.status_code == 303 and r.headers["location"] == "/"
             assert "HttpOnly; SameSite=Strict" in r.headers["set-cookie"]
             r = client.get("/")  # the cookie now
@@ -233,3 +233,91 @@ def test_the_overview_lists_the_night_orders_still_missing_and_the_form_fills_th
         web.stop()
     [game] = overview(tmp_path, night)
     assert list(game.missing_orders) == [n for n in waiting if n != "Conia"]
+
+
+def test_loopback_is_an_ip_literal_or_localhost_never_a_names_prefix() -> None:
+    from assistant.web.guard import host_of, is_loopback
+
+    for host in ("127.0.0.1", "127.1.2.3", "localhost", "LocalHost", "[::1]", "::1"):
+        assert is_loopback(host), host
+    for host in ("127.0.0.1.rebind.example", "127.evil.example", "localhost.evil.example",
+                 "0x7f000001", "127.1", "evil.example", "", "[127.0.0.1]", "10.0.0.1"):
+        assert not is_loopback(host), host
+    assert host_of("127.0.0.1.rebind.example:8765") == "127.0.0.1.rebind.example"
+    assert host_of("[::1]:8765") == "[::1]" and host_of("localhost") == "localhost"
+    with pytest.raises(ConfigError, match="needs a token"):
+        parse_address("127.0.0.1.rebind.example:8765", token=None)
+
+
+def test_a_page_reached_through_a_name_that_starts_with_127_is_not_served(
+    tmp_path: Path,
+) -> None:
+    """DNS rebinding: a site's name (127.0.0.1.rebind.example) made to resolve to the GM's
+    machine. Neither the page nor its anti-forgery value is served to it, and a POST from
+    its origin acknowledges nothing, even with the right form value."""
+    from assistant.alerts import AlertLog
+    from assistant.monitor import load_view, run_checks
+
+    setup_store(tmp_path, "smf21", tb.THREAD_URL["smf21"])
+    with GameStore.open(tmp_path, "thread-b", create=False) as store:
+        store.record_posts(tb.final_posts("smf21"), tb.SAVED_AT)
+        AlertLog(store).record(run_checks(load_view(store, tb.SAVED_AT), store), tb.SAVED_AT)
+        alert_id = store.table("alerts").all()[0]["id"]
+    guard = Guard()
+    web = start(Dashboard(tmp_path, FakeClock(tb.SAVED_AT), guard), "127.0.0.1", 0)
+    rebound = f"127.0.0.1.rebind.example:{web.port}"
+    try:
+        with httpx.Client(base_url=web.url) as client:
+            for path in ("/", "/game/thread-b", "/game/thread-b/count.json"):
+                r = client.get(path, headers={"Host": rebound})
+                assert r.status_code == 403, (path, r.status_code)
+                assert guard.csrf not in r.text and "thread-b" not in r.text
+            r = client.post("/game/thread-b/ack", data={"alert": alert_id, "csrf": guard.csrf},
+                            headers={"Host": rebound, "Origin": f"http://{rebound}"})
+            assert r.status_code == 403 and "answers only on 127.0.0.1" in r.text
+            for host in (f"127.0.0.1:{web.port}", f"localhost:{web.port}",
+                         f"127.4.5.6:{web.port}"):
+                assert guard.csrf in client.get("/game/thread-b", headers={"Host": host}).text
+    finally:
+        web.stop()
+    with GameStore.open(tmp_path, "thread-b", create=False) as store:
+        doc = next(d for d in store.table("alerts").all() if d["id"] == alert_id)
+    assert not doc.get("acked_at")
+
+
+def test_a_token_of_any_characters_is_checked_never_a_server_error(tmp_path: Path) -> None:
+    """A wrong token with accents (in the query or the cookie) is a 401 like any wrong
+    one; the GM's own token may hold accents, spaces or a '+' and still signs in."""
+    clock = FakeClock(tb.SAVED_AT)
+    token = "Schlüssel für die Spielleitung+1"
+    web = start(Dashboard(tmp_path, clock, Guard(token)), "127.0.0.1", 0)
+    try:
+        with httpx.Client(base_url=web.url) as client:
+            for query in ("/?token=%C3%A9t%C3%A9-%C3%A0-la-plage-2024", "/?token=%FF%FE",
+                          "/?token=Schl%C3%BCssel"):
+                assert client.get(query).status_code == 401, query
+            for cookie in ("assistant_token=\u00e9t\u00e9-\u00e0-la-plage-2024".encode(),
+                           b"assistant_token=\xff\xfe", b"assistant_token=\"a b\""):
+                r = client.get("/", headers={"Cookie": cookie})
+                assert r.status_code == 401 and "ASSISTANT_WEB_TOKEN" in r.text, cookie
+            r = client.get("/?token=Schl%C3%BCssel%20f%C3%BCr%20die%20Spielleitung+1&x=1")
+            assert r.status_code == 303 and r.headers["location"] == "/?x=1"
+            assert token not in r.headers["set-cookie"]
+            assert client.get("/").status_code == 200  # the cookie now
+    finally:
+        web.stop()
+
+
+def test_a_token_shorter_than_16_characters_is_refused_at_start_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ConfigError, match="at least 16"):
+        Guard("fifteen-chars!!")
+    Guard("sixteen-chars!!!")
+    with pytest.raises(ConfigError, match="ASSISTANT_WEB_TOKEN is 6 characters"):
+        parse_address("127.0.0.1:8765", token="s3cret")
+    setup_store(tmp_path, "smf21", tb.THREAD_URL["smf21"])
+    monkeypatch.setenv("ASSISTANT_WEB_TOKEN", "s3cret")
+    code, out, err = call(capsys, tmp_path, "run", "--web", "0.0.0.0:8765")
+    assert code == 1 and err.count("\n") == 1, err
+    assert err.startswith("error: ASSISTANT_WEB_TOKEN is 6 characters")

@@ -7,7 +7,6 @@ opened, so a test can ask for a free port (port 0) and learn which one it got.
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import socket
 import threading
@@ -17,14 +16,15 @@ import uvicorn
 
 from assistant.errors import ConfigError
 from assistant.web.app import Dashboard, create_app
-from assistant.web.guard import is_loopback
+from assistant.web.guard import check_token, is_loopback
 
 log = logging.getLogger("assistant.web")
 DEFAULT_ADDRESS = "127.0.0.1:8765"
 
 
 def parse_address(text: str, *, token: str | None) -> tuple[str, int]:
-    """HOST:PORT (or PORT) for `--web`; any host but a loopback one needs a token."""
+    """HOST:PORT (or PORT) for `--web`; any host but a loopback one needs a token, and a
+    token given is long enough."""
     host, sep, port_text = text.strip().rpartition(":")
     if not sep:
         host, port_text = "127.0.0.1", text.strip()
@@ -37,13 +37,9 @@ def parse_address(text: str, *, token: str | None) -> tuple[str, int]:
         raise ConfigError(
             f"--web {text!r}: give HOST:PORT or PORT, e.g. --web 127.0.0.1:8765"
         ) from None
-    loopback = is_loopback(host)
-    if not loopback:
-        try:
-            loopback = ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            loopback = False
-    if not loopback and not token:
+    if token is not None:
+        check_token(token)
+    if not is_loopback(host) and not token:
         raise ConfigError(
             f"--web {text}: the dashboard acts for the GM, so serving it on {host} needs a "
             "token: set ASSISTANT_WEB_TOKEN to a long secret and open /?token=SECRET once"
