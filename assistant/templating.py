@@ -13,7 +13,12 @@ wrote as BBCode (a permalink, a rendered template) are passed as `safe_text.BBCo
 Lists of names are joined with the `names` filter, which isolates each name.
 
 The dashboard's pages (templates/web/) are HTML, not BBCode: they get their own
-environment, `web_environment`, with autoescaping on, so a name or a post shows as text.
+environment, `web_environment`, with autoescaping on, so a name or a post shows as text,
+and every value bidi isolated as in the drafts (`safe_text.isolate`), so a right-to-left
+override in a name reverses neither the table row nor the sentence around it. A value
+that must reach the browser character for character (a form field's value, a draft the
+GM copies) is printed through `verbatim`; markup the assistant built (`Markup`: the
+chart, a rendered part) is printed as it is.
 """
 
 from __future__ import annotations
@@ -35,10 +40,11 @@ from jinja2 import (
     UndefinedError,
     select_autoescape,
 )
+from markupsafe import Markup, escape
 
 from assistant import TEMPLATES_DIR
 from assistant.errors import ConfigError
-from assistant.safe_text import BBCode, for_forum, names
+from assistant.safe_text import BBCode, for_forum, isolate, names
 
 
 def _finalize(value: Any) -> Any:
@@ -76,17 +82,35 @@ def environment(overrides: tuple[Path, ...] = ()) -> Environment:
     return env
 
 
+def _web_finalize(value: Any) -> Any:
+    """What `{{ value }}` prints on a page: text bidi isolated (then escaped), the
+    assistant's own markup as it is."""
+    if isinstance(value, Markup) or not isinstance(value, str):
+        return value
+    return isolate(value)
+
+
+def _web_verbatim(value: Any) -> Markup:
+    """A value printed exactly as it is, escaped but not isolated: a form field's value
+    sent back as typed, a name the GM picks from a list, a draft copied into the forum."""
+    return escape(str(value))
+
+
 @cache
 def web_environment() -> Environment:
-    """The dashboard's HTML templates: everything autoescaped, `zip` for parallel lists."""
+    """The dashboard's HTML templates: everything autoescaped and bidi isolated, `zip`
+    for parallel lists, `names` to join names each isolated on its own."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR / "web"),
         undefined=StrictUndefined,
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_web_finalize,
     )
     env.globals["zip"] = zip
+    env.filters["names"] = names
+    env.filters["verbatim"] = _web_verbatim
     return env
 
 

@@ -329,3 +329,65 @@ def test_a_cross_site_post_is_refused(live: Live, browser) -> None:  # noqa: ANN
     csrf = html.split('name="csrf" value="', 1)[1].split('"', 1)[0]
     r = client.post("/game/thread-b/ack", data={"alert": alert_id, "csrf": csrf})
     assert r.status_code == 303
+
+
+RLO = "\u202e"
+ORDER_JS = """([selector, contains, first, second]) => {
+    // The x of the first character of `first` and of the next `second` after it, in the
+    // element whose text holds `contains`, as the browser laid them out.
+    const el = [...document.querySelectorAll(selector)]
+        .find(e => e.textContent.includes(contains));
+    const nodes = [];
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) nodes.push(n);
+    const text = nodes.map(n => n.data).join("");
+    const x = (at) => {
+        for (const node of nodes) {
+            if (at < node.data.length) {
+                if (el instanceof SVGTextContentElement) {
+                    return el.getStartPositionOfChar(text.indexOf(node.data) + at).x;
+                }
+                const r = document.createRange();
+                r.setStart(node, at);
+                r.setEnd(node, at + 1);
+                return r.getBoundingClientRect().left;
+            }
+            at -= node.data.length;
+        }
+        return null;
+    };
+    const a = text.indexOf(first);
+    return [x(a), x(text.indexOf(second, a + 1))];
+}"""
+
+
+def test_a_right_to_left_override_in_a_name_reverses_nothing_around_it(
+    tmp_path: Path, browser, shots: Path  # noqa: ANN001
+) -> None:
+    """A player whose name starts with U+202E (RIGHT-TO-LEFT OVERRIDE), as the drafts
+    isolate it (safe_text): the chart's legend still reads "name (4)", the players table's
+    row "name (Jd-, Jd, JD)"; the name the GM picks from the list stays as written."""
+    renamed = {"Jd-": RLO + "Jd-", "xX_Slayer_Xx": RLO + "xX_Slayer_Xx"}
+    setup_store(tmp_path, FORUM, tb.THREAD_URL[FORUM])
+    with GameStore.open(tmp_path, "thread-b", create=False) as store:
+        players = [[renamed[s[0]], *s] if s[0] in renamed else s
+                   for s in tb.thread_b_players(FORUM)]
+        store.add_input("players", {"players": players}, tb.SAVED_AT)
+        store.record_posts(tb.final_posts(FORUM), tb.SAVED_AT)
+    web = start(Dashboard(tmp_path, FakeClock(tb.SAVED_AT), Guard()), "127.0.0.1", 0)
+    try:
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.goto(web.url + "/game/thread-b")
+        legend = page.evaluate(ORDER_JS, ["svg text.legend", "Slayer", "(", ")"])
+        assert None not in legend and legend[0] < legend[1], legend
+        page.click("#tab-players")
+        row = page.evaluate(ORDER_JS, ["#players td.name", "Jd", "(", ")"])
+        assert None not in row and row[0] < row[1], row
+        page.screenshot(path=str(shots / "rtl-override-name.png"), full_page=True)
+        page.close()
+        html = httpx.get(web.url + "/game/thread-b").text
+    finally:
+        web.stop()
+    isolated = "\u2068" + RLO + "Jd-\u202c\u2069"  # its override closed inside the isolate
+    assert f'<td class="name">{isolated} <span class="aliases">' in html
+    assert f'<option value="{RLO}Jd-">' in html  # what the GM picks: the name as written

@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 from assistant.count.tally import ABSTAIN, Tally, Vote
 from assistant.game import Game
 from assistant.models import Post
+from assistant.safe_text import isolate
 
 WIDTH, HEIGHT = 760, 300
 LEFT, RIGHT, TOP, BOTTOM = 36, 150, 40, 34
@@ -51,11 +52,13 @@ class Change:
     after: str | None
 
     def text(self) -> str:
+        """"Kat voted Jd- (from Conia)", each name bidi isolated in the sentence."""
+        voter = isolate(self.voter)
         if self.after is None:
-            return f"{self.voter} unvoted {self.before}" if self.before else \
-                f"{self.voter} unvoted"
-        moved = f" (from {self.before})" if self.before else ""
-        return f"{self.voter} voted {self.after}{moved}"
+            return f"{voter} unvoted {isolate(self.before)}" if self.before else \
+                f"{voter} unvoted"
+        moved = f" (from {isolate(self.before)})" if self.before else ""
+        return f"{voter} voted {isolate(self.after)}{moved}"
 
 
 @dataclass(frozen=True)
@@ -309,13 +312,13 @@ def render_svg(history: History, zone: ZoneInfo, order: Sequence[str] = ()) -> M
         out.append(f'<line x1="{WIDTH - RIGHT + 10}" y1="{ly - 4}" x2="{WIDTH - RIGHT + 26}" '
                    f'y2="{ly - 4}" stroke="{colour}" stroke-width="3"/>')
         out.append(f'<text x="{WIDTH - RIGHT + 30}" y="{ly}" class="legend">'
-                   f'{escape(_short(target))} ({steps[-1].votes})</text>')
+                   f'{_name(_short(target))} ({steps[-1].votes})</text>')
     for h in history.hammers:
         hx, hy = x(h.at), y_of(history.majority or 0)
         post = f" (post {h.post_id})" if h.post_id is not None else ""
-        out.append(f'<g class="hammer"><title>{escape(h.target)} reached majority{post}</title>'
+        out.append(f'<g class="hammer"><title>{_name(h.target)} reached majority{post}</title>'
                    f'<circle cx="{hx:.1f}" cy="{hy:.1f}" r="6"/></g>')
-        labels.place(hx, f"hammer: {_short(h.target)}", "mark hammer-label")
+        labels.place(hx, f"hammer: {isolate(_short(h.target))}", "mark hammer-label")
     # The steps last, above the lines: a band from halfway to the moment before to halfway
     # to the next, so the pointer anywhere over the plot finds the nearest step.
     bins = step_bins(history)
@@ -378,7 +381,7 @@ def steps_html(history: History, zone: ZoneInfo, links: dict[int, str]) -> Marku
         lines = "".join(f"<li>{escape(c.text())}</li>" for c in changes[:MAX_CHANGES])
         if len(changes) > MAX_CHANGES:
             lines += f"<li>and {len(changes) - MAX_CHANGES} more</li>"
-        totals = ", ".join(f"{escape(t)} {n}" for t, n in last.totals) or "no votes"
+        totals = ", ".join(f"{_name(t)} {n}" for t, n in last.totals) or "no votes"
         out.append(f'<li data-step="{i}"><div class="tip-head">{escape(when)} · {where}</div>'
                    f'<ul class="tip-changes">{lines}</ul>'
                    f'<div class="tip-totals">{totals}</div></li>')
@@ -439,7 +442,7 @@ def _cast(v: Vote, zone: ZoneInfo, links: dict[int, str]) -> CastVote:
     elif v.action == "unvote":
         what = "unvoted"
     else:
-        what = f"voted {v.target}"
+        what = f"voted {isolate(v.target or '')}"
     return CastVote(_local(v.at, zone), v.post_id,
                     links.get(v.post_id) if v.post_id is not None else None, what,
                     v.accepted, v.reason)
@@ -451,3 +454,9 @@ def _local(at: datetime, zone: ZoneInfo) -> str:
 
 def _short(name: str, most: int = 18) -> str:
     return name if len(name) <= most else name[: most - 1] + "…"
+
+
+def _name(name: str) -> Markup:
+    """A name as the chart prints it: escaped and bidi isolated (safe_text.isolate), so a
+    right-to-left override in it reverses nothing after it (the legend's count)."""
+    return escape(isolate(name))

@@ -48,6 +48,7 @@ from assistant.monitor import GameView, day_deadline, draft_dusk, load_view
 from assistant.night_orders import night_orders_status
 from assistant.notify.manage import target_rows
 from assistant.phases import Deadline, game_zone, local_text, phase_label
+from assistant.safe_text import isolate, names
 from assistant.store import GameStore, list_games
 from assistant.web.chart import (
     CastVote,
@@ -255,7 +256,7 @@ class GameSummary:
         if self.deadline_soon:
             out.append(f"deadline in {self.left}")
         if self.missing_orders:
-            out.append("orders missing: " + ", ".join(self.missing_orders))
+            out.append("orders missing: " + names(self.missing_orders))
         return out
 
 
@@ -313,9 +314,10 @@ def _ago(delta: timedelta) -> str:
     return "under a minute"
 
 
-def _names(names: tuple[str, ...] | list[str]) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _names(items: tuple[str, ...] | list[str]) -> str:
+    """"A, B and C", each name bidi isolated in the sentence (safe_text.isolate)."""
+    shown = [isolate(n) for n in items]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
 def _lead(tally: Tally) -> str:
@@ -329,7 +331,7 @@ def _lead(tally: Tally) -> str:
         return f"L-{max(tally.majority - top, 0)} on {_names(leaders)}"
     if len(leaders) > 1:
         return f"tied at {top}: {_names(leaders)}"
-    return f"{leaders[0]} leads with {top}"
+    return f"{isolate(leaders[0])} leads with {top}"
 
 
 def _decided(tally: Tally) -> str:
@@ -572,7 +574,7 @@ def _marks(view: GameView, tally: Tally, ends: Deadline | None, thread_url: str 
     by_id = {p.post_id: p for p in in_day}
     for c in read_counts(in_day, view.game, VoteRules.from_ruleset(view.ruleset)):
         post = by_id[c.post_id]
-        out.append(Mark("host-count", post.posted_at, f"{post.author}'s vote count",
+        out.append(Mark("host-count", post.posted_at, f"{isolate(post.author)}'s vote count",
                         c.post_id, forum_link(post.url, thread_url)))
     if ends is not None and ends.all_voted_at is not None:
         out.append(Mark("all-voted", ends.all_voted_at, "everyone voted"))
