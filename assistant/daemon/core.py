@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from assistant.clock import Clock
+from assistant.clock import Clock, ClockWatch
 from assistant.daemon.logs import BusyJobs
 from assistant.daemon.process import REVIEW_THREADS, STOP_GRACE, Workers, exit_now
 from assistant.daemon.reports import CycleReport, PollStats
@@ -34,6 +34,12 @@ from assistant.scrapers.login import login
 from assistant.store import GameStore, collect_as_usual, list_games, write_errnos, write_error
 
 log = logging.getLogger("assistant.daemon")
+
+CLOCK_LOOK = 5.0
+"""Seconds (monotonic) between two looks at whether the wall clock stepped."""
+STEADY_JOBS = ("poll:", "rescan", "summary")
+"""Jobs that keep their pace when the wall clock steps (their ids start so); the others,
+a game's next clock event, stay at their wall-clock moment."""
 
 
 @dataclass(frozen=True)
@@ -88,8 +94,9 @@ class Daemon:
         self._forums: dict[str, _Forum] = {}
         self._afetchers: dict[str, AsyncFetcher] = {}
         self._configs: dict[str, tuple[Any, dict[str, Any] | None]] = {}
-        self._reviewed: dict[str, tuple[Any, datetime]] = {}
-        """Per game: the game file's signature before its last review, and when."""
+        self._reviewed: dict[str, tuple[Any, float]] = {}
+        """Per game: the game file's signature before its last review, and when (the
+        clock's monotonic seconds: a step of the wall clock neither delays nor hurries it)."""
         self._next_events: dict[str, datetime | None] = {}
         self._game_locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -291,7 +298,7 @@ class Daemon:
                                      self._next_events.get(game_id))
             else:
                 signature = _signature(GameStore.game_path(self.data_dir, game_id))
-                reviewed_at = self.clock.now()
+                reviewed_at = self.clock.monotonic()
                 task = asyncio.current_task()
                 assert task is not None
                 self._reviewing.add(task)
@@ -320,11 +327,10 @@ class Daemon:
         path = GameStore.game_path(self.data_dir, game_id)
         if signature is None or _signature(path) != signature:
             return False
-        now = self.clock.now()
         upcoming = self._next_events.get(game_id)
-        if upcoming is not None and upcoming <= now:
+        if upcoming is not None and upcoming <= self.clock.now():
             return False
-        return (now - at).total_seconds() < self.settings.review_every
+        return self.clock.monotonic() - at < self.settings.review_every
 
     async def apoll(self, game_id: str) -> PollResult:
         """`poll` through the game's `AsyncFetcher`. Reading the game file, parsing pages
@@ -493,6 +499,41 @@ class Daemon:
                 misfire_grace_time=None,
             )
 
+    def keep_pace(self, scheduler: Any, watch: ClockWatch) -> timedelta | None:
+        """If the wall clock stepped since the last look: one log line, and after a step
+        back every poll (and the rescan and summary) moved back by the step, so it comes
+        after the same monotonic wait (APScheduler 3 times its jobs by the wall clock:
+        stepped back 10 minutes, no game would be polled for 10 minutes). After a step
+        forward the polls that fell due run now, once each (coalesced), as after a
+        machine's sleep, which some systems cannot tell from a step. A game's next clock
+        event (a deadline, an interval tally) stays at its wall-clock moment either way.
+        Returns the step."""
+        step = watch.step()
+        if step is None:
+            return None
+        if step > timedelta(0):
+            log.warning("the wall clock stepped forward by %s: the polls due meanwhile run "
+                        "now; deadlines and tallies stay at their moments on the clock",
+                        format_duration(step))
+            return step
+        moved = 0
+        for job in scheduler.get_jobs():
+            if job.id.startswith(STEADY_JOBS) and job.next_run_time is not None:
+                job.modify(next_run_time=job.next_run_time + step)
+                moved += 1
+        log.warning("the wall clock stepped back by %s: the %d poll job(s) keep their pace; "
+                    "deadlines and tallies stay at their moments on the clock",
+                    format_duration(-step), moved)
+        return step
+
+    async def _watch_clock(self, scheduler: Any) -> None:
+        """`keep_pace` every `CLOCK_LOOK` seconds, waited on the event loop's monotonic
+        clock (a job of the scheduler would itself be held up by a step back)."""
+        watch = ClockWatch(self.clock)
+        while True:
+            await asyncio.sleep(CLOCK_LOOK)
+            self.keep_pace(scheduler, watch)
+
     def log_summary(self) -> PollStats:
         """The one INFO line about polls since the last one (those with something new, the
         alerts and the failures have their own lines too); returns what it summed up."""
@@ -512,12 +553,14 @@ class Daemon:
         self._workers = Workers(REVIEW_THREADS)
         scheduler = AsyncIOScheduler(event_loop=asyncio.get_running_loop())
         logging.getLogger("apscheduler.scheduler").addFilter(BusyJobs(self.stats_busy))
+        watch = asyncio.create_task(self._watch_clock(scheduler))
         try:
             self.schedule(scheduler)
             scheduler.start()
             log.info("started: %d game(s)", len(self._scheduled))
             await stop.wait()
         finally:
+            watch.cancel()
             if scheduler.running:
                 scheduler.shutdown(wait=False)
             unfinished = await self._stop_tasks()
