@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from assistant.errors import StoreError
-from assistant.models import from_iso, to_iso
+from assistant.errors import StoreError, damaged_record
+from assistant.models import stored_date, stored_text, to_iso
 from assistant.phases import local_text
 from assistant.store import GameStore
 
@@ -75,9 +75,11 @@ class Alert:
                 "detail_key",
             )
         }
+        for key in ("kind", "severity", "message"):
+            stored_text(fields[key], key)
         fields["evidence"] = fields["evidence"] or ""
         fields["detail_key"] = fields["detail_key"] or ""
-        return cls(**fields, occurred_at=from_iso(d.get("occurred_at")))
+        return cls(**fields, occurred_at=stored_date(d.get("occurred_at"), "date (occurred_at)"))
 
 
 @dataclass(frozen=True)
@@ -208,12 +210,18 @@ class AlertLog:
                 f"{self.store.path}: alert {doc.get('id')} has schema_version "
                 f"{doc.get('schema_version')!r}; this assistant reads {ALERT_SCHEMA_VERSION}"
             )
-        return StoredAlert(
-            alert=Alert.from_dict(doc["alert"]),
-            first_seen=from_iso(doc["first_seen"]),  # type: ignore[arg-type]
-            acked_at=from_iso(doc.get("acked_at")),
-            ack_note=doc.get("ack_note"),
-        )
+        try:
+            first_seen = stored_date(doc.get("first_seen"), "first sighting (first_seen)")
+            if first_seen is None:
+                raise ValueError("it has no first sighting (first_seen)")
+            return StoredAlert(
+                alert=Alert.from_dict(doc["alert"]),
+                first_seen=first_seen,
+                acked_at=stored_date(doc.get("acked_at"), "acknowledgement date (acked_at)"),
+                ack_note=doc.get("ack_note"),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise damaged_record(self.store.path, f"alert {doc.get('id')!r}", e) from None
 
 
 @dataclass(frozen=True)

@@ -147,3 +147,21 @@ class AmbiguousOrderError(OrderError):
 
 class PhaseError(AssistantError):
     """A phase, deadline, extension or shortening the GM entered cannot be used."""
+
+
+def damaged_record(source: object, record: str, e: Exception) -> StoreError:
+    """The one line for a record of a well-formed file that the assistant cannot read (a
+    post without an author, a date that is not a date): which file, which record, what.
+    `e` is the KeyError, ValueError or TypeError reading it raised; a ValueError whose
+    text starts "it" says what is wrong in words (models.stored_date, stored_text)."""
+    if isinstance(e, KeyError):
+        what = f"it has no {e.args[0]!r}"
+    elif isinstance(e, ValueError) and str(e).startswith("it"):
+        what = str(e)
+    else:
+        what = f"it is not what the assistant wrote ({e})"
+    where = f"{source}: " if source else ""
+    return StoreError(
+        f"{where}{record} is damaged: {what}; it was changed by something other than the "
+        "assistant: restore the file from a backup, or mend that record"
+    )

@@ -59,12 +59,12 @@ An input the GM withdrew (`assistant undo`, store.WITHDRAW) is not among the inp
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from assistant.errors import ConfigError
+from assistant.errors import AssistantError, ConfigError, damaged_record
 from assistant.models import Post, from_iso
 from assistant.names import NameMatcher, Slot, fold
 
@@ -643,13 +643,35 @@ def load_game(store: Any, derived: Sequence[Mapping[str, Any]] = ()) -> Game:
             f"game {store.game_id!r} has no players yet: run `assistant game new {store.game_id} "
             "--players FILE ...` (one player a line, aliases after `|`)"
         )
-    return Game.from_parts(
-        store.game_id,
-        [],
-        gms=tuple(config.get("gms", ())),
-        ruleset=config.get("ruleset", "permissive"),
-        tz=config.get("tz", "UTC"),
-        inputs=inputs,
-        thread_url=config.get("thread_url"),
-        derived=derived,
-    )
+    def game(inputs: list[dict[str, Any]]) -> Game:
+        return Game.from_parts(
+            store.game_id,
+            [],
+            gms=tuple(config.get("gms", ())),
+            ruleset=config.get("ruleset", "permissive"),
+            tz=config.get("tz", "UTC"),
+            inputs=inputs,
+            thread_url=config.get("thread_url"),
+            derived=derived,
+        )
+
+    try:
+        return game(inputs)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        # An input damaged in the file (a death naming no player): the first one that
+        # cannot be read is named, with the file, in one line.
+        bad = next((doc for i, doc in enumerate(inputs) if not _readable(game, inputs[:i + 1])),
+                   None)
+        record = "the GM's inputs" if bad is None else \
+            f"the GM's input #{bad.get('seq')} ({bad.get('kind')})"
+        raise damaged_record(store.path, record, e) from None
+
+
+def _readable(game: Callable[[list[dict[str, Any]]], Game], inputs: list[dict[str, Any]]) -> bool:
+    try:
+        game(inputs)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return False
+    except AssistantError:
+        pass  # a GM error of the inputs so far (no players yet...), not a damaged record
+    return True

@@ -28,6 +28,25 @@ def from_iso(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text).astimezone(UTC)
 
 
+def stored_date(value: Any, what: str) -> datetime | None:
+    """A date read back from a stored record (None stays None); ValueError saying `what`
+    is not a date for anything else (a date typed by hand, a number, a word)."""
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value).astimezone(UTC)
+    except (TypeError, ValueError):
+        raise ValueError(f"its {what} {value!r} is not a date") from None
+
+
+def stored_text(value: Any, what: str) -> str:
+    """A text read back from a stored record; ValueError when it is missing or not text."""
+    if type(value) is not str:
+        raise ValueError(f"it has no {what}" if value is None
+                         else f"its {what} {value!r} is not a text")
+    return value
+
+
 def built(cls: type[T], **fields: Any) -> T:
     """A frozen dataclass with every one of its `fields` given, made without its `__init__`:
     that sets them one by one through `object.__setattr__`, which was most of reading a
@@ -111,18 +130,23 @@ class Post:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Post:
+        """The post a stored record holds; ValueError, KeyError or TypeError saying what
+        is wrong with a record damaged outside the assistant (the store names it)."""
         edit = d.get("edit")
+        posted_at = stored_date(d.get("posted_at"), "date (posted_at)")
+        if posted_at is None:
+            raise ValueError("it has no date (posted_at)")
         return built(
             cls,
             post_id=int(d["post_id"]),
             position=int(d["position"]),
-            author=d["author"],
+            author=stored_text(d.get("author"), "author"),
             author_id=d.get("author_id"),
-            posted_at=from_iso(d["posted_at"]),
-            body_html=d["body_html"],
+            posted_at=posted_at,
+            body_html=stored_text(d.get("body_html"), "body (body_html)"),
             page=int(d["page"]),
             edit=None if edit is None else EditNote(
-                at=from_iso(edit.get("at")), by=edit.get("by"),
+                at=stored_date(edit.get("at"), "edit's date"), by=edit.get("by"),
                 reason=edit.get("reason"), count=edit.get("count"),
             ),
             quotes=tuple(Quote(q.get("author"), q.get("post_id")) for q in d.get("quotes", ())),

@@ -46,8 +46,8 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 from tinydb.table import Table
 
-from assistant.errors import StoreError
-from assistant.models import Post, built, from_iso, to_iso
+from assistant.errors import StoreError, damaged_record
+from assistant.models import Post, built, stored_date, to_iso
 from assistant.post_log import PostLog, log_path, shared
 
 if TYPE_CHECKING:  # filelock, tempfile and platformdirs are imported where a write or the
@@ -174,6 +174,7 @@ class AtomicJSONStorage(Storage):
                     "the assistant or was changed by hand: restore it from a backup"
                 ) from None
             _check_shape(self.path, data)
+            _check_inputs(self.path, data)
             self._data = data
         return self._data
 
@@ -284,6 +285,38 @@ def _check_shape(path: Path, data: Any) -> None:
             f"the game file {path} is not a game store ({problem}); it was not written by "
             "the assistant or was changed by hand: restore it from a backup"
         )
+
+
+def _check_inputs(path: Path, data: dict[str, Any]) -> None:
+    """The GM's inputs as stored (seq, kind, data, entered_at), each date in them a date:
+    one damaged by hand is refused naming the file and the input, instead of failing in
+    whichever count, check or draft reads it first. Few records, checked once a read."""
+    for doc_id, doc in (data.get("inputs") or {}).items():
+        try:
+            if type(doc.get("seq")) is not int or type(doc.get("kind")) is not str:
+                raise ValueError("it has no number (seq) or kind")
+            if not isinstance(doc.get("data"), dict):
+                raise ValueError("its data is not a record")
+            if stored_date(doc.get("entered_at"), "entry date (entered_at)") is None:
+                raise ValueError("it has no entry date (entered_at)")
+            _check_dates(doc["data"])
+        except ValueError as e:
+            number = doc.get("seq") if type(doc.get("seq")) is int else doc_id
+            raise damaged_record(path, f"the GM's input #{number} ({doc.get('kind')})", e) \
+                from None
+
+
+def _check_dates(value: Any) -> None:
+    """Every `at` and `..._at` field inside `value` is a date (or empty)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "at" or key.endswith("_at"):
+                stored_date(item, f"date {key!r}")
+            else:
+                _check_dates(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_dates(item)
 
 
 class _LockedTable(Table):
@@ -607,7 +640,7 @@ class GameStore:
         old = self._post_docs()
         if old is not None:
             with paused_gc():
-                out = [_stored_post(doc) for doc in old.values()]
+                out = [_stored_post(doc, self.path) for doc in old.values()]
             out.sort(key=lambda sp: (sp.latest.position, sp.post_id))
         else:
             log = self._log
@@ -617,7 +650,7 @@ class GameStore:
                     with paused_gc():
                         for pid, doc in log.docs.items():
                             if pid not in built:
-                                built[pid] = _stored_post(doc)
+                                built[pid] = _stored_post(doc, log.path)
                     log.order = sorted(built.values(),
                                        key=lambda sp: (sp.latest.position, sp.post_id))
                 out = list(log.order)
@@ -644,7 +677,9 @@ class GameStore:
     def post(self, post_id: int) -> StoredPost | None:
         old = self._post_docs()
         doc = (old if old is not None else self._log.docs).get(post_id)
-        return None if doc is None else _stored_post(doc)
+        if doc is None:
+            return None
+        return _stored_post(doc, self.path if old is not None else self._log.path)
 
     def has_posts(self) -> bool:
         """Whether any post is stored (without building them)."""
@@ -774,23 +809,32 @@ def _as_schema_2(data: dict[str, Any], size: int) -> None:
         meta["schema_version"] = SCHEMA_VERSION
 
 
-def _stored_post(doc: dict[str, Any]) -> StoredPost:
-    return built(
-        StoredPost,
-        post_id=doc["post_id"],
-        versions=tuple(
-            built(PostVersion, post=Post.from_dict(v["post"]), seen_at=_seen_at(v["seen_at"]),
-                  hash=v["hash"])
-            for v in doc["versions"]
-        ),
-        vanished_at=from_iso(doc.get("vanished_at")),
-    )
+def _stored_post(doc: dict[str, Any], source: Path) -> StoredPost:
+    """A post's record as read from `source` (the posts file, or a schema-1 game file);
+    a record damaged there is a StoreError naming the file and the post, never a crash
+    further on."""
+    try:
+        return built(
+            StoredPost,
+            post_id=doc["post_id"],
+            versions=tuple(
+                built(PostVersion, post=Post.from_dict(v["post"]),
+                      seen_at=_seen_at(v["seen_at"]), hash=v["hash"])
+                for v in doc["versions"]
+            ),
+            vanished_at=stored_date(doc.get("vanished_at"), "vanishing date (vanished_at)"),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise damaged_record(source, f"post {doc.get('post_id')!r}", e) from None
 
 
 @lru_cache(maxsize=256)
 def _seen_at(text: str) -> datetime:
     """When a poll saw a version: one poll stores many posts, so few distinct moments."""
-    return from_iso(text)  # type: ignore[return-value]
+    moment = stored_date(text, "sighting date (seen_at)")
+    if moment is None:
+        raise ValueError("it has no sighting date (seen_at)")
+    return moment
 
 
 STALE_TEMP_AGE = 3600.0

@@ -149,3 +149,82 @@ def test_a_game_file_orjson_refuses_is_read_by_the_json_module(tmp_path) -> None
     assert str(read_json(raw)) == str(json.loads(raw))
     config = GameStore.open(tmp_path, "g1", create=False).config()
     assert config["ruleset"] == "permissive" and config["poll"]["interval"] != 0
+
+
+def _damage_posts_file(data, change) -> None:  # noqa: ANN001
+    """Change the first stored post's first version in the posts file, and the length its
+    game file gives: the file is well formed, one record in it is not the assistant's."""
+    import json
+
+    path = GameStore.game_path(data, "thread-b")
+    posts = path.with_name(path.name + ".posts")
+    first, rest = posts.read_bytes().split(b"\n", 1)
+    ops = json.loads(first)
+    change(next(op for op in ops if op[0] == "v")[2]["post"])
+    changed = posts.with_name("changed.posts")  # a new file, as an editor saves it
+    changed.write_bytes(json.dumps(ops).encode() + b"\n" + rest)
+    changed.replace(posts)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["posts_file"]["1"]["bytes"] = posts.stat().st_size
+    path.write_text(json.dumps(doc), encoding="utf-8")
+
+
+def _damage_game_file(data, table: str, kind: str | None, change) -> None:  # noqa: ANN001
+    import json
+
+    path = GameStore.game_path(data, "thread-b")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    change(next(d for d in doc[table].values() if kind is None or d.get("kind") == kind))
+    path.write_text(json.dumps(doc), encoding="utf-8")
+
+
+DAMAGES = {
+    "a post without an author": (
+        lambda data: _damage_posts_file(data, lambda p: p.pop("author")),
+        "thread-b.json.posts: post 116 is damaged: it has no author"),
+    "a post date that is not a date": (
+        lambda data: _damage_posts_file(data, lambda p: p.update(posted_at="yesterday")),
+        "thread-b.json.posts: post 116 is damaged: its date (posted_at) 'yesterday' is not a "
+        "date"),
+    "a post body that is a number": (
+        lambda data: _damage_posts_file(data, lambda p: p.update(body_html=5)),
+        "thread-b.json.posts: post 116 is damaged: its body (body_html) 5 is not a text"),
+    "a phase's start that is not a date": (
+        lambda data: _damage_game_file(
+            data, "inputs", "phase", lambda d: d["data"].update(starts_at="Sunday")),
+        "thread-b.json: the GM's input #4 (phase) is damaged: its date 'starts_at' 'Sunday' "
+        "is not a date"),
+    "a death naming no player": (
+        lambda data: _damage_game_file(data, "inputs", "death", lambda d: d["data"].pop("player")),
+        "thread-b.json: the GM's input #2 (death) is damaged: it has no 'player'"),
+    "an alert's date that is not a date": (
+        lambda data: _damage_game_file(data, "alerts", None, lambda d: d.update(first_seen=1)),
+        "is damaged: its first sighting (first_seen) 1 is not a date"),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_a_damaged_record_in_a_well_formed_file_is_one_line_naming_the_file_and_the_record(
+    game, capsys, damage: str
+) -> None:
+    """Before: "internal error (a bug in the assistant...): KeyError: 'author'" (or a
+    ValueError of a date) from `count`, and `run --once` stopped every game at it."""
+    import thread_b_support as tb
+
+    from assistant.alerts import AlertLog
+    from assistant.monitor import load_view, run_checks
+
+    with ds.open_store(game) as store:
+        store.record_posts(tb.final_posts("smf21"), tb.SAVED_AT)
+        AlertLog(store).record(run_checks(load_view(store, tb.SAVED_AT), store), tb.SAVED_AT)
+    make, says = DAMAGES[damage]
+    make(game)
+    commands = [["run", "--once"], ["alerts", "thread-b"]] if "alert" in damage else \
+        [["count", "thread-b"], ["run", "--once"]]
+    for args in commands:
+        code, out, err = call(capsys, game, *args)
+        assert code == 1, (args, out, err)
+        lines = [ln for ln in err.splitlines() if says in ln]
+        assert len(lines) == 1, (args, err)
+        assert str(game / "games") in lines[0] and "restore the file from a backup" in lines[0]
+        assert "internal error" not in err and "Traceback" not in err, (args, err)

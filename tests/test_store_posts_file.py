@@ -188,9 +188,9 @@ def test_a_reader_builds_only_the_posts_that_are_new(tmp_path, monkeypatch):
     built: list[int] = []
     real = store_module._stored_post
 
-    def counting(doc):  # noqa: ANN001, ANN202
+    def counting(doc, source):  # noqa: ANN001, ANN202
         built.append(doc["post_id"])
-        return real(doc)
+        return real(doc, source)
 
     monkeypatch.setattr(store_module, "_stored_post", counting)
     with GameStore.open(tmp_path, "g", create=False) as store:

@@ -94,6 +94,8 @@ class Daemon:
         self._forums: dict[str, _Forum] = {}
         self._afetchers: dict[str, AsyncFetcher] = {}
         self._configs: dict[str, tuple[Any, dict[str, Any] | None]] = {}
+        self._unreadable: dict[str, str] = {}
+        """Per game whose file cannot be read: why (logged once, when first seen)."""
         self._reviewed: dict[str, tuple[Any, float]] = {}
         """Per game: the game file's signature before its last review, and when (the
         clock's monotonic seconds: a step of the wall clock neither delays nor hurries it)."""
@@ -129,9 +131,21 @@ class Daemon:
                 config: dict[str, Any] | None = store.config()
         except AssistantError as e:
             log.warning("game %s cannot be read: %s", game_id, e)
+            self._unreadable[game_id] = str(e)
             config = None
+        else:
+            self._unreadable.pop(game_id, None)
         self._configs[game_id] = (signature, config)
         return config
+
+    def _unreadable_report(self, game_id: str) -> CycleReport | None:
+        """A game whose file cannot be read is not polled or reviewed: its cycle is the
+        one line `_config` logged when the file became so, not one line per step."""
+        if self._config(game_id) is not None or game_id not in self._unreadable:
+            return None
+        report = CycleReport(game_id, None, None, (), (), None, error=self._unreadable[game_id])
+        self.stats.add(report)
+        return report
 
     def drafts_dir(self, game_id: str) -> Path:
         return drafts_dir(self.data_dir, game_id)
@@ -146,6 +160,9 @@ class Daemon:
         """One whole cycle for a game. A failing poll is logged and the review still runs
         on what is stored; a review that cannot run (no players yet, a broken ruleset) is
         logged and reported, so one game's problem never stops the others."""
+        unreadable = self._unreadable_report(game_id)
+        if unreadable is not None:
+            return unreadable
         result, poll_error = None, None
         try:
             result = self.poll(game_id)
@@ -284,6 +301,9 @@ class Daemon:
         One cycle of a game at a time."""
         lock = self._game_locks.setdefault(game_id, asyncio.Lock())
         async with lock:
+            unreadable = self._unreadable_report(game_id)
+            if unreadable is not None:
+                return unreadable
             result, poll_error = None, None
             try:
                 result = await self.apoll(game_id)
