@@ -410,6 +410,19 @@ def ability_of(state: GameState, order: Order) -> AbilityDef:
     return state.abilities_of(order.actor)[order.ability]
 
 
+def order_slot(order: Order, ability: AbilityDef) -> tuple[str, ...]:
+    """Which of a night's orders a later one replaces: the actor's role slot (an ability's
+    `slot`, "role" by default), a side's one action a phase (the leader's), unless each
+    member has their own (`each_member`, 004's APTX), or a group's (`group`, 004's
+    Detective Boys). The resolver keeps the last order of each slot."""
+    group = ability.params.get("group")
+    if group:
+        return ("group", str(group))
+    if order.side and not ability.params.get("each_member"):
+        return ("side", str(order.side))
+    return (order.actor, str(ability.params.get("slot", "role")))
+
+
 def check_order(order: Order, state: GameState) -> AbilityDef:
     """Raise IllegalOrderError when the rules forbid the order in this state; else its ability."""
     try:

@@ -27,7 +27,7 @@ from assistant.engine.abilities import (
     sentries,
     within_tier_key,
 )
-from assistant.engine.orders import Order, check_order
+from assistant.engine.orders import Order, check_order, order_slot
 from assistant.engine.resolution import Action, Resolution
 from assistant.engine.rules import phase_index
 from assistant.engine.state import (
@@ -125,16 +125,12 @@ class Resolver(Resolution):
             except OrderError as e:
                 self.event("orders", order.label(), "ignored", str(e))
                 continue
-            slot_name = ability.params.get("slot", "role")
             # A side's action is one a phase, the leader's; `each_member` (004's APTX: "Each
-            # BO can only start one poison attempt each day") one per member.
-            shared = order.side and not ability.params.get("each_member")
-            key = ("side", str(order.side)) if shared else (order.actor, slot_name)
+            # BO can only start one poison attempt each day") one per member; 004's
+            # Detective Boys: "They use Identify all together. So they can just Identify one
+            # player's role together per Day."
+            key = order_slot(order, ability)
             group = ability.params.get("group")
-            if group:
-                # 004 Detective Boys: "They use Identify all together. So they can just
-                # Identify one player's role together per Day."
-                key = ("group", str(group))
             kept = slots.get(key, [])
             previous = kept[-1] if kept else None
             per_phase = int(ability.params.get("per_phase", 1))
