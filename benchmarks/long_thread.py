@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +22,8 @@ SMF21 = SHARED / "fixtures" / "realforum" / "smf21"
 SAVED_FROM = "http://127.0.0.1:8021"
 PER_PAGE = 15
 FIRST_ID = 1000
+FIRST_AT = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
+"""When the first post was made; post i a minute after post i-1."""
 _BLOCK = re.compile(r'<div class="windowbg" id="msg(\d+)">.*?<hr class="post_separator">',
                     re.S)
 _PAGELINKS = re.compile(r'(<div class="pagelinks[^"]*">).*?(</div>)', re.S)
@@ -59,8 +62,11 @@ class LongThread:
         posts = []
         for i in range(first, min(first + PER_PAGE, self.posts)):
             template = self._blocks[i % len(self._blocks)]
+            at = FIRST_AT + timedelta(minutes=i)
             posts.append(template.replace("\x00ID\x00", str(FIRST_ID + i))
-                         .replace("\x00NO\x00", str(i)))
+                         .replace("\x00NO\x00", str(i))
+                         .replace("\x00AT\x00", _smf_time(at))
+                         .replace("\x00EDIT\x00", _smf_time(at + timedelta(minutes=2))))
         links = self._links(n)
         head = _PAGELINKS.sub(lambda m: m[1] + links + m[2], self._head, count=1)
         foot = _PAGELINKS.sub(lambda m: m[1] + links + m[2], self._foot, count=1)
@@ -93,11 +99,19 @@ class LongThread:
         return 200, self.page(int(m[1]) // PER_PAGE + 1)
 
 
+def _smf_time(at: datetime) -> str:
+    """SMF 2.1's time as a guest in UTC sees it: "Nov 21, 2026, 01:21 PM"."""
+    return f"{at:%b} {at.day}, {at:%Y, %I:%M %p}"
+
+
 def _template(post_id: int, block: str) -> str:
-    """A post block with its id and reply number as placeholders."""
+    """A post block with its id, reply number and times as placeholders."""
     pid = str(post_id)
     block = re.sub(rf'(msg|msg=|msg_|modified_|subject_|data-msgid="){pid}(?!\d)',
                    lambda m: m[1] + "\x00ID\x00", block)
     block = re.sub(r'(page_number floatright">#|Reply #)\d+', lambda m: m[1] + "\x00NO\x00",
                    block)
-    return block
+    block = re.sub(r'(class="smalltext">)(?:<strong>Today</strong> at )?[^<]*(</a>)',
+                   lambda m: m[1] + "\x00AT\x00" + m[2], block)
+    return re.sub(r"(Last Edit</span>: )(?:<strong>Today</strong> at [^ ]+ [AP]M|[A-Z][a-z]{2} "
+                  r"\d+, \d{4}, \d\d:\d\d [AP]M)", lambda m: m[1] + "\x00EDIT\x00", block)
