@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import errno
 import gc
+import hashlib
 import json
 import math
 import os
@@ -630,7 +631,8 @@ class GameStore:
         data = self._storage.read()
         if data is not None and "posts" in data:
             return _docs_of_table(data["posts"])
-        self._log.refresh(_committed(data))
+        with paused_gc():  # (a long game's records read: the collector's walks over them
+            self._log.refresh(_committed(data))  # were a fifth of a count)
         return None
 
     def posts(self, *, include_vanished: bool = True) -> list[StoredPost]:
@@ -720,6 +722,13 @@ class GameStore:
         return docs
 
     # ---- alerts and other derived-but-acknowledged records ------------------------------
+
+    def table_digest(self, name: str) -> str:
+        """A digest of a table's records as stored: equal digests, the same records (a
+        writer of something derived from them, the alert feed, skips an unchanged one)."""
+        assert self._storage is not None
+        table = (self._storage.read() or {}).get(name, {})
+        return hashlib.blake2b(orjson.dumps(table), digest_size=16).hexdigest()
 
     def table(self, name: str):  # noqa: ANN201 - TinyDB's Table
         """A named table for records a module owns (alerts, scheduler state...)."""

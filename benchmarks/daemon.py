@@ -1,12 +1,14 @@
 """The daemon at scale: many games on one loopback forum, polled for a fixed number of rounds.
 
-A forum on 127.0.0.1 (in this process) serves the real SMF pages of `../shared/fixtures/
-realforum`: one game follows thread B as it grew (its live snapshots, one more each
-round) and every other game follows thread A (66 posts, 5 pages) under a folder of its
-own (`/g007/index.php?topic=2.0`), which nobody posts to. Each game is set up as a GM
-would (`game new` with the players, `phase ... day 1`), the threads are read once with
-`run --once` (not measured), then `assistant run` runs as a child process for `--rounds`
-poll intervals and is stopped with SIGTERM. Measured from outside the daemon:
+A forum on 127.0.0.1 (in this process) serves, under a folder per game
+(`/g007/index.php?topic=2.0`), a thread of real SMF 2.1 pages (benchmarks/long_thread.py)
+that starts with `--posts` posts and grows by one post every `--post-every` seconds (each
+game's posts at its own moments; 0: nobody posts, idle games); the games' rulesets are
+every ruleset of rulesets/ in turn (or `--ruleset NAME` for all). Each game is set up as a
+GM would (`game new` with the players, `phase ... day 1` from the thread's first post),
+the threads are read once with `run --once` (not measured), then `assistant run` runs as
+a child process for `--rounds` poll intervals and is stopped with SIGTERM. Measured from
+outside the daemon:
 
 - CPU: the child's user+system seconds after its first round, as % of one core;
 - peak RSS (VmHWM) of the child;
@@ -14,10 +16,12 @@ poll intervals and is stopped with SIGTERM. Measured from outside the daemon:
   closer together than half an interval): median, p90, max, and how many exceed
   interval + jitter;
 - APScheduler's "missed" / "maximum number of running instances" lines in the log;
-- requests per poll of an idle game; log lines per minute; seconds from SIGTERM to exit.
+- CPU per poll (the CPU figure's seconds over the polls the forum saw meanwhile);
+- posts stored at the end (the threads grew), requests per poll, log lines per minute,
+  seconds from SIGTERM to exit.
 
     .venv/bin/python benchmarks/daemon.py [--games 200] [--interval 20] [--jitter 2]
-        [--rounds 5] [--baseline-ref REF]
+        [--rounds 5] [--posts 60] [--post-every 60] [--ruleset NAME] [--baseline-ref REF]
 
 `--baseline-ref` runs the same measurement first on a `git worktree` of REF (e.g. the
 commit before a change), with the same pages and the same settings: before and after in
@@ -28,7 +32,6 @@ the same run. The daemon runs with the system clock; the run is bounded by
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import signal
@@ -39,16 +42,22 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from long_thread import LongThread  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ASSISTANT_SHARED", ROOT.parent / "shared")).resolve()
-REALFORUM = SHARED / "fixtures" / "realforum"
-SAVED_FROM = b"http://127.0.0.1:8021"
-PER_PAGE = 15
 TICKS = os.sysconf("SC_CLK_TCK")
+PLAYERS = ["Mr. Pickles", "xX_Slayer_Xx", "Jd-", "Conia", "Lady Grey", "Tom & Jerry's",
+           "ÆtherWolf", "Kat"]
+HOST = "Host Mira"
+FIRST_AT = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=2)
+"""The threads' first post: two hours ago, a post a minute since (live games)."""
 
 
 # ---- the forum ----------------------------------------------------------------------------
@@ -56,56 +65,47 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 @dataclass
 class Forum:
-    """Thread A under every game's folder, thread B's snapshots under /live."""
+    """A growing thread per game folder (`g000`, `g001`...)."""
 
+    posts: int
+    post_every: float
+    started: float = field(default_factory=time.monotonic)
+    """When the threads began to grow (set again when the measured run starts)."""
     base_url: str = ""
-    thread_a: list[bytes] = field(default_factory=list)
-    snapshots: list[dict[int, bytes]] = field(default_factory=list)
-    """Snapshot number -> page -> body, each page as last saved by then."""
-    snapshot: int = 0
+    threads: dict[str, LongThread] = field(default_factory=dict)
     log: list[tuple[float, str]] = field(default_factory=list)
     """(monotonic time, the game's folder) per request."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+    grow: bool = False
+
+    def thread(self, folder: str) -> LongThread | None:
+        if not re.fullmatch(r"g\d{3}", folder):
+            return None
+        t = self.threads.get(folder)
+        if t is None:
+            t = self.threads[folder] = LongThread(self.posts, f"{self.base_url}/{folder}",
+                                                  FIRST_AT)
+        if self.grow and self.post_every > 0:  # each game's posts at their own moments
+            offset = (int(folder[1:]) * 7.919) % self.post_every
+            t.posts = self.posts + max(0, int((time.monotonic() - self.started + offset)
+                                               // self.post_every))
+        return t
 
     def answer(self, raw: str) -> tuple[int, bytes]:
-        parts = urlsplit(raw)
-        folder = parts.path.strip("/").split("/")[0]
+        folder = urlsplit(raw).path.strip("/").split("/")[0]
         with self.lock:
             self.log.append((time.monotonic(), folder))
-        query = dict(parse_qsl(parts.query.replace(";", "&")))
-        try:
-            start = int(query["topic"].split(".")[1])
-        except (KeyError, IndexError, ValueError):
+            thread = self.thread(folder)
+        if thread is None:
             return 404, b"<html><body>Not found</body></html>"
-        page = start // PER_PAGE + 1
-        if folder == "live":
-            body = self.snapshots[min(self.snapshot, len(self.snapshots) - 1)].get(page)
-        else:
-            body = self.thread_a[page - 1] if page <= len(self.thread_a) else None
-        if body is None:
-            return 404, b"<html><body>Not found</body></html>"
-        return 200, body.replace(SAVED_FROM, f"{self.base_url}/{folder}".encode())
-
-
-def load_forum() -> Forum:
-    forum = Forum()
-    forum.thread_a = [(REALFORUM / "smf21" / f"smf21_topic_p{n}.html").read_bytes()
-                      for n in range(1, 6)]
-    manifest = json.loads((REALFORUM / "live" / "live_manifest.json").read_text("utf-8"))
-    latest: dict[int, bytes] = {}
-    by_no: dict[int, list[dict]] = {}
-    for s in manifest["snapshots"]:
-        if s["forum"] == "smf21":
-            by_no.setdefault(s["snapshot_no"], []).append(s)
-    for no in sorted(by_no):
-        for s in by_no[no]:
-            latest[s["page"]] = (REALFORUM / "live" / s["file"]).read_bytes()
-        forum.snapshots.append(dict(latest))
-    return forum
+        return thread.answer(raw)
 
 
 def serve(forum: Forum) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # (else each answer waits 40 ms for an ACK)
+
         def do_GET(self) -> None:  # noqa: N802 - http.server's naming
             status, body = forum.answer(self.path)
             self.send_response(status)
@@ -127,28 +127,29 @@ def serve(forum: Forum) -> ThreadingHTTPServer:
 # ---- setting the games up (run in a child with the measured checkout's code) ---------------
 
 
-def setup(data_dir: Path, base_url: str, games: int) -> None:
-    """The games as a GM sets them up, through the measured checkout's own commands."""
+def rulesets(only: str | None) -> list[str]:
+    return [only] if only else sorted(p.stem for p in (ROOT / "rulesets").glob("*.toml"))
+
+
+def setup(data_dir: Path, base_url: str, games: int, ruleset: str | None) -> None:
+    """The games as a GM sets them up, through the measured checkout's own commands: the
+    day opened at the threads' first post, three days long."""
     from assistant.cli import cli
 
-    players_a = data_dir / "players_a.txt"
-    meta = json.loads((REALFORUM / "smf21" / "thread.json").read_text("utf-8"))["meta"]
-    players_a.write_text("\n".join(meta["final_intended_votes"]) + "\n", encoding="utf-8")
-    players_b = data_dir / "players_b.txt"
-    meta_b = json.loads((REALFORUM / "smf21" / "thread_b.json").read_text("utf-8"))["meta"]
-    players_b.write_text("\n".join(meta_b["players"]) + "\n", encoding="utf-8")
+    players = data_dir / "players.txt"
+    players.write_text("\n".join(PLAYERS) + "\n", encoding="utf-8")
+    names = rulesets(ruleset)
 
     def call(*args: str) -> None:
         cli.main(["--data-dir", str(data_dir), *args], standalone_mode=False)
 
+    os.environ["ASSISTANT_NOW"] = (FIRST_AT - timedelta(minutes=1)).isoformat()
     for i in range(games):
-        game, folder = (("live", "live") if i == 0 else (f"g{i:03}", f"g{i:03}"))
-        topic = 3 if i == 0 else 2
-        call("game", "new", game, "--thread", f"{base_url}/{folder}/index.php?topic={topic}.0",
-             "--ruleset", "chat-mafia" if i == 0 else "mafiascum",
-             "--players", str(players_b if i == 0 else players_a), "--gm", "Host", "--tz", "UTC",
-             "--forum-tz", "UTC")
-        call("phase", game, "day", "1", "--ends", "+20m" if i == 0 else "+72h")
+        game = f"g{i:03}"
+        call("game", "new", game, "--thread", f"{base_url}/{game}/index.php?topic=2.0",
+             "--ruleset", names[i % len(names)], "--players", str(players), "--gm", HOST,
+             "--tz", "UTC", "--forum-tz", "UTC")
+        call("phase", game, "day", "1", "--ends", "+72h")
 
 
 # ---- one measured run ---------------------------------------------------------------------
@@ -157,6 +158,8 @@ def setup(data_dir: Path, base_url: str, games: int) -> None:
 @dataclass
 class Figures:
     cpu_percent: float
+    cpu_ms_per_poll: float
+    posts_added: int
     peak_rss_mb: float
     gap_median: float
     gap_p90: float
@@ -165,7 +168,7 @@ class Figures:
     polls: int
     missed: int
     skipped: int
-    idle_requests_per_poll: float
+    requests_per_poll: float
     log_lines_per_min: float
     stop_seconds: float
     exit_code: int | None
@@ -189,14 +192,15 @@ def _env(code_root: Path, data_dir: Path) -> dict[str, str]:
 
 
 def measure(code_root: Path, args: argparse.Namespace) -> Figures:
-    forum = load_forum()
+    forum = Forum(args.posts, args.post_every)
     server = serve(forum)
     try:
         with tempfile.TemporaryDirectory(prefix="bench-daemon-") as tmp:
             data_dir = Path(tmp)
             env = _env(code_root, data_dir)
             subprocess.run([sys.executable, __file__, "--setup", str(data_dir), "--base-url",
-                            forum.base_url, "--games", str(args.games)],
+                            forum.base_url, "--games", str(args.games),
+                            *(["--ruleset", args.ruleset] if args.ruleset else [])],
                            env=env, cwd=code_root, check=True, stdout=subprocess.DEVNULL)
             subprocess.run([sys.executable, "-m", "assistant", "run", "--once", "--delay", "0"],
                            env=env, cwd=code_root, check=True, stdout=subprocess.DEVNULL,
@@ -211,6 +215,7 @@ def _run(code_root: Path, data_dir: Path, forum: Forum, args: argparse.Namespace
     interval, jitter = args.interval, args.jitter
     with forum.lock:
         forum.log.clear()
+        forum.started, forum.grow = time.monotonic(), True
     log_path = data_dir / "daemon.log"
     with open(log_path, "w", encoding="utf-8") as log_file:
         started = time.monotonic()
@@ -224,9 +229,7 @@ def _run(code_root: Path, data_dir: Path, forum: Forum, args: argparse.Namespace
             # The first round (start-up, imports) is not in the CPU figure.
             time.sleep(interval)
             cpu0, t0 = _cpu_seconds(proc.pid), time.monotonic()
-            for _ in range(args.rounds):
-                forum.snapshot += 1  # thread B grows by five posts a round
-                time.sleep(interval)
+            time.sleep(interval * args.rounds)
             cpu1, t1 = _cpu_seconds(proc.pid), time.monotonic()
             rss = _peak_rss_mb(proc.pid)
             stop_at = time.monotonic()
@@ -243,10 +246,12 @@ def _run(code_root: Path, data_dir: Path, forum: Forum, args: argparse.Namespace
                 proc.wait()
     ran = time.monotonic() - started
     text = log_path.read_text(encoding="utf-8", errors="replace")
-    gaps, polls, idle_requests, idle_polls = _polls(forum.log, interval)
+    gaps, polls, requests, measured = _polls(forum.log, interval, t0, t1)
     gaps.sort()
     return Figures(
         cpu_percent=100 * (cpu1 - cpu0) / (t1 - t0),
+        cpu_ms_per_poll=1000 * (cpu1 - cpu0) / measured if measured else float("nan"),
+        posts_added=sum(t.posts for t in forum.threads.values()) - args.posts * args.games,
         peak_rss_mb=rss,
         gap_median=statistics.median(gaps) if gaps else float("nan"),
         gap_p90=gaps[int(0.9 * (len(gaps) - 1))] if gaps else float("nan"),
@@ -255,31 +260,32 @@ def _run(code_root: Path, data_dir: Path, forum: Forum, args: argparse.Namespace
         polls=polls,
         missed=len(re.findall(r"was missed by", text)),
         skipped=len(re.findall(r"maximum number of running instances", text)),
-        idle_requests_per_poll=idle_requests / idle_polls if idle_polls else float("nan"),
+        requests_per_poll=requests / polls if polls else float("nan"),
         log_lines_per_min=len(text.splitlines()) / (ran / 60),
         stop_seconds=stop_seconds,
         exit_code=code,
     )
 
 
-def _polls(log: list[tuple[float, str]], interval: float) -> tuple[list[float], int, int, int]:
-    """Requests grouped into polls per game; the gaps between a game's consecutive polls."""
+def _polls(log: list[tuple[float, str]], interval: float, t0: float, t1: float
+           ) -> tuple[list[float], int, int, int]:
+    """Requests grouped into polls per game: the gaps between a game's consecutive polls,
+    the polls, the requests, and the polls that began in [t0, t1] (the measured window)."""
     by_game: dict[str, list[float]] = {}
     for at, folder in log:
         by_game.setdefault(folder, []).append(at)
     gaps: list[float] = []
-    polls = idle_requests = idle_polls = 0
-    for folder, times in by_game.items():
+    polls = requests = measured = 0
+    for times in by_game.values():
         starts = [times[0]]
         for prev, at in zip(times, times[1:], strict=False):
             if at - prev > interval / 2:
                 starts.append(at)
         polls += len(starts)
+        measured += sum(t0 <= s <= t1 for s in starts)
         gaps += [b - a for a, b in zip(starts, starts[1:], strict=False)]
-        if folder != "live":
-            idle_requests += len(times)
-            idle_polls += len(starts)
-    return gaps, polls, idle_requests, idle_polls
+        requests += len(times)
+    return gaps, polls, requests, measured
 
 
 # ---- the report -----------------------------------------------------------------------------
@@ -287,6 +293,8 @@ def _polls(log: list[tuple[float, str]], interval: float) -> tuple[list[float], 
 
 ROWS = [
     ("CPU, % of one core (after the first round)", "cpu_percent", "{:.1f}"),
+    ("CPU per poll (and its review), ms", "cpu_ms_per_poll", "{:.1f}"),
+    ("posts added to the threads meanwhile", "posts_added", "{}"),
     ("peak RSS, MB", "peak_rss_mb", "{:.0f}"),
     ("gap between two polls of a game: median, s", "gap_median", "{:.1f}"),
     ("  p90, s", "gap_p90", "{:.1f}"),
@@ -295,7 +303,7 @@ ROWS = [
     ("polls seen by the forum", "polls", "{}"),
     ("APScheduler 'missed' lines", "missed", "{}"),
     ("APScheduler 'max instances' lines", "skipped", "{}"),
-    ("requests per poll of an idle game", "idle_requests_per_poll", "{:.2f}"),
+    ("requests per poll", "requests_per_poll", "{:.2f}"),
     ("log lines per minute", "log_lines_per_min", "{:.1f}"),
     ("SIGTERM to exit, s", "stop_seconds", "{:.2f}"),
     ("exit code", "exit_code", "{}"),
@@ -303,7 +311,9 @@ ROWS = [
 
 
 def report(results: dict[str, Figures], args: argparse.Namespace) -> None:
-    print(f"{args.games} games on one loopback forum, a poll every {args.interval:g} s "
+    grows = (f"a post every {args.post_every:g} s each" if args.post_every > 0 else "idle")
+    print(f"{args.games} games on one loopback forum ({args.ruleset or 'every ruleset in turn'}"
+          f"; threads of {args.posts} posts, {grows}), a poll every {args.interval:g} s "
           f"(jitter {args.jitter:g} s), {args.rounds} rounds measured")
     names = list(results)
     print(f"{'':46}" + "".join(f"{n:>14}" for n in names))
@@ -325,12 +335,16 @@ def main() -> None:
     p.add_argument("--interval", type=float, default=20.0)
     p.add_argument("--jitter", type=float, default=2.0)
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--posts", type=int, default=60, help="posts of each thread at the start")
+    p.add_argument("--post-every", type=float, default=60.0,
+                   help="seconds between two posts of a thread (0: idle threads)")
+    p.add_argument("--ruleset", help="every game under this ruleset (default: each in turn)")
     p.add_argument("--baseline-ref", help="a git commit to measure first, as the baseline")
     p.add_argument("--setup", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--base-url", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.setup:
-        setup(args.setup, args.base_url, args.games)
+        setup(args.setup, args.base_url, args.games, args.ruleset)
         return
     results: dict[str, Figures] = {}
     if args.baseline_ref:

@@ -14,6 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,22 +32,14 @@ _PAGELINKS = re.compile(r'(<div class="pagelinks[^"]*">).*?(</div>)', re.S)
 
 @dataclass
 class LongThread:
-    """An SMF thread of `posts` posts at `base_url` (topic 2)."""
+    """An SMF thread of `posts` posts at `base_url` (topic 2), the first made at `first_at`."""
 
     posts: int
     base_url: str = SAVED_FROM
+    first_at: datetime = FIRST_AT
 
     def __post_init__(self) -> None:
-        page2 = (SMF21 / "smf21_topic_p2.html").read_text(encoding="utf-8")
-        first = _BLOCK.search(page2)
-        last = list(_BLOCK.finditer(page2))[-1]
-        assert first is not None
-        self._head, self._foot = page2[: first.start()], page2[last.end():]
-        blocks = []
-        for n in range(1, 6):
-            html = (SMF21 / f"smf21_topic_p{n}.html").read_text(encoding="utf-8")
-            blocks += [(int(m[1]), m[0]) for m in _BLOCK.finditer(html)]
-        self._blocks = [_template(pid, block) for pid, block in blocks]
+        self._head, self._foot, self._blocks = _parts()
 
     @property
     def pages(self) -> int:
@@ -62,7 +55,7 @@ class LongThread:
         posts = []
         for i in range(first, min(first + PER_PAGE, self.posts)):
             template = self._blocks[i % len(self._blocks)]
-            at = FIRST_AT + timedelta(minutes=i)
+            at = self.first_at + timedelta(minutes=i)
             posts.append(template.replace("\x00ID\x00", str(FIRST_ID + i))
                          .replace("\x00NO\x00", str(i))
                          .replace("\x00AT\x00", _smf_time(at))
@@ -97,6 +90,21 @@ class LongThread:
         if not m:
             return 404, b"<html><body>Not found</body></html>"
         return 200, self.page(int(m[1]) // PER_PAGE + 1)
+
+
+@cache
+def _parts() -> tuple[str, str, list[str]]:
+    """Page 2's head and foot, and the 66 post blocks as templates."""
+    page2 = (SMF21 / "smf21_topic_p2.html").read_text(encoding="utf-8")
+    first = _BLOCK.search(page2)
+    last = list(_BLOCK.finditer(page2))[-1]
+    assert first is not None
+    blocks = []
+    for n in range(1, 6):
+        html = (SMF21 / f"smf21_topic_p{n}.html").read_text(encoding="utf-8")
+        blocks += [(int(m[1]), m[0]) for m in _BLOCK.finditer(html)]
+    return (page2[: first.start()], page2[last.end():],
+            [_template(pid, block) for pid, block in blocks])
 
 
 def _smf_time(at: datetime) -> str:

@@ -97,6 +97,20 @@ class Review:
     next_event: datetime | None
 
 
+_FEEDS: dict[Path, tuple[Any, Any]] = {}
+"""Per alert feed this process wrote: what it shows (the alerts as stored, the title, link
+and zone) and the file it left. A review whose alerts did not change leaves the feed as it
+is (a long game's thousands of alerts were the most of an idle review's time)."""
+
+
+def _file_signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
 def drafts_dir(data_dir: Path, game_id: str) -> Path:
     """Where the daemon writes a game's drafts."""
     return data_dir / "drafts" / game_id
@@ -121,15 +135,20 @@ def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
                 a.player,
             )
         config = store.config()
-        write_feed(
-            alerts.all(),
-            feed_path(store),
-            game_id=game_id,
-            title=config.get("title") or game_id,
-            link=config.get("thread_url"),
-            now=now,
-            zone=game_zone(view.game.tz),
-        )
+        feed, zone = feed_path(store), game_zone(view.game.tz)
+        shown = (store.table_digest("alerts"), config.get("title"), config.get("thread_url"),
+                 zone.key)
+        if _FEEDS.get(feed) != (shown, _file_signature(feed)):
+            write_feed(
+                alerts.all(),
+                feed,
+                game_id=game_id,
+                title=config.get("title") or game_id,
+                link=config.get("thread_url"),
+                now=now,
+                zone=zone,
+            )
+            _FEEDS[feed] = (shown, _file_signature(feed))
         events = clock_events(view)
         due = [e for e in events if e.at <= now]
         markers = store.table(MARKERS).all()
