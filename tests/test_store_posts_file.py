@@ -181,7 +181,9 @@ def test_a_first_read_writes_as_much_per_page_at_its_end_as_at_its_start(tmp_pat
 
 def test_a_reader_builds_only_the_posts_that_are_new(tmp_path, monkeypatch):
     """The daemon's next review reads the posts file's new lines and builds the records of
-    the new posts only; the others are kept from its last look."""
+    the new posts only; the others are kept from its last look (a process that shares its
+    reads, as the daemon's does)."""
+    monkeypatch.setattr(post_log, "_sharing", [True])
     posts = all_posts()
     with GameStore.open(tmp_path, "g") as store:
         store.record_posts(posts[:60], T0)

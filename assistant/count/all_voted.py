@@ -73,12 +73,46 @@ class AllVotedWatch:
             for k in range(i, j + 1):
                 self._group_end[k], self._group_timed[k] = j, timed
             i = j + 1
-        last: int | None = None
-        for i, (kind, item) in enumerate(events):
+        self._index(events, 0)
+
+    def _index(self, events: Sequence[tuple[str, Any]], start: int) -> None:
+        last: int | None = self._last_post_at[-1] if self._last_post_at else None
+        for i in range(start, len(events)):
+            kind, item = events[i]
             if kind == "post":
                 last = item.post_id
                 self._index_of_post[item.post_id] = i
             self._last_post_at.append(last)
+
+    def resume(self, kept: AllVotedWatch, events: Sequence[tuple[str, Any]], game: Game,
+               first: int) -> None:
+        """As `begin`, for a pass that carries on after `first` events from the count this
+        `kept` watch saw (count/resume.py): what it found and scheduled is kept, and the new
+        events are learnt. The first new event is later than the last kept one, so the
+        events of one second are never split between the two."""
+        own = (self.posted_at, self.exact, self.specials)
+        self.__dict__.update(kept.__dict__)
+        self.posted_at, self.exact, self.specials = own
+        self._game = game
+        new = [item.posted_at if kind == "post" else item.at for kind, item in events[first:]]
+        if self._times and new and new[0] <= self._times[-1]:
+            raise ValueError("a watch carries on only after the events it saw")
+        self._in_order = self._in_order and all(
+            a <= b for a, b in zip(new, new[1:], strict=False))
+        self._times = [*self._times, *new]
+        self._group_end, self._group_timed = list(self._group_end), list(self._group_timed)
+        self._last_post_at, self._index_of_post = list(self._last_post_at), dict(
+            self._index_of_post)
+        i, n = first, len(events)
+        while i < n:
+            j = i
+            while j + 1 < n and self._times[j + 1] == self._times[i]:
+                j += 1
+            timed = any(kind != "post" for kind, _ in events[i : j + 1])
+            self._group_end += [j] * (j + 1 - i)
+            self._group_timed += [timed] * (j + 1 - i)
+            i = j + 1
+        self._index(events, first)
 
     def after(self, i: int, current: Mapping[str, Any], records: Sequence[dict[str, Any]],
               start: int) -> None:
@@ -110,8 +144,8 @@ class AllVotedWatch:
             if self._found is not None and at >= self._found:
                 return self._found  # every moment before it was looked at
             ok = self._seen.get((at, post_id))
-            if ok is None:
-                ok = self.exact(at, post_id)
+            if ok is None:  # (kept: a count as of a moment does not change with later ones)
+                ok = self._seen[(at, post_id)] = self.exact(at, post_id)
             if ok:
                 return at
         return None

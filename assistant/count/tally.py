@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from assistant.count import resume
 from assistant.count.all_voted import AllVotedWatch
 from assistant.count.events import (
     day_events,
@@ -58,7 +59,7 @@ from assistant.count.outcome import (
 )
 from assistant.count.records import ABSTAIN, Tally, Vote, Wagon
 from assistant.count.running import RunningCount
-from assistant.count.totals import alive_at_end, build_wagons, freeze_votes, role_effects
+from assistant.count.totals import alive_at_end, build_wagons, role_effects
 from assistant.count.votes import VoteRules
 from assistant.count.weights import hidden_by, votes_hidden
 from assistant.errors import PhaseError
@@ -144,18 +145,25 @@ def count(
             f"in post {election_until})"
         )
 
-    def run(taught_by: Sequence[tuple[int, Mapping[str, Taught]]], watch: Any = None
-            ) -> RunningCount:
+    def run(taught_by: Sequence[tuple[int, Mapping[str, Taught]]], watch: Any = None,
+            carry_on: resume.Kept | None = None) -> resume.Kept:
         """One pass over the events; an event after a GM count reads the names taught by
         the counts made before it (`taught_by`: the count's event index, the names by
         then), never a later count's: a count as of any post is the count a GM reading
-        the thread then would have."""
-        state = RunningCount(players=game.players, author_notes=author_notes)
-        if watch is not None:  # the watch learns the events here, once per pass
-            watch.begin(events, game)
-        taught: Mapping[str, Taught] = {}
-        k = 0
-        for i, (kind, item) in enumerate(events):
+        the thread then would have. With `carry_on`, the pass carries on from that kept
+        count of the events it applied (resume.py)."""
+        if carry_on is not None:
+            state, taught, k, first = (carry_on.state, carry_on.taught, carry_on.k,
+                                       len(carry_on.events))
+            if watch is not None:
+                watch.resume(carry_on.watch, events, game, first)
+        else:
+            state = RunningCount(players=game.players, author_notes=author_notes)
+            if watch is not None:  # the watch learns the events here, once per pass
+                watch.begin(events, game)
+            taught, k, first = {}, 0, 0
+        for i in range(first, len(events)):
+            kind, item = events[i]
             start = len(state.votes)
             if kind == "post":
                 post: Post = item
@@ -199,9 +207,15 @@ def count(
                     apply_taught(state, game, vrules, trules, phase, item, taught)
             if watch is not None:
                 watch.after(i, state.current, state.votes, start)
-        return state
+        kept = carry_on or resume.Kept(context, events, state)
+        kept.events, kept.watch, kept.taught, kept.k = events, watch, taught, k
+        kept.taught_by = list(taught_by)
+        return kept
 
-    state = run((), watch)
+    # The pass reads the names the GM's counts taught, when they taught any; a count of the
+    # day to its end is kept in the process, and the next one carries on from it when its
+    # events begin with the kept count's, on the same facts (resume.py).
+    taught_by: Sequence[tuple[int, Mapping[str, Taught]]] = ()
     if vrules.gm_counts and any(k == "post" and game.is_gm(item.author) for k, item in events):
         # Names the GM's counts made during the day explain (a count at or after the day's
         # end is the GM's verdict, not a reading of it); each post as it stood then. Each
@@ -216,8 +230,28 @@ def count(
         ]
         taught = taught_by_count([p for _, p in read], game, vrules, matcher, edits=edits)
         taught_by = [(read[j][0], names) for j, names in taught]  # by the count's event
-        if any(names for _, names in taught_by):
-            state = run(taught_by, watch)
+        if not any(names for _, names in taught_by):
+            taught_by = ()
+    slot = None
+    if at_post is None and at is None:
+        slot = (game.game_id, number, getattr(rules, "name", ""), watch is not None,
+                phase.ends_at if phase is not None else None, len(game.rulings))
+    context = (game, vrules, trules, phase, tuple(sorted(author_notes.items())), sheriff,
+               election_until)
+    found = resume.find(slot, context, events,
+                        times=(lambda e: event_time(*e)) if watch is not None else None)
+    carry_on = None
+    if found is not None:
+        kept, n = found
+        if [t for t in taught_by if t[0] < n] == kept.taught_by:  # (the same names read)
+            carry_on = kept
+    try:
+        kept = run(taught_by, watch, carry_on)
+    except BaseException:
+        resume.drop(slot)
+        raise
+    resume.keep(slot, kept)
+    state = kept.state
 
     # The last post of the day: one made after its deadline is read (its votes are refused)
     # but is not where the day stood, whenever the count is run.
@@ -225,7 +259,7 @@ def count(
     in_time = [p for p in selected if ends_at is None or p.posted_at <= ends_at]
     last = in_time[-1] if in_time else None
     alive = alive_at_end(game, phase, selected[-1] if selected else None, at_post, at, now)
-    votes = freeze_votes(state, game, trules, phase)
+    votes = resume.freeze(kept, state, game, number)
     wagons = build_wagons(state, game, trules, phase, alive)
     voting = {w_voter for w in wagons for w_voter in w.voters}
     abstaining = tuple(v for v, st in state.current.items() if st.target == ABSTAIN and v in alive

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from assistant.count.outcome import NO_LYNCH, RoleEffects, TallyRules
 from assistant.count.records import ABSTAIN, Vote, Wagon
@@ -123,31 +124,34 @@ def freeze_votes(
     state: RunningCount, game: Game, trules: TallyRules, phase: Phase | None
 ) -> list[Vote]:
     day = phase.number if phase else None
-    out = []
-    for fields in state.votes:
-        fields = dict(fields)
-        fields.pop("written", None)  # the name as written, for the running count only
-        ended = fields.pop("ended", None)
-        if ended:
-            fields["code"], why = ended
-            fields["reason"] = f"{why} ({fields['reason']})"
-        weight = 0
-        if (
-            fields["code"] in ACCEPTED
-            and fields["action"] == "vote"
-            and fields["target"] not in (None, ABSTAIN)
-        ):
-            weight, why = state.weight(game, fields["voter"], fields["target"], day)
-            by = "" if why in ("", "gm") else f"; {why}"
-            if hidden_by(game, fields["voter"], day) is not None:
-                fields["reason"] += f" (not counted and not shown: {why})"
-                if fields["code"] == VoteCode.COUNTED:
-                    fields["code"] = VoteCode.HIDDEN
-            elif weight == 0:
-                fields["reason"] += f" (powerless: shown, not counted{by})"
-                if fields["code"] == VoteCode.COUNTED:
-                    fields["code"] = VoteCode.POWERLESS
-            elif weight > 1:
-                fields["reason"] += f" (counts {weight}{by})"
-        out.append(Vote(weight=weight, **fields))
-    return out
+    return [freeze_vote(fields, state, game, day) for fields in state.votes]
+
+
+def freeze_vote(fields: dict[str, Any], state: RunningCount, game: Game, day: int | None
+                ) -> Vote:
+    """One mark's record of the running count as the `Vote` it became."""
+    fields = dict(fields)
+    fields.pop("written", None)  # the name as written, for the running count only
+    ended = fields.pop("ended", None)
+    if ended:
+        fields["code"], why = ended
+        fields["reason"] = f"{why} ({fields['reason']})"
+    weight = 0
+    if (
+        fields["code"] in ACCEPTED
+        and fields["action"] == "vote"
+        and fields["target"] not in (None, ABSTAIN)
+    ):
+        weight, why = state.weight(game, fields["voter"], fields["target"], day)
+        by = "" if why in ("", "gm") else f"; {why}"
+        if hidden_by(game, fields["voter"], day) is not None:
+            fields["reason"] += f" (not counted and not shown: {why})"
+            if fields["code"] == VoteCode.COUNTED:
+                fields["code"] = VoteCode.HIDDEN
+        elif weight == 0:
+            fields["reason"] += f" (powerless: shown, not counted{by})"
+            if fields["code"] == VoteCode.COUNTED:
+                fields["code"] = VoteCode.POWERLESS
+        elif weight > 1:
+            fields["reason"] += f" (counts {weight}{by})"
+    return Vote(weight=weight, **fields)

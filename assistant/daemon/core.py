@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from assistant.clock import Clock, ClockWatch
+from assistant.count.resume import keep_counts
 from assistant.daemon.logs import BusyJobs
 from assistant.daemon.process import REVIEW_THREADS, STOP_GRACE, Workers, exit_now
 from assistant.daemon.reports import CycleReport, PollStats
@@ -28,6 +29,7 @@ from assistant.phases import (
     game_zone,
 )
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
+from assistant.post_log import share_reads
 from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import AsyncFetcher, Fetcher, FetchSettings, ssl_context
 from assistant.scrapers.login import login
@@ -570,6 +572,8 @@ class Daemon:
         from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
         collect_as_usual()  # a process that runs for days: no garbage waits (store.paused_gc)
+        share_reads()  # ... and its next look at a game reads and counts only what is new
+        keep_counts()
         self._workers = Workers(REVIEW_THREADS)
         scheduler = AsyncIOScheduler(event_loop=asyncio.get_running_loop())
         logging.getLogger("apscheduler.scheduler").addFilter(BusyJobs(self.stats_busy))
