@@ -352,12 +352,17 @@ class _Has:
 
     quotes: bool
     highlights: bool
+    notices: bool = False
+    """The page's style prints edit notices as `.notice` (prosilver): one of them holds
+    one, so a post without such a `.notice` was not edited."""
 
     @classmethod
     def of(cls, tree: LexborHTMLParser) -> _Has:
         # Told apart by tag: a div here is only ever a div.quotetitle, a span a posthilit.
         tags = {node.tag for node in tree.css("blockquote, div.quotetitle, span.posthilit")}
-        return cls(quotes=bool(tags & {"blockquote", "div"}), highlights="span" in tags)
+        notices = any(_EDIT_PHRASES.search(clean_text(n.text())) for n in tree.css(".notice"))
+        return cls(quotes=bool(tags & {"blockquote", "div"}), highlights="span" in tags,
+                   notices=notices)
 
 
 def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
@@ -376,7 +381,7 @@ def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
     if posted_at is None:
         raise _missing(url, f"the time of {block.name}",
                        "the \"Posted:\" date" if block.table else "the date after \"by NAME »\"")
-    edit = _edit_note(block, body, outside, url, tz, now)
+    edit = _edit_note(block, body, outside, url, tz, now, has)
     quotes = tuple(_quotes(body)) if has.quotes else ()
     for hilit in body.css("span.posthilit") if has.highlights else ():
         hilit.unwrap()  # search highlights: not part of the post
@@ -537,10 +542,14 @@ _EDITOR_IN_TEXT = re.compile(
 
 
 def _edit_note(block: _Block, body: LexborNode, outside: _Outside, url: str,
-               tz: tzinfo, now: datetime) -> EditNote | None:
+               tz: tzinfo, now: datetime, has: _Has) -> EditNote | None:
     notices = [n for n in outside.of_class("notice")
-               if _EDIT_PHRASES.search(clean_text(n.text()))]
-    if not notices and any(_holds_edit_phrase(n.text()) for n in block.nodes):
+               if _EDIT_PHRASES.search(clean_text(n.text()))] if has.notices else []
+    # Not in a `.notice`: looked for in the post's other elements, on a page whose style
+    # does not print its notices so (the post's whole text read for it on every page was a
+    # sixteenth of a phpBB page's parsing).
+    if (not notices and not has.notices
+            and any(_holds_edit_phrase(n.text()) for n in block.nodes)):
         # subsilver2 and custom styles: the smallest element starting with it
         holding_body = _ancestor_ids(body)  # whose text would start with the post's own words
         found = [n for n in outside.nodes if n.tag in ("div", "span", "td", "p")
