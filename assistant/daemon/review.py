@@ -52,16 +52,20 @@ class ClockEvent:
     """For a warning: how long before the deadline."""
 
 
-def clock_events(view: GameView) -> list[ClockEvent]:
-    """Every clock event of the running phase, in time order (due or not)."""
+def clock_events(view: GameView, *, tallies_after: datetime | None = None) -> list[ClockEvent]:
+    """Every clock event of the running phase, in time order (due or not); with
+    `tallies_after`, the interval tallies after it only, up to the first not due yet (a
+    review looks at no more: a 3-day day of 5-minute tallies is 864 of them)."""
     phase, dl = view.phase, view.deadline
     if phase is None or dl is None or dl.at is None:
         return []
     tag = f"{phase.kind}{phase.number}"
-    events = [
-        ClockEvent(f"{tag}:tally:{to_iso(t)}", "tally", t)
-        for t in tally_times(phase, dl.at, view.phase_rules)
-    ]
+    times = tally_times(phase, dl.at, view.phase_rules)
+    if tallies_after is not None:
+        times = [t for t in times if t > tallies_after]
+        later = next((i for i, t in enumerate(times) if t > view.now), None)
+        times = times if later is None else times[: later + 1]
+    events = [ClockEvent(f"{tag}:tally:{to_iso(t)}", "tally", t) for t in times]
     events += [
         ClockEvent(f"{tag}:warn:{int(w.total_seconds())}", "warning", t, w)
         for w, t in warning_times(dl.at, phase.starts_at, view.phase_rules)
@@ -149,11 +153,13 @@ def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
                 zone=zone,
             )
             _FEEDS[feed] = (shown, _file_signature(feed))
-        events = clock_events(view)
-        due = [e for e in events if e.at <= now]
         markers = store.table(MARKERS).all()
         done = {d["key"] for d in markers}
         counted_through = _tallies_through(markers)
+        tag = f"{view.phase.kind}{view.phase.number}" if view.phase is not None else ""
+        events = clock_events(view, tallies_after=counted_through.get(
+            tag, datetime.min.replace(tzinfo=now.tzinfo)))
+        due = [e for e in events if e.at <= now]
         last_count = _last_count(due)
         handled = []
         missed: list[ClockEvent] = []
