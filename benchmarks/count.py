@@ -18,12 +18,19 @@ Measured in the same run, on the same posts (each a post of its own: no two shar
 4. with `--against CHECKOUT`: 1. with another checkout's code (e.g. a `git worktree` of
    the commit before a change) in child processes taking turns with this checkout's, on
    the same posts, checked to give the very same count (every vote and reason) and the
-   same deadline.
+   same deadline;
+5. with `--recount`: only the daemon's recount after a poll: the day stored under
+   `--ruleset`, a process set up as the daemon's (it keeps its counts and reads, where the
+   checkout has them), the game viewed once (`monitor.load_view`), then `--polls` times
+   five new posts stored and the game viewed again: the CPU of the count(s) in each view
+   (and of the view), the median, this checkout and `--against`'s in turn, same counts
+   checked.
 
 Ratios, not bare times, are what to compare across machines.
 
     .venv/bin/python benchmarks/count.py [--posts 10000] [--repeat 3] [--ruleset permissive]
                                          [--only chat-mafia ...] [--against /tmp/base]
+    .venv/bin/python benchmarks/count.py --recount --ruleset chat-mafia [--against /tmp/base]
 """
 
 from __future__ import annotations
@@ -302,6 +309,83 @@ def child(posts_file: str, ruleset: str, repeat: int) -> None:
     print(json.dumps(time_count_command(posts, ruleset, repeat)))
 
 
+def recount_child(ruleset: str, posts_n: int, polls: int) -> dict[str, Any]:
+    """In a process set up as the daemon's: the CPU of each view's counts after five new
+    posts, `polls` times (see the module's 5.)."""
+    import statistics
+
+    import assistant
+    import assistant.monitor as monitor
+    from assistant.store import GameStore, collect_as_usual
+
+    for setup in ("assistant.post_log:share_reads", "assistant.count.resume:keep_counts"):
+        module, name = setup.split(":")
+        try:
+            getattr(importlib.import_module(module), name)()  # (a checkout that has it)
+        except (ImportError, AttributeError):
+            pass
+    collect_as_usual()
+    posts = synthetic_day(posts_n + 5 * polls)
+    real, spent = monitor.count, []
+
+    def timed(*a: Any, **k: Any) -> Any:
+        began = time.process_time()
+        try:
+            return real(*a, **k)
+        finally:
+            spent.append(time.process_time() - began)
+
+    monitor.count = timed
+    counts, views, digests = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        now = stored_game(Path(tmp), posts[:posts_n], ruleset)
+        for k in range(polls + 1):
+            if k:
+                new = posts[posts_n + 5 * (k - 1): posts_n + 5 * k]
+                with GameStore.open(Path(tmp), "bench", create=False) as store:
+                    store.record_posts(new, new[-1].posted_at)
+                now = new[-1].posted_at + timedelta(seconds=5)
+            spent.clear()
+            began = time.process_time()
+            with GameStore.open(Path(tmp), "bench", create=False) as store:
+                view = monitor.load_view(store, now)
+            if k:  # (the first view reads the whole day: not a recount)
+                views.append(time.process_time() - began)
+                counts.append(sum(spent))
+            digests.append(digest(view.tally))
+    return {"count": statistics.median(counts), "view": statistics.median(views),
+            "digests": digests, "code": str(Path(assistant.__file__).parent.parent)}
+
+
+def recount(args: argparse.Namespace) -> None:
+    checkouts = {"this checkout": args.root.resolve()}
+    if args.against:
+        checkouts["before"] = args.against.resolve()
+    got = {}
+    for name, root in checkouts.items():
+        out = subprocess.run(
+            [sys.executable, __file__, "--recount-child", "--root", str(root), "--ruleset",
+             args.ruleset, "--posts", str(args.posts), "--polls", str(args.polls)],
+            capture_output=True, text=True, check=False)
+        if out.returncode != 0:
+            sys.exit(f"the recount with {root} failed:\n{out.stderr}")
+        got[name] = json.loads(out.stdout)
+        if Path(got[name]["code"]).resolve() != root:
+            sys.exit(f"the child meant to run {root} ran the code of {got[name]['code']}")
+    if args.against and got["before"]["digests"] != got["this checkout"]["digests"]:
+        sys.exit(f"{args.against} counts the growing day differently: the comparison is void")
+    print(f"the daemon's recount after a poll that brought 5 posts to a {args.posts}-post "
+          f"{args.ruleset} day (the median of {args.polls} polls; CPU; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):")
+    for name, r in got.items():
+        print(f"  {name:14} count(s) {r['count'] * 1000:7.1f} ms   whole view "
+              f"{r['view'] * 1000:7.1f} ms")
+    if args.against:
+        a, b = got["this checkout"], got["before"]
+        print(f"  ratio before / this checkout: count {b['count'] / a['count']:.1f}x, view "
+              f"{b['view'] / a['view']:.1f}x (same counts)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--posts", type=int, default=10_000)
@@ -313,12 +397,22 @@ def main() -> None:
     ap.add_argument("--against", type=Path, help="another checkout to time `count` with")
     ap.add_argument("--against-repeat", type=int, default=1,
                     help="best of how many for the other checkout (a slow one takes long)")
+    ap.add_argument("--recount", action="store_true",
+                    help="only the daemon's recount after a poll of 5 posts (see 5. above)")
+    ap.add_argument("--polls", type=int, default=9, help="with --recount: polls measured")
     ap.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--recount-child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
     if args.child:
         child(args.child, args.ruleset, args.repeat)
+        return
+    if args.recount_child:
+        print(json.dumps(recount_child(args.ruleset, args.posts, args.polls)))
+        return
+    if args.recount:
+        recount(args)
         return
 
     from assistant.count.tally import count
