@@ -293,16 +293,17 @@ def _fsync_dir(folder: Path) -> None:
 
 _SHARED: OrderedDict[Path, PostLog] = OrderedDict()
 _SHARED_LOCK = threading.Lock()
-SHARED_LOGS = 32
-"""Logs a process keeps read (the most recently used): the daemon's reviews of a game
-read only its new lines; a game past these is read whole again when next asked."""
-
+LONG = 1000
+"""Posts from which a game's posts are kept between looks (`keep_if_long`): a shorter one
+is read whole again in a few milliseconds, and 200 of them kept would only hold memory."""
+SHARED_POSTS = 40_000
+"""Posts kept at most, all games together (the least recently looked at dropped first)."""
 
 _sharing = [False]
 
 
 def share_reads() -> None:
-    """From now on this process keeps what it read of each posts file (`shared`): for a
+    """From now on this process keeps what it read of each long game's posts file: for a
     process that runs for days (the daemon, the dashboard), whose next look at a game reads
     only its new lines and builds only its new posts. A command that reads once and exits
     does not: keeping them alive to the end only made its exit free them all (0.6 s of a
@@ -310,19 +311,29 @@ def share_reads() -> None:
     _sharing[0] = True
 
 
+def _key(path: Path) -> Path:
+    return Path(path) if Path(path).is_absolute() else Path(path).resolve()
+
+
 def shared(path: Path) -> PostLog:
-    """The process's `PostLog` of `path` when it shares its reads (`share_reads`: one per
-    file, so every store of the game reads the file's new lines only once), else one of the
-    caller's own."""
-    if not _sharing[0]:
-        return PostLog(Path(path))
-    key = Path(path).resolve() if not Path(path).is_absolute() else Path(path)
+    """The `PostLog` of `path` this process kept (`keep_if_long`), else a new one."""
+    if _sharing[0]:
+        with _SHARED_LOCK:
+            found = _SHARED.get(_key(path))
+            if found is not None:
+                _SHARED.move_to_end(found.path)
+                return found
+    return PostLog(_key(path))
+
+
+def keep_if_long(log: PostLog) -> None:
+    """Keep `log` for the next look at its game, when this process shares its reads and the
+    game is long (`LONG`); the least recently looked at go past `SHARED_POSTS`."""
+    if not _sharing[0] or len(log.docs) < LONG:
+        return
     with _SHARED_LOCK:
-        found = _SHARED.get(key)
-        if found is None:
-            found = _SHARED[key] = PostLog(key)
-            while len(_SHARED) > SHARED_LOGS:
-                _SHARED.popitem(last=False)
-        else:
-            _SHARED.move_to_end(key)
-        return found
+        _SHARED[log.path] = log
+        _SHARED.move_to_end(log.path)
+        while len(_SHARED) > 1 and sum(len(kept.docs) for kept in _SHARED.values()) > (
+                SHARED_POSTS):
+            _SHARED.popitem(last=False)

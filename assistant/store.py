@@ -49,7 +49,7 @@ from tinydb.table import Table
 
 from assistant.errors import StoreError, damaged_record
 from assistant.models import Post, built, stored_date, to_iso
-from assistant.post_log import PostLog, log_path, shared
+from assistant.post_log import PostLog, keep_if_long, log_path, shared
 
 if TYPE_CHECKING:  # filelock, tempfile and platformdirs are imported where a write or the
     # default folder needs them: a read-only command (`count`) pays for none of them
@@ -633,6 +633,7 @@ class GameStore:
             return _docs_of_table(data["posts"])
         with paused_gc():  # (a long game's records read: the collector's walks over them
             self._log.refresh(_committed(data))  # were a fifth of a count)
+        keep_if_long(self._log)
         return None
 
     def posts(self, *, include_vanished: bool = True) -> list[StoredPost]:

@@ -30,6 +30,7 @@ T0 = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
 def as_the_daemon(monkeypatch):
     """Counts kept and posts files' reads shared, as in the daemon's process."""
     monkeypatch.setattr(post_log, "_sharing", [True])
+    monkeypatch.setattr(post_log, "LONG", 10)
     with resume.counted_whole(False):
         yield
 

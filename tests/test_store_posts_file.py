@@ -184,6 +184,7 @@ def test_a_reader_builds_only_the_posts_that_are_new(tmp_path, monkeypatch):
     the new posts only; the others are kept from its last look (a process that shares its
     reads, as the daemon's does)."""
     monkeypatch.setattr(post_log, "_sharing", [True])
+    monkeypatch.setattr(post_log, "LONG", 10)  # (a game of 66 posts kept as a long one)
     posts = all_posts()
     with GameStore.open(tmp_path, "g") as store:
         store.record_posts(posts[:60], T0)
