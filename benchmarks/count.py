@@ -309,9 +309,11 @@ def child(posts_file: str, ruleset: str, repeat: int) -> None:
     print(json.dumps(time_count_command(posts, ruleset, repeat)))
 
 
-def recount_child(ruleset: str, posts_n: int, polls: int) -> dict[str, Any]:
+def recount_child(ruleset: str, posts_n: int, polls: int, whole: bool = False
+                  ) -> dict[str, Any]:
     """In a process set up as the daemon's: the CPU of each view's counts after five new
-    posts, `polls` times (see the module's 5.)."""
+    posts, `polls` times (see the module's 5.); `whole`: without keeping counts and reads
+    between views (each count made whole: the baseline of the same code)."""
     import statistics
 
     import assistant
@@ -321,7 +323,8 @@ def recount_child(ruleset: str, posts_n: int, polls: int) -> dict[str, Any]:
     for setup in ("assistant.post_log:share_reads", "assistant.count.resume:keep_counts"):
         module, name = setup.split(":")
         try:
-            getattr(importlib.import_module(module), name)()  # (a checkout that has it)
+            if not whole:
+                getattr(importlib.import_module(module), name)()  # (a checkout that has it)
         except (ImportError, AttributeError):
             pass
     collect_as_usual()
@@ -358,32 +361,39 @@ def recount_child(ruleset: str, posts_n: int, polls: int) -> dict[str, Any]:
 
 
 def recount(args: argparse.Namespace) -> None:
-    checkouts = {"this checkout": args.root.resolve()}
+    checkouts = {"this checkout": (args.root.resolve(), False),
+                 "counted whole": (args.root.resolve(), True)}
     if args.against:
-        checkouts["before"] = args.against.resolve()
+        checkouts["before"] = (args.against.resolve(), False)
     got = {}
-    for name, root in checkouts.items():
+    for name, (root, whole) in checkouts.items():
         out = subprocess.run(
             [sys.executable, __file__, "--recount-child", "--root", str(root), "--ruleset",
-             args.ruleset, "--posts", str(args.posts), "--polls", str(args.polls)],
+             args.ruleset, "--posts", str(args.posts), "--polls", str(args.polls),
+             *(["--whole"] if whole else [])],
             capture_output=True, text=True, check=False)
         if out.returncode != 0:
             sys.exit(f"the recount with {root} failed:\n{out.stderr}")
         got[name] = json.loads(out.stdout)
         if Path(got[name]["code"]).resolve() != root:
             sys.exit(f"the child meant to run {root} ran the code of {got[name]['code']}")
-    if args.against and got["before"]["digests"] != got["this checkout"]["digests"]:
-        sys.exit(f"{args.against} counts the growing day differently: the comparison is void")
+    if got["counted whole"]["digests"] != got["this checkout"]["digests"]:
+        sys.exit("the counts carried on differ from the counts made whole: a bug")
+    same = not args.against or got["before"]["digests"] == got["this checkout"]["digests"]
     print(f"the daemon's recount after a poll that brought 5 posts to a {args.posts}-post "
-          f"{args.ruleset} day (the median of {args.polls} polls; CPU; load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):")
+          f"{args.ruleset} day (the median of {args.polls} polls; CPU; counted whole: this "
+          f"checkout without its counts kept; load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores):")
     for name, r in got.items():
         print(f"  {name:14} count(s) {r['count'] * 1000:7.1f} ms   whole view "
               f"{r['view'] * 1000:7.1f} ms")
-    if args.against:
-        a, b = got["this checkout"], got["before"]
-        print(f"  ratio before / this checkout: count {b['count'] / a['count']:.1f}x, view "
-              f"{b['view'] / a['view']:.1f}x (same counts)")
+    a = got["this checkout"]
+    for name in [n for n in got if n != "this checkout"]:
+        b = got[name]
+        note = "same counts" if name == "counted whole" or same else (
+            "NOT the same counts: that checkout counts otherwise (other changes)")
+        print(f"  ratio {name} / this checkout: count {b['count'] / a['count']:.1f}x, view "
+              f"{b['view'] / a['view']:.1f}x ({note})")
 
 
 def main() -> None:
@@ -403,13 +413,14 @@ def main() -> None:
     ap.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--recount-child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--whole", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
     if args.child:
         child(args.child, args.ruleset, args.repeat)
         return
     if args.recount_child:
-        print(json.dumps(recount_child(args.ruleset, args.posts, args.polls)))
+        print(json.dumps(recount_child(args.ruleset, args.posts, args.polls, args.whole)))
         return
     if args.recount:
         recount(args)

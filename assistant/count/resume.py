@@ -53,6 +53,10 @@ class Kept:
     taught_by: list[Any] = field(default_factory=list)
     """The GM's counts the pass read (event index, names): the next pass carries on only
     when it reads the same ones among the events kept."""
+    taught_all: Any = ()
+    """Every GM count's names the pass read (tally.py): the same while no GM post came."""
+    has_gm: bool = False
+    """Whether a GM posted among the events kept."""
     frozen: list[Vote] = field(default_factory=list)
     ended: list[Any] = field(default_factory=list)
     """Each frozen vote's "ended" mark when it was frozen (a later vote may end it)."""

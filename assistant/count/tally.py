@@ -215,8 +215,24 @@ def count(
     # The pass reads the names the GM's counts taught, when they taught any; a count of the
     # day to its end is kept in the process, and the next one carries on from it when its
     # events begin with the kept count's, on the same facts (resume.py).
+    slot = None
+    if at_post is None and at is None:
+        slot = (game.game_id, number, getattr(rules, "name", ""), watch is not None,
+                phase.ends_at if phase is not None else None, len(game.rulings))
+    context = (game, vrules, trules, phase, tuple(sorted(author_notes.items())), sheriff,
+               election_until)
+    found = resume.find(slot, context, events,
+                        times=(lambda e: event_time(*e)) if watch is not None else None)
+    before, n = found if found is not None else (None, 0)
+    new = events[n:]
+    has_gm = (before is not None and before.has_gm) or any(
+        k == "post" and game.is_gm(item.author) for k, item in new)
     taught_by: Sequence[tuple[int, Mapping[str, Taught]]] = ()
-    if vrules.gm_counts and any(k == "post" and game.is_gm(item.author) for k, item in events):
+    if vrules.gm_counts and has_gm and before is not None and not any(
+            game.is_gm((item if k == "post" else item.after).author)
+            for k, item in new if k in ("post", "edit")):
+        taught_by = before.taught_all  # no GM post since: the same counts teach the same
+    elif vrules.gm_counts and has_gm:
         # Names the GM's counts made during the day explain (a count at or after the day's
         # end is the GM's verdict, not a reading of it); each post as it stood then. Each
         # count teaches the votes read after it, never the ones before, whether or not a
@@ -232,24 +248,15 @@ def count(
         taught_by = [(read[j][0], names) for j, names in taught]  # by the count's event
         if not any(names for _, names in taught_by):
             taught_by = ()
-    slot = None
-    if at_post is None and at is None:
-        slot = (game.game_id, number, getattr(rules, "name", ""), watch is not None,
-                phase.ends_at if phase is not None else None, len(game.rulings))
-    context = (game, vrules, trules, phase, tuple(sorted(author_notes.items())), sheriff,
-               election_until)
-    found = resume.find(slot, context, events,
-                        times=(lambda e: event_time(*e)) if watch is not None else None)
     carry_on = None
-    if found is not None:
-        kept, n = found
-        if [t for t in taught_by if t[0] < n] == kept.taught_by:  # (the same names read)
-            carry_on = kept
+    if before is not None and [t for t in taught_by if t[0] < n] == before.taught_by:
+        carry_on = before  # (the same names read by the events kept)
     try:
         kept = run(taught_by, watch, carry_on)
     except BaseException:
         resume.drop(slot)
         raise
+    kept.has_gm, kept.taught_all = has_gm, taught_by
     resume.keep(slot, kept)
     state = kept.state
 
