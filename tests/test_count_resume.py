@@ -131,13 +131,13 @@ def test_a_poll_that_brought_five_posts_is_counted_by_reading_five_posts(tmp_pat
     with GameStore.open(tmp_path, "g") as store:
         store.record_posts(day[:600], day[599].posted_at)
     read: list[int] = []
-    real = tally.extract_votes
+    real = tally.numbered_marks
 
     def counting(post, *args, **kwargs):  # noqa: ANN001, ANN202
         read.append(post.post_id)
         return real(post, *args, **kwargs)
 
-    monkeypatch.setattr(tally, "extract_votes", counting)
+    monkeypatch.setattr(tally, "numbered_marks", counting)
     with GameStore.open(tmp_path, "g", create=False) as store:
         first = load_view(store, day[599].posted_at + timedelta(seconds=30))
     assert len(read) >= 600
