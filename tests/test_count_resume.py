@@ -31,6 +31,7 @@ def as_the_daemon(monkeypatch):
     """Counts kept and posts files' reads shared, as in the daemon's process."""
     monkeypatch.setattr(post_log, "_sharing", [True])
     monkeypatch.setattr(post_log, "LONG", 10)
+    monkeypatch.setattr(resume, "LONG", 10)  # (days of a few hundred posts kept as long ones)
     with resume.counted_whole(False):
         yield
 

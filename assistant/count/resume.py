@@ -107,8 +107,14 @@ def find(slot: Hashable | None, context: tuple[Any, ...], events: Sequence[Event
     return kept, n
 
 
+LONG = 500
+"""Events from which a day's count is kept: a shorter day is counted whole again in a few
+milliseconds, and the daemon's 200 short games' counts kept would only hold memory."""
+
+
 def keep(slot: Hashable | None, kept: Kept) -> None:
-    if slot is None or not _enabled[-1]:
+    if slot is None or not _enabled[-1] or len(kept.events) < LONG:
+        drop(slot)
         return
     _KEPT[slot] = kept
     _KEPT.move_to_end(slot)
