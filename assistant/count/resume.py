@@ -12,8 +12,8 @@ for the next. The `Vote` records of the marks whose outcome did not change since
 kept too (a later vote of the same voter changes an earlier one's: that one is made
 again).
 
-Only counts to the end of the day are kept (not `--at`, not as of a post), a few per
-process (`MAX_KEPT`), and only by a process that runs for days and asked (`keep_counts`:
+Only counts to the end of a long day are kept (`LONG`; not `--at`, not as of a post), a
+few per process (`MAX_KEPT`), and only by a process that runs for days and asked (`keep_counts`:
 the daemon, the dashboard); a count that fails half-way drops what it kept.
 """
 
