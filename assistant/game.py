@@ -59,6 +59,7 @@ An input the GM withdrew (`assistant undo`, store.WITHDRAW) is not among the inp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -675,3 +676,43 @@ def _readable(game: Callable[[list[dict[str, Any]]], Game], inputs: list[dict[st
     except AssistantError:
         pass  # a GM error of the inputs so far (no players yet...), not a damaged record
     return True
+
+
+# ---- the game's name in drafts and subjects ---------------------------------------------
+
+_NUMBER = (
+    r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|final|last"
+)
+_PHASE_WORD = rf"(?:day|night|dawn|dusk)\s*(?:{_NUMBER})\b|(?:{_NUMBER})\s+(?:day|night)\b"
+#: A phase in brackets anywhere ("[Day 4] ...", "... (Night 3)").
+_BRACKETED = re.compile(rf"\s*[\[({{](?:[^\])}}]*?\b)?(?:{_PHASE_WORD})[^\])}}]*[\])}}]\s*", re.I)
+#: A phase after a separator, and everything after it ("... — Day 2: results of Night 2").
+_AFTER_SEPARATOR = re.compile(rf"\s*(?:[—–\-:|~·/,]|\s-\s)\s*(?:the\s+)?(?:{_PHASE_WORD}).*$", re.I)
+#: A phase before a separator at the start ("Day 3 - Town Mafia").
+_LEADING = re.compile(rf"^\s*(?:{_PHASE_WORD})\s*[—–\-:|~·/,]\s*", re.I)
+#: A phase at the end with no separator ("Paranormal Mafia Day 2").
+_TRAILING = re.compile(rf"\s+(?:{_PHASE_WORD})\s*$", re.I)
+
+
+def title_without_phase(title: str) -> str:
+    """The game's name in its thread's title: the title without the day or night it is at
+    ("Chat Mafia — Day 2: results of Night 2" -> "Chat Mafia", "[Day 4] Town Mafia" ->
+    "Town Mafia"); the title itself when nothing would be left."""
+    name = _BRACKETED.sub(" ", title)
+    name = _AFTER_SEPARATOR.sub("", name)
+    name = _LEADING.sub("", name)
+    name = _TRAILING.sub("", name)
+    name = " ".join(name.split()).strip(" —–-:|~·/,")
+    return name or " ".join(title.split())
+
+
+def game_name(config: Mapping[str, Any], crawl: Mapping[str, Any]) -> str | None:
+    """What drafts and subjects call the game: the GM's `game new --title`, else the
+    thread's title without its day; None before either is known (never the game's id,
+    which is the GM's short handle for the command line)."""
+    given = str(config.get("title") or "").strip()
+    if given:
+        return given
+    thread = str(crawl.get("title") or "").strip()
+    return title_without_phase(thread) if thread else None

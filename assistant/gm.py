@@ -31,7 +31,7 @@ from assistant.errors import (
 )
 from assistant.game import Game
 from assistant.models import to_iso
-from assistant.monitor import GameView, day_tally, game_ruleset, load_game, load_view
+from assistant.monitor import GameView, day_tally, game_ruleset, game_title, load_game, load_view
 from assistant.phases import game_zone, local_text, parse_past, phase_at, phases_from_inputs
 from assistant.rulesets import find_ruleset
 from assistant.store import WITHDRAW, GameStore, paused_gc
@@ -468,9 +468,8 @@ def day_result(store: GameStore, rep: Replay, day: int) -> PhaseResult:
 
 
 def title_of(store: GameStore) -> str:
-    from assistant.engine.drafts import game_title
-
-    return game_title(store.config(), store.crawl_state(), store.game_id)
+    """The game's name in drafts and subjects (`monitor.game_title`)."""
+    return game_title(store)
 
 
 def dawn_draft(store: GameStore, night: int | None = None) -> dict[str, Any]:
@@ -623,7 +622,7 @@ def refresh_feed(store: GameStore, now: datetime) -> Path:
         AlertLog(store).all(),
         feed_path(store),
         game_id=store.game_id,
-        title=config.get("title") or store.game_id,
+        title=game_title(store),
         link=config.get("thread_url"),
         now=now,
         zone=game_zone(config.get("tz")),

@@ -126,6 +126,20 @@ def game_from_parts(
     )
 
 
+def game_title(store: GameStore, ruleset: Ruleset | None = None) -> str:
+    """What every draft, subject and page calls the game: the GM's `game new --title`, else
+    the thread's title without its day ("Chat Mafia", not "Chat Mafia — Day 2"), else the
+    ruleset's title before the thread was read: never the game's id (`facts.game_name`)."""
+    config = store.config()
+    name = facts.game_name(config, store.crawl_state())
+    if name:
+        return name
+    try:
+        return (ruleset or find_ruleset(config.get("ruleset") or "permissive")).title
+    except AssistantError:  # a ruleset that cannot be read: every command says why
+        return str(config.get("ruleset") or store.game_id)
+
+
 def _has_setup(inputs: list[dict[str, Any]]) -> bool:
     kinds = {i["kind"] for i in inputs}
     return ROLES in kinds and "players" in kinds

@@ -535,6 +535,8 @@ class NameMatcher:
 
 def parse_players_file(text: str, *, source: str = "players file") -> list[Slot]:
     """Slots from a players file: one player a line, `name | alias | replaced player`.
+    After the first `|`, commas separate names too (`Mr. Pickles | Pickles, Mr Pickles`), as
+    GMs write lists; the shown name before it may hold a comma.
 
     Blank lines and lines starting with `#` are skipped. Only a real contradiction is
     refused: two lines shown under the same name (which slot is it?). A person may stand
@@ -550,11 +552,13 @@ def parse_players_file(text: str, *, source: str = "players file") -> list[Slot]
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        names = [n.strip() for n in line.split("|")]
+        shown_name, bar, rest = line.partition("|")
+        others = [n.strip() for n in re.split(r"[|,]", rest)] if bar else []
+        names = [shown_name.strip(), *others]
         if any(not n for n in names):
             raise ConfigError(
                 f"{source}, line {lineno}: an empty name in {raw.strip()!r}; "
-                "write `name | alias | ...` with a name between every `|`"
+                "write `name | alias, alias | ...` with a name between every `|` and `,`"
             )
         key = fold(names[0]) or names[0]
         if key in shown:

@@ -18,6 +18,7 @@ pytest.register_assert_rewrite(
     "forum_server",
     "daemon_support",
     "thread_b_support",
+    "thread_b_cli",
     "live_support",
 )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -99,3 +100,27 @@ def test_demo_command_runs_as_a_user_would(tmp_path) -> None:
     assert "Traceback" not in r.stderr + r.stdout
     assert "majority reached" in r.stdout
     assert "Gwen has died. Gwen was the Vanilla Townie (Town)." in r.stdout
+
+
+def test_the_demo_names_the_data_dir_it_used_whatever_the_environment(tmp_path) -> None:
+    """With ASSISTANT_DATA_DIR set (a GM's own games there), the demo's steps went to that
+    directory while its closing hint named the demo's: `assistant --data-dir DIR posts
+    demo` then found nothing, and the demo's daemon polled the GM's real games."""
+    own, given = tmp_path / "gm-games", tmp_path / "demo"
+    env = {**os.environ, "ASSISTANT_DATA_DIR": str(own)}
+    r = subprocess.run(
+        [sys.executable, "-m", "assistant", "--data-dir", str(given), "demo"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.endswith(
+        f"The game's store is {given / 'games' / 'demo.json'}; the alert feed is beside it. "
+        f"Try `assistant --data-dir {given} posts demo`.\n"
+    )
+    assert (given / "games" / "demo.json").is_file() and not own.exists()
+    assert "Subject: Harbour Town Mafia: results of Night 2\n" in r.stdout  # "— Day 2" left out
+    posts = subprocess.run(
+        [sys.executable, "-m", "assistant", "--data-dir", str(given), "posts", "demo"],
+        capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert posts.returncode == 0 and "#101" in posts.stdout, posts.stderr

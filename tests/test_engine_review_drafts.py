@@ -50,7 +50,8 @@ def test_002_day_actions_and_a_quiet_modkill_reach_the_drafts(
     )
     # "only the killer shall know the deceased's alignment and role" (002 [reveal]).
     assert run(capsys, tmp_path, "draft", "pms", "rv", "--day", "1") == (
-        "To: Sor\nSubject: rv: results of Day 1\n\nGus, whom you killed, was Vanilla (Town).\n"
+        "To: Sor\nSubject: Turtle's Chat Mafia: results of Day 1\n\n"
+        "Gus, whom you killed, was Vanilla (Town).\n"
     )
     # A quiet modkill during the night: the dawn names Doc, not only the survivors.
     at(monkeypatch, D1 + timedelta(minutes=30))
@@ -63,8 +64,8 @@ def test_002_day_actions_and_a_quiet_modkill_reach_the_drafts(
     )
 
 
-def test_win_post_says_the_winner_once_and_titles_fall_back():
-    from assistant.engine.drafts import Reveal, game_title, win_post
+def test_win_post_says_the_winner_once():
+    from assistant.engine.drafts import Reveal, win_post
     from assistant.engine.win import Win
     from assistant.templating import template
 
@@ -78,9 +79,6 @@ def test_win_post_says_the_winner_once_and_titles_fall_back():
         "The game is over. Victory: Villagers!\nAll the werewolves have been killed.\n"
         "Winners: Ann."
     )
-    assert game_title({"title": "Mini 12"}, {"title": "Thread"}, "g") == "Mini 12"
-    assert game_title({}, {"title": "Thread"}, "g") == "Thread"
-    assert game_title({}, {}, "g") == "g"
     # A death whose role is not shown prints no "was the None".
     dawn = template("dawn_millers-hollow.j2").render(
         number=1, deaths=[Reveal("Cid", None, None)], public=[], win=None, next_day=1,

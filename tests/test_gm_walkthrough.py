@@ -10,7 +10,6 @@ nothing stored.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -18,13 +17,12 @@ from pathlib import Path
 import pytest
 import thread_b_support as tb
 from cli_support import run_cli
-from conftest import REALFORUM
-from forum_server import ForumServer, page_path, running_forum
+from forum_server import ForumServer, running_forum
+from thread_b_cli import FORUMS, first_post, new_game, players_file, serve_thread_b, setup_file
 
 from assistant.store import GameStore
 
 NOW = "2026-11-22T12:00:00+00:00"
-FORUMS = {"smf21": "smf", "phpbb33": "phpbb"}
 
 
 @pytest.fixture
@@ -39,51 +37,6 @@ def run(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("ASSISTANT_NOW", NOW)
     return partial(run_cli, capsys)
-
-
-def serve_thread_b(server: ForumServer, forum: str) -> str:
-    software = FORUMS[forum]
-    for n in range(1, 5):
-        path = REALFORUM / forum / f"{forum}_b_topic_p{n}.html"
-        server.set_page(page_path(software, 3, n), path.read_bytes())
-    return server.base_url + page_path(software, 3, 1)
-
-
-def players_file(tmp_path: Path, forum: str) -> Path:
-    """One player a line with the common names of `meta.common_names` after `|`."""
-    meta = tb.truth(forum)["meta"]
-    lines = [" | ".join([n, *meta["common_names"].get(n, [])]) for n in meta["players"]]
-    path = tmp_path / "players.txt"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
-
-def setup_file(tmp_path: Path, forum: str) -> Path:
-    """The setup the role PMs of `meta.role_pms` describe, in 002's role keys."""
-    rows = []
-    for name, pm in tb.truth(forum)["meta"]["role_pms"].items():
-        side = re.search(r"Your alignment is (\w+)", pm).group(1).lower()  # type: ignore[union-attr]
-        role = re.search(r"Your role is (\w+)", pm)
-        key = f', role = "{role.group(1).lower()}"' if role else ""
-        rows.append(f'  {{ name = "{name}", side = "{side}"{key} }},')
-    path = tmp_path / "setup.toml"
-    path.write_text("seed = 7\nplayers = [\n" + "\n".join(rows) + "\n]\n", encoding="utf-8")
-    return path
-
-
-def first_post(forum: str) -> int:
-    posts = tb.truth(forum)["posts"]
-    return posts[0].get("msg_id", posts[0].get("post_id"))
-
-
-def new_game(run, tmp_path: Path, forum: str, url: str) -> None:
-    code, _, err = run(
-        "game", "new", "b", "--thread", url, "--ruleset", "chat-mafia",
-        "--players", str(players_file(tmp_path, forum)), "--gm", tb.GM,
-    )  # fmt: skip
-    assert code == 0, err
-    code, _, err = run("fetch", "--game", "b", "--delay", "0")
-    assert code == 0, err
 
 
 @pytest.mark.parametrize("which", list(FORUMS))

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from assistant import __version__
 from assistant.clock import Clock, default_clock
@@ -92,9 +93,17 @@ class AppContext:
             click.echo(for_terminal(text() if callable(text) else text))
 
 
-def _set_data_dir(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
-    if value is not None:
-        ctx.ensure_object(dict)["data_dir"] = Path(value)
+def _set_data_dir(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """`--data-dir` given on the command line wins over ASSISTANT_DATA_DIR, wherever on the
+    line it was given: the command's own option reads the variable too, and must not undo
+    an `assistant --data-dir DIR COMMAND` (the demo's steps are written so)."""
+    if value is None:
+        return
+    obj = ctx.ensure_object(dict)
+    from_env = ctx.get_parameter_source(param.name or "") is ParameterSource.ENVIRONMENT
+    if from_env and "data_dir" in obj:
+        return
+    obj["data_dir"] = Path(value)
 
 
 def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

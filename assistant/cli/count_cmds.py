@@ -160,6 +160,8 @@ def _own_tally(ruleset: Any, at_deadline: str | None, no_lynch: str | None) -> d
     help="One player a line; aliases and replaced players after `|`.",
 )
 @click.option("--gm", "gms", multiple=True, help="A GM's forum name (repeat for co-GMs).")
+@click.option("--title", help="The game's name in drafts and PM subjects (default: the thread's "
+              "title without its day: \"Chat Mafia\" for \"Chat Mafia — Day 2\").")
 @click.option("--tz", default="UTC", show_default=True, help="The game's time zone (IANA name).")
 @click.option("--forum-tz", "forum_tz", default=None,
               help="The zone the forum shows its dates in, when not the game's (SMF).")
@@ -173,12 +175,13 @@ def game_new(
     ruleset_name: str,
     players_file: Path,
     gms: tuple[str, ...],
+    title: str | None,
     tz: str,
     forum_tz: str | None,
     at_deadline: str | None,
     no_lynch_majority: str | None,
 ) -> None:
-    """Create GAME: its thread, ruleset, players, GMs and time zone."""
+    """Create GAME: its thread, ruleset, players, GMs, name and time zone."""
     from assistant.scrapers import thread_url_info  # the forum pages' code, only here
 
     a = app(ctx)
@@ -189,6 +192,7 @@ def game_new(
     if forum_tz:
         zone(forum_tz)
     slots = parse_players_file(read_text(players_file, "players file"), source=str(players_file))
+    title = _title(title)
     with a.open_game(game_id, create=True) as store:
         known = store.config()
         if store.inputs("players"):
@@ -213,6 +217,7 @@ def game_new(
                 gms=list(gms),
                 **({"forum_tz": forum_tz} if forum_tz else {}),
                 **({"tally": own} if own else {}),
+                **({"title": title} if title else {}),
             )
             store.add_input("players", {"players": [list(s.names) for s in slots]}, a.clock.now())
     a.emit(
@@ -222,11 +227,50 @@ def game_new(
             "ruleset": ruleset.name,
             "tz": tz,
             "gms": list(gms),
+            "title": title,
             "players": [list(s.names) for s in slots],
         },
         f"Created {game_id}: {len(slots)} players, ruleset {ruleset.name}"
         + "".join(f", {k} = {v}" for k, v in own.items())
         + f", GMs: {', '.join(gms) or 'none'}, time zone {tz}.",
+    )
+
+
+def _title(text: str | None) -> str | None:
+    """A game's name as given, on one line; an empty one is refused (it would fall back)."""
+    if text is None:
+        return None
+    title = " ".join(text.split())
+    if not title:
+        raise ConfigError("--title: give the game's name, e.g. --title \"Chat Mafia\"")
+    return title
+
+
+@game.command("title")
+@click.argument("game_id", metavar="GAME")
+@click.argument("title", required=False)
+@common_options
+@click.pass_context
+def game_title_cmd(ctx: click.Context, game_id: str, title: str | None) -> None:
+    """Show or set GAME's name in drafts and PM subjects (`game new --title`); without one,
+    the thread's title without its day."""
+    from assistant.monitor import game_title
+
+    a = app(ctx)
+    with a.open_game(game_id) as store:
+        if title is not None:
+            store.update_config(title=_title(title))
+        shown, own = game_title(store), store.config().get("title")
+        source = "" if own else (
+            "the thread's title without its day" if store.crawl_state().get("title")
+            else "the ruleset's title until the thread is read"
+        )
+    a.emit(
+        {"game": game_id, "title": shown, "own": bool(own)},
+        ("Set. " if title is not None else "")
+        + f"{game_id} is called {shown!r} in drafts and subjects"
+        + (f" ({source}; give it a name with `assistant game title {game_id} NAME`)."
+           if source else "."),
     )
 
 

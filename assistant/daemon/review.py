@@ -20,7 +20,7 @@ from assistant.count.tally_draft import render_tally
 from assistant.engine.history import ROLES
 from assistant.errors import AssistantError
 from assistant.models import Post, from_iso, to_iso
-from assistant.monitor import GameView, day_tally, draft_dusk, load_view, run_checks
+from assistant.monitor import GameView, day_tally, draft_dusk, game_title, load_view, run_checks
 from assistant.notify.push import push
 from assistant.phases import (
     format_duration,
@@ -140,14 +140,14 @@ def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
             )
         config = store.config()
         feed, zone = feed_path(store), game_zone(view.game.tz)
-        shown = (store.table_digest("alerts"), config.get("title"), config.get("thread_url"),
-                 zone.key)
+        title = game_title(store, view.ruleset)
+        shown = (store.table_digest("alerts"), title, config.get("thread_url"), zone.key)
         if _FEEDS.get(feed) != (shown, _file_signature(feed)):
             write_feed(
                 alerts.all(),
                 feed,
                 game_id=game_id,
-                title=config.get("title") or game_id,
+                title=title,
                 link=config.get("thread_url"),
                 now=now,
                 zone=zone,

@@ -80,11 +80,6 @@ def _policy(state: GameState, death: Death) -> str:
     return str(state.rules.reveal.get(key, "role_alignment"))
 
 
-def game_title(config: dict[str, Any], crawl: dict[str, Any], game_id: str) -> str:
-    """What a PM's subject calls the game: the GM's `title`, else the thread's, else its id."""
-    return str(config.get("title") or crawl.get("title") or game_id)
-
-
 def dawn_post(result: PhaseResult, entered: tuple[Death, ...] = (), *,
               templates: Sequence[Path] = (), lynches: int | None = None) -> str:
     """The dawn post for a resolved night; `entered`: deaths the GM entered during the night

@@ -44,7 +44,7 @@ from assistant.gm import (
     tie_decider,
     why_name,
 )
-from assistant.monitor import GameView, day_deadline, draft_dusk, load_view
+from assistant.monitor import GameView, day_deadline, draft_dusk, game_title, load_view
 from assistant.night_orders import night_orders_status
 from assistant.notify.manage import target_rows
 from assistant.phases import Deadline, game_zone, local_text, phase_label
@@ -397,8 +397,7 @@ def overview(data_dir: Any, now: datetime) -> list[GameSummary]:
 
 
 def _summary(store: GameStore, now: datetime) -> GameSummary:
-    config = store.config()
-    title = config.get("title") or store.game_id
+    title = game_title(store)
     open_alerts = AlertLog(store).all(include_acked=False)
     violations = sum(1 for s in open_alerts if s.alert.severity == "violation")
     try:
@@ -429,7 +428,7 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
               all_alerts: bool = False) -> GamePage:
     """Everything the game's page shows, as of `now`, from one view of the game."""
     config = store.config()
-    page = GamePage(store.game_id, config.get("title") or store.game_id,
+    page = GamePage(store.game_id, game_title(store),
                     config.get("thread_url"))
     try:
         view = load_view(store, now)
