@@ -84,9 +84,9 @@ def test_resolve_json_then_drafts_and_no_second_resolution(data: Path, capsys):
     ]
     code, out, _ = call(capsys, data, "draft", "pms", "g", "--json")
     assert json.loads(out) == {
-        "Carol": "To: Carol\nSubject: g: results of Night 1\n\n"
+        "Carol": "To: Carol\nSubject: Turtle's Chat Mafia: results of Night 1\n\n"
         "Eve, whom you killed, was Vanilla (Town).\n",
-        "Dan": "To: Dan\nSubject: g: results of Night 1\n\n"
+        "Dan": "To: Dan\nSubject: Turtle's Chat Mafia: results of Night 1\n\n"
         "Eve, whom you killed, was Vanilla (Town).\n",
     }
     code, _, err = call(capsys, data, "resolve", "g", "--night", "1")

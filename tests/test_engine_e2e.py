@@ -135,7 +135,7 @@ def test_chat_mafia_game_lynches_from_the_count(
         "Day 2 begins. 6 players remain: Carol, Moe, Doc, Ivy, Bo, Gus.\n"
     )
     assert run(capsys, tmp_path, "draft", "pms", "cm") == (
-        "To: Ivy\nSubject: cm: results of Night 1\n\n"
+        "To: Ivy\nSubject: Turtle's Chat Mafia: results of Night 1\n\n"
         "Your investigation of Moe returns: Mafia.\n"
     )
     d2 = D1 + timedelta(days=1)
@@ -280,7 +280,7 @@ def test_chat_mafia_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
         "Day 2 begins. 6 players remain: Carol, Moe, Doc, Ivy, Bo, Gus.\n"
     )
     assert run(capsys, tmp_path, "draft", "pms", "cm") == (
-        "To: Ivy\nSubject: cm: results of Night 1\n\n"
+        "To: Ivy\nSubject: Turtle's Chat Mafia: results of Night 1\n\n"
         "Your investigation of Moe returns: Mafia.\n"
     )
     lynch(tmp_path, "cm", "Moe", 2)
@@ -334,7 +334,8 @@ def test_millers_hollow_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     # 001: the healer gets "a PM every night, with information about who was attacked"
     # so he "can choose to save the person": drafted before the night is resolved.
     assert run(capsys, tmp_path, "draft", "pms", "mh", "--pending") == (
-        "To: Hea\nSubject: mh: during Night 1\n\nYou cannot find any victims tonight.\n"
+        "To: Hea\nSubject: Miller's Hollow: during Night 1\n\n"
+        "You cannot find any victims tonight.\n"
     )
     run(capsys, tmp_path, "resolve", "mh")
     assert run(capsys, tmp_path, "draft", "dawn", "mh") == (
@@ -343,7 +344,7 @@ def test_millers_hollow_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         "Day 1: vote in bold. 7 villagers remain: Ann, Ben, Cid, Dee, Hea, Wolf, Alf.\n"
     )
     assert run(capsys, tmp_path, "draft", "pms", "mh") == (
-        "To: Ann\nSubject: mh: results of Night 1\n\n"
+        "To: Ann\nSubject: Miller's Hollow: results of Night 1\n\n"
         "Your vision: Wolf is the Werewolf.\n"
     )
     lynch(tmp_path, "mh", "Wolf", 1)

@@ -16,6 +16,8 @@ import pytest
 from cli_support import CliAt
 from conftest import SEEDS
 
+#: The game's name in PM subjects: it has no thread read, so its ruleset's title.
+TITLE = "DCTP Live Mini Mafia (Detective Conan)"
 PLAYERS = ["Abs", "Miaka", "Akonyl", "Pofa", "Jd-", "Lynz", "Conia", "Parkur"]
 SETUP = """seed = 11
 players = [
@@ -80,8 +82,9 @@ def test_a_whole_dctp_game(cli: Cli, tmp_path: Path) -> None:
     quote('Actions: conia kills Ctu. Xpon investigates conia. "Conia kills CTU" - True')
     quote('He\'ll get the result "BO" or "Not BO".')
     assert cli.json(d1, "draft", "pms", "dc") == {
-        "Akonyl": 'To: Akonyl\nSubject: dc: results of Night 1\n\n"Abs kills Parkur" - True\n',
-        "Conia": "To: Conia\nSubject: dc: results of Night 1\n\nInterrogation of Miaka: BO\n",
+        "Akonyl": f"To: Akonyl\nSubject: {TITLE}: results of Night 1\n\n"
+                  '"Abs kills Parkur" - True\n',
+        "Conia": f"To: Conia\nSubject: {TITLE}: results of Night 1\n\nInterrogation of Miaka: BO\n",
     }
 
     # ---- Day 1: votes by PM, an APTX before the lynch ----
@@ -142,7 +145,7 @@ def test_a_whole_dctp_game(cli: Cli, tmp_path: Path) -> None:
     cli.text(end2, "resolve", "dc", "--day", "2")
     quote("The BO will get a message that the APTX failed and how many APTX are left.")
     assert cli.json(end2, "draft", "pms", "dc", "--day", "2") == {
-        "Miaka": "To: Miaka\nSubject: dc: results of Day 2\n\n"
+        "Miaka": f"To: Miaka\nSubject: {TITLE}: results of Day 2\n\n"
                  "The APTX on Akonyl failed. 1 APTX left.\n",
     }
     count = cli.json(end2, "count", "dc")
