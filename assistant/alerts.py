@@ -236,6 +236,19 @@ class Triage:
     acked_total: int
 
 
+def most_severe_first(alerts: Iterable[StoredAlert]) -> list[StoredAlert]:
+    """Violations, then warnings, then info, the latest first within each: the order the
+    GM acts in, in the terminal, `--json` and on the dashboard (`AlertLog.triage`
+    reads them in the same order from their documents)."""
+    rank = {severity: i for i, severity in enumerate(SEVERITIES)}
+
+    def key(s: StoredAlert) -> tuple[int, float, str]:
+        happened = s.alert.occurred_at or s.first_seen
+        return (-rank.get(s.alert.severity, -1), -happened.timestamp(), s.id)
+
+    return sorted(alerts, key=key)
+
+
 def _order(s: StoredAlert) -> tuple:
     happened = s.alert.occurred_at or s.first_seen
     return (s.first_seen, happened, s.alert.post_id or 0, s.id)

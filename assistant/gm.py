@@ -615,6 +615,34 @@ def acknowledge(
     return acked
 
 
+def check_now(store: GameStore, now: datetime) -> list[StoredAlert] | None:
+    """Run every check on what is stored and keep the new alerts (`fetch`, `alerts --check`,
+    the dashboard): `alerts` right after a `fetch` is complete. None for a game without
+    players yet (`fetch URL --game G` before `game new`): nothing to check against."""
+    from assistant.monitor import run_checks
+
+    if not store.inputs("players"):
+        return None
+    fresh = AlertLog(store).record(run_checks(load_view(store, now), store), now)
+    refresh_feed(store, now)
+    return fresh
+
+
+def alerts_line(fresh: list[StoredAlert]) -> str:
+    """ "3 new alerts (1 violation, 2 warnings)": what a fetch's checks found."""
+    if not fresh:
+        return "no new alerts"
+    by: dict[str, int] = {}
+    for s in fresh:
+        by[s.alert.severity] = by.get(s.alert.severity, 0) + 1
+    parts = [
+        f"{n} {sev}{'s' if n > 1 and sev != 'info' else ''}"
+        for sev in ("violation", "warning", "info")
+        if (n := by.get(sev))
+    ]
+    return f"{len(fresh)} new alert{'s' if len(fresh) > 1 else ''} ({', '.join(parts)})"
+
+
 def refresh_feed(store: GameStore, now: datetime) -> Path:
     """Rewrite the game's Atom alert feed from the stored alerts."""
     config = store.config()

@@ -16,6 +16,8 @@ never mistaken for a deleted one.
 from __future__ import annotations
 
 import math
+import os
+import shutil
 import sys
 from collections.abc import Awaitable, Callable, Generator, Iterable
 from dataclasses import dataclass, field
@@ -382,8 +384,8 @@ class Poller:
                 buffer.append(read)
                 tally.pages.append(page.page)
                 if bar is None and page_count - page.page >= 1:
-                    bar = self._progress(page_count, start, backfill)
-                if bar is not None:
+                    bar = self._progress(page_count, start, backfill, done=page.page - start + 1)
+                elif bar is not None:
                     bar.total = page_count - start + 1
                     bar.update(1)
                 if len(buffer) >= self.settings.pages_per_write:
@@ -428,15 +430,18 @@ class Poller:
                         -math.inf if run[0] == 1 else None, backfill=False, touch_end=False,
                         counters=counters if i == len(runs) - 1 else None)
 
-    def _progress(self, total: int, start: int, backfill: bool) -> tqdm | None:
+    def _progress(self, total: int, start: int, backfill: bool, *, done: int) -> tqdm | None:
+        """The bar of a read of several pages, on a terminal; `done` pages read already
+        (counted, not timed: the rate starts with the next page)."""
         show = self.settings.progress
         if show is None:
             show = bool(getattr(self.progress_file, "isatty", lambda: False)())
         if not show:
             return None
-        return tqdm(total=total - start + 1, file=self.progress_file, unit="page",
+        columns, lines = _shape(self.progress_file)
+        return tqdm(total=total - start + 1, initial=done, file=self.progress_file, unit="page",
                     desc="reading thread" if backfill else "new pages", leave=False,
-                    mininterval=0)
+                    mininterval=0, ncols=columns, nrows=lines)
 
     # ---- storing ---------------------------------------------------------------------
 
@@ -557,3 +562,15 @@ def _runs(pages: Iterable[int]) -> list[list[int]]:
         else:
             runs.append([p])
     return runs
+
+
+def _shape(stream: TextIO) -> tuple[int, int]:
+    """The terminal's (columns, lines) for the progress bar. A terminal that reports no
+    size (a pseudo-terminal nobody sized: an IDE's console, `script`, a CI runner) is 0 by 0
+    to tqdm, which then draws nothing at all: 80 by 24 there."""
+    try:
+        columns, lines = os.get_terminal_size(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        columns = lines = 0
+    fallback = shutil.get_terminal_size((80, 24))
+    return columns or fallback.columns or 80, lines or fallback.lines or 24

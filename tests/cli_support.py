@@ -75,3 +75,47 @@ def error_line(stderr: str) -> str:
     lines = [ln for ln in stderr.splitlines() if ln.startswith("error: ")]
     assert len(lines) == 1, stderr
     return lines[0].removeprefix("error: ")
+
+
+def in_terminal(
+    *args: str, env: dict[str, str], size: tuple[int, int] | None = None, timeout: float = 120
+) -> str:
+    """`assistant ARGS` in a child process whose stdin, stdout and stderr are a pseudo-
+    terminal, as a GM's shell runs it; `size` (columns, lines) sets the terminal's size,
+    None leaves it unset (0 by 0, as `script` or an IDE's console give). Returns all it
+    wrote, in the order it wrote it; fails the test on a non-zero exit."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    main_fd, child_fd = pty.openpty()
+    if size is not None:
+        fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "assistant", *args],
+        stdin=child_fd, stdout=child_fd, stderr=child_fd, env=env, close_fds=True,
+    )  # fmt: skip
+    os.close(child_fd)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([main_fd], [], [], timeout)
+        if not ready:  # a child that writes nothing for `timeout` seconds is stuck
+            proc.kill()
+            break
+        try:
+            chunk = os.read(main_fd, 65536)
+        except OSError:  # the child closed the terminal (EIO on Linux)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(main_fd)
+    code = proc.wait(timeout=timeout)
+    text = b"".join(chunks).decode("utf-8", "replace")
+    assert code == 0, text
+    return text

@@ -85,12 +85,31 @@ class AppContext:
 
         return GameStore.open(self.data_dir, game_id, create=create)
 
-    def emit(self, data: Any, text: str | Callable[[], str]) -> None:
-        """Print one JSON document with --json, else the human text."""
+    def emit(
+        self,
+        data: Any,
+        text: str | Callable[[], str],
+        *,
+        colour: Callable[[str], str] | None = None,
+    ) -> None:
+        """Print one JSON document with --json, else the human text; `colour` styles the
+        text (made safe first) when stdout is a terminal that wants colour (`colour_wanted`)."""
         if self.json_output:
             click.echo(for_json(json.dumps(data, ensure_ascii=False, indent=2, default=str)))
-        else:
-            click.echo(for_terminal(text() if callable(text) else text))
+            return
+        shown = for_terminal(text() if callable(text) else text)
+        if colour is not None and colour_wanted(sys.stdout):
+            shown = colour(shown)
+        click.echo(shown)
+
+
+def colour_wanted(stream: Any) -> bool:
+    """Colour on a terminal only: not when piped or redirected, not with NO_COLOR set to
+    anything (no-color.org), not on TERM=dumb."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def _set_data_dir(ctx: click.Context, param: click.Parameter, value: str | None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -11,15 +12,16 @@ from zoneinfo import ZoneInfo
 
 import click
 
-from assistant.alerts import AlertLog, StoredAlert
-from assistant.cli import app, cli, common_options
+from assistant.alerts import AlertLog, StoredAlert, most_severe_first
+from assistant.cli import AppContext, app, cli, common_options
 from assistant.cli.numbers import COUNT, PHASE_NUMBER, POSITIVE_SECONDS, POST_ID, SECONDS
-from assistant.daemon import Daemon, DaemonSettings, run_forever, setup_logging
+from assistant.daemon import Daemon, DaemonSettings, only_daemon, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
 from assistant.files import read_text
 from assistant.gm import (
     acknowledge,
     adjust_phase,
+    check_now,
     enter_phase,
     record_death,
     record_pm,
@@ -47,9 +49,9 @@ from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
 @click.option(
     "--jitter",
     type=SECONDS,
-    default=30.0,
-    show_default=True,
-    help="Up to this many seconds added at random to each poll.",
+    default=None,
+    help="Up to this many seconds added at random to each poll, at most the interval "
+    "(default: 30, or a tenth of --interval if that is less).",
 )
 @click.option(
     "--delay",
@@ -80,7 +82,7 @@ from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
 def run(
     ctx: click.Context,
     interval: float,
-    jitter: float,
+    jitter: float | None,
     delay: float | None,
     once: bool,
     summary_every: float,
@@ -103,13 +105,18 @@ def run(
 
         token = os.environ.get("ASSISTANT_WEB_TOKEN") or None
         address = parse_address(web, token=token)  # a bad --web is refused before polling
+    if jitter is None:
+        jitter = min(30.0, interval / 10)
+    daemon_settings = DaemonSettings(
+        poll_interval=interval, jitter=jitter, summary_every=summary_every
+    )  # a jitter past the interval is refused before anything runs
     setup_logging(a.clock, sys.stderr, verbose=verbose)
     settings = FetchSettings() if delay is None else FetchSettings(delay=delay)
     daemon = Daemon(
         a.data_dir,
         a.clock,
         lambda: Fetcher(guarded_client(), settings, clock=a.clock),
-        DaemonSettings(poll_interval=interval, jitter=jitter, summary_every=summary_every),
+        daemon_settings,
         settings,
     )
     if not daemon.games():
@@ -117,6 +124,14 @@ def run(
             f"no game in {a.data_dir} has a thread to watch; add one with "
             "`assistant fetch URL --game NAME`"
         )
+    with only_daemon(a.data_dir):
+        _run(a, daemon, once, address, token)
+
+
+def _run(
+    a: AppContext, daemon: Daemon, once: bool, address: tuple[str, int] | None, token: str | None
+) -> None:
+    """`run` once the data dir is this daemon's alone (`only_daemon`)."""
     if once:
         reports = daemon.run_once()
         # The log lines went to stderr: stdout is the one document, or one line a game.
@@ -344,8 +359,6 @@ def alerts(
     rules: tuple[str, ...],
 ) -> None:
     """The alert feed: list, acknowledge, and write the Atom file beside the game."""
-    from assistant.monitor import run_checks
-
     a = app(ctx)
     now = a.clock.now()
     with a.open_game(game_id) as store:
@@ -363,19 +376,36 @@ def alerts(
             posting_rules(find_ruleset(load_game(store).ruleset), house)  # validate first
             record_setting(store, "posting", given, now)  # `log` lists it; `undo` reverts it
         log = AlertLog(store)
-        if check or rules:
-            log.record(run_checks(load_view(store, now), store), now)
+        if (check or rules) and check_now(store, now) is None:
+            load_game(store)  # no players yet: says what to run
         acked = acknowledge(store, list(ack_ids), now, note)
-        shown = log.all(include_acked=show_all)
+        shown = most_severe_first(log.all(include_acked=show_all))
         zone = game_zone(store.config().get("tz"))
         path = refresh_feed(store, now)
     a.emit(
         {
             "feed": str(path),
             "acknowledged": [s.id for s in acked],
-            "alerts": [s.to_json() for s in reversed(shown)],
+            "alerts": [s.to_json() for s in shown],
         },
         lambda: _alerts_text(shown, path, show_all, acked, zone, game_id, ran_checks=check),
+        colour=_coloured_severities,
+    )
+
+
+#: An alert's first line: its id, then its severity (player text is on the lines below).
+_SEVERITY_AT_START = re.compile(r"^([0-9a-f]{10}  )(violation|warning|info)\b", re.M)
+_SEVERITY_STYLE = {
+    "violation": {"fg": "red", "bold": True},
+    "warning": {"fg": "yellow"},
+    "info": {"fg": "cyan"},
+}
+
+
+def _coloured_severities(text: str) -> str:
+    """Each alert's severity in its colour: violations bold red, warnings yellow, info cyan."""
+    return _SEVERITY_AT_START.sub(
+        lambda m: m.group(1) + click.style(m.group(2), **_SEVERITY_STYLE[m.group(2)]), text
     )
 
 
@@ -405,7 +435,7 @@ def _alerts_text(  # noqa: PLR0913 - what the text shows
                 f"stored with `assistant alerts {game_id} --check`."
             )
         return "\n".join(lines)
-    for s in reversed(shown):  # newest first, as in the feed
+    for s in shown:  # the most severe first, the latest first within a severity
         a = s.alert
         ack = " [acked]" if s.acked_at else ""
         when = a.occurred_at or s.first_seen

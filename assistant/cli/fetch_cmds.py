@@ -13,6 +13,7 @@ import click
 from assistant.cli import app, cli, common_options
 from assistant.cli.numbers import SECONDS
 from assistant.errors import AssistantError, ConfigError
+from assistant.gm import alerts_line, check_now
 from assistant.models import to_iso
 from assistant.phases import game_zone, local_text
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
@@ -84,8 +85,16 @@ def fetch(ctx: click.Context, url: str | None, game_id: str, tz_name: str | None
         stored = store.posts()
         total = len(stored)
         _read_marks(store, stored)
-    a.emit({"game": game_id, **result.to_dict(), "posts_stored": total},
-           lambda: _summary(game_id, result, total))
+        fresh = check_now(store, a.clock.now())  # `alerts` right after a fetch is complete
+    a.emit(
+        {
+            "game": game_id, **result.to_dict(), "posts_stored": total,
+            "new_alerts": None if fresh is None else [s.to_json() for s in fresh],
+        },
+        lambda: _summary(game_id, result, total)
+        + ("" if fresh is None else f"; {alerts_line(fresh)}"
+           + (f": `assistant alerts {game_id}`" if fresh else "")),
+    )  # fmt: skip
 
 
 def _read_marks(store: GameStore, stored: list[StoredPost]) -> None:

@@ -32,7 +32,7 @@ from assistant.daemon.core import Daemon, DaemonSettings
 from assistant.daemon.logs import ClockFormatter, setup_logging
 from assistant.daemon.reports import CycleReport, PollStats
 from assistant.daemon.review import MARKERS, ClockEvent, HandledEvent, Review, clock_events
-from assistant.daemon.run import run_forever
+from assistant.daemon.run import only_daemon, run_forever
 
 __all__ = [
     "MARKERS",
@@ -45,6 +45,7 @@ __all__ = [
     "PollStats",
     "Review",
     "clock_events",
+    "only_daemon",
     "run_forever",
     "setup_logging",
 ]

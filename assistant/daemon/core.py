@@ -65,6 +65,14 @@ class DaemonSettings:
             raise ConfigError(f"poll interval {self.poll_interval!r}: give more than 0 seconds")
         if not (math.isfinite(self.jitter) and self.jitter >= 0):
             raise ConfigError(f"jitter {self.jitter!r}: give 0 seconds or more")
+        if self.jitter > self.poll_interval:
+            # A poll pushed back by more than the interval lands after the next one is due:
+            # polls bunch up and the interval the GM asked for means nothing.
+            raise ConfigError(
+                f"--jitter {self.jitter:g} s is more than the --interval of "
+                f"{self.poll_interval:g} s between polls; give a jitter of at most the interval "
+                f"(e.g. --jitter {self.poll_interval / 10:g})"
+            )
         for name in ("review_every", "summary_every"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
@@ -460,7 +468,8 @@ class Daemon:
             first = now + timedelta(seconds=interval * i / len(added))
             scheduler.add_job(
                 self._run_job,
-                IntervalTrigger(seconds=interval, jitter=self.settings.jitter),
+                # A game's own shorter interval keeps the jitter within it.
+                IntervalTrigger(seconds=interval, jitter=min(self.settings.jitter, interval)),
                 args=[scheduler, game_id],
                 id=f"poll:{game_id}",
                 replace_existing=True,

@@ -8,10 +8,15 @@ import logging
 import os
 import signal
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from assistant.daemon.core import Daemon
 from assistant.daemon.process import exit_now
+from assistant.errors import ConfigError
+from assistant.store import write_error
 
 log = logging.getLogger("assistant.daemon")
 
@@ -53,6 +58,47 @@ def run_forever(daemon: Daemon) -> None:
                 signal.signal(s, handler)
         loop.close()
     log.info("stopped")
+
+
+LOCK_NAME, PID_NAME = "daemon.lock", "daemon.pid"
+
+
+@contextmanager
+def only_daemon(data_dir: Path) -> Iterator[None]:
+    """The data directory is this process's to poll while the block runs: a second daemon
+    (`run`, or `run --once` from cron) on it is refused in one line naming the running
+    one's process id, instead of both polling every game and drafting every event twice.
+    The lock is the operating system's (filelock), so a daemon that died holds nothing."""
+    from filelock import FileLock, Timeout
+
+    data_dir = Path(data_dir)
+    lock = FileLock(str(data_dir / LOCK_NAME), timeout=0)
+    pid_file = data_dir / PID_NAME
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ConfigError(
+            f"another daemon ({_running_pid(pid_file)}) is already watching {data_dir}; stop "
+            "it first, or give this one another --data-dir"
+        ) from None
+    except OSError as e:
+        raise write_error(data_dir / LOCK_NAME, e, game_file=False) from None
+    try:
+        pid_file.write_text(f"{os.getpid()}\n", encoding="utf-8")
+        yield
+    finally:
+        pid_file.unlink(missing_ok=True)
+        lock.release()
+
+
+def _running_pid(pid_file: Path) -> str:
+    """ "process 1234" from the running daemon's pid file (it writes it once it holds the
+    lock: a daemon still starting has not yet)."""
+    try:
+        pid = int(pid_file.read_text(encoding="utf-8").strip())
+    except (OSError, ValueError):
+        return "its process id not written yet: it is starting"
+    return f"process {pid}"
 
 
 def _stop_deadline() -> float:
