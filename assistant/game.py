@@ -62,7 +62,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from assistant.errors import AssistantError, ConfigError, damaged_record
@@ -82,6 +82,9 @@ class Death:
     day: int | None = None
     """For a lynch: the day it ended (`draft dusk --confirm`, `kill --how lynch --day N`);
     None = worked out from when it happened (`Game.counting`)."""
+    before_day: int | None = None
+    """For a nightkill the GM entered while a day ran: the day it came before (the player
+    is dead for all of it, wherever the GM later says it started)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,44 @@ class Phase:
     """The deadline; None while the GM has not set one."""
     start_post: int | None = None
     """The first post (forum id) of the phase, usually the GM's day-start post."""
+    entered_again: bool = False
+    """The GM entered the phase again with a deadline (`phase GAME day 2 --ends ...`): that
+    deadline replaced the one before and every move and extension of it."""
+    reset_at: datetime | None = None
+    """When that deadline also replaced an early end already in effect (everyone voted, a
+    majority): early ends before this moment are the GM's to overrule, not the clock's."""
+
+
+def phases_entered(inputs: Sequence[Mapping[str, Any]]) -> list[Phase]:
+    """Every phase the GM started (inputs "phase"), in the order first started. A phase
+    entered again replaces its earlier record where it stood: the GM corrected its start
+    or deadline, it is not a phase of its own."""
+    out: list[Phase] = []
+    for doc in inputs:
+        if doc["kind"] != "phase":
+            continue
+        data = doc["data"]
+        phase = Phase(
+            data["kind"],
+            int(data["number"]),
+            _time(data, "starts_at"),
+            from_iso(data.get("ends_at")),
+            data.get("start_post"),
+        )
+        same = [i for i, p in enumerate(out) if (p.kind, p.number) == (phase.kind, phase.number)]
+        if not same:
+            out.append(phase)
+            continue
+        if data.get("ends_given"):
+            early = bool((data.get("replaces") or {}).get("ended_early"))
+            at = from_iso(doc.get("entered_at")) or phase.starts_at
+            phase = replace(phase, entered_again=True, reset_at=at if early else None)
+        else:  # a start corrected: a deadline the GM gave before stays as it was
+            phase = replace(
+                phase, entered_again=out[same[0]].entered_again, reset_at=out[same[0]].reset_at
+            )
+        out[same[0]] = phase
+    return out
 
 
 @dataclass(frozen=True)
@@ -313,16 +354,7 @@ class Game:
                         from_iso(data.get("at")),
                         data.get("how") or "other",
                         _int_or_none(data.get("dusk")),
-                    )
-                )
-            elif kind == "phase":
-                phases.append(
-                    Phase(
-                        data["kind"],
-                        int(data["number"]),
-                        _time(data, "starts_at"),
-                        from_iso(data.get("ends_at")),
-                        data.get("start_post"),
+                        _int_or_none(data.get("night_before_day")),
                     )
                 )
             elif kind == "vote":
@@ -371,6 +403,7 @@ class Game:
                         from_iso(doc.get("entered_at")),
                     )
                 )
+        phases = phases_entered(inputs)
         game = cls(
             game_id,
             tuple(slots),
@@ -389,6 +422,7 @@ class Game:
             resets=tuple(sorted(set(resets))),
             rulings=tuple(rulings),
         )
+        deaths = [_placed(d, game.phases) for d in deaths]
         # Names in deaths, modifiers and sheriffs may be aliases: store them by shown name.
         return _with_resolved(game, deaths, modifiers, revivals, life)
 
@@ -542,6 +576,34 @@ class Game:
         if phase.start_post is not None:
             return post.post_id >= phase.start_post
         return post.posted_at >= phase.starts_at
+
+
+_BEFORE = timedelta(microseconds=1)
+
+
+def _placed(death: Death, phases: Sequence[Phase]) -> Death:
+    """A death entered at a moment (not at a post) moved back into the phase it belongs to,
+    against the phases as the GM has them now (a phase entered again with an earlier
+    `--starts` moves it too): a nightkill entered while a day ran happened in the night
+    before it, so the player is dead for the whole day; an earlier day's lynch (`kill --how
+    lynch --day 1` entered on Day 2) is a death by the start of the phase after that day.
+    Otherwise the count, "Not voting" and the inactivity check took a player the GM had
+    killed for alive all day."""
+    if death.at is None or death.at_post is not None or not phases:
+        return death
+    if death.before_day is not None:
+        days = [p for p in phases if p.kind == "day" and p.number == death.before_day]
+        if days and days[-1].starts_at <= death.at:
+            return replace(death, at=days[-1].starts_at - _BEFORE)
+    elif death.how == "lynch" and death.day is not None:
+        days = [p for p in phases if p.kind == "day" and p.number == death.day]
+        if days:  # the phases after that day
+            later = [p.starts_at for p in phases if p.starts_at > days[-1].starts_at]
+        else:  # a day before the GM's first phase: the days and nights numbered after it
+            later = [p.starts_at for p in phases if p.number > death.day]
+        if later and min(later) <= death.at:
+            return replace(death, at=min(later) - _BEFORE)
+    return death
 
 
 def _happened(record: Any, post_id: int | None, at: datetime | None, *, inclusive: bool) -> bool:

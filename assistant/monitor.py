@@ -190,7 +190,8 @@ def _view_of(
     tally = None
     orders = None
     if phase is not None:
-        if phase.kind == "night" and prules.night_ends_when_orders_in:
+        over = rep is not None and rep.won is not None  # a won game owes no orders
+        if phase.kind == "night" and prules.night_ends_when_orders_in and not over:
             from assistant.night_orders import night_orders_status
 
             orders = night_orders_status(ruleset, inputs, phase)

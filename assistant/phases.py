@@ -18,7 +18,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from assistant.errors import PhaseError, RulesetError
-from assistant.game import Phase
+from assistant.game import Phase, phases_entered
 from assistant.models import from_iso, to_iso
 from assistant.settings import in_range, known_section, typed
 from assistant.timezones import zone
@@ -381,10 +381,11 @@ def deadline(
             events.append((majority_at, 0, "majority"))
     elif orders_in_at is not None and rules.night_ends_when_orders_in:
         events.append((orders_in_at, 0, "orders_in"))
+    since = phase.starts_at if phase.reset_at is None else max(phase.starts_at, phase.reset_at)
     for at, _order, event in sorted(events, key=lambda e: (e[0], e[1])):
         automatic = isinstance(event, str)
-        if automatic and (at < phase.starts_at or (state.at is not None and at >= state.at)):
-            continue
+        if automatic and (at < since or (state.at is not None and at >= state.at)):
+            continue  # before the start, or before the GM set the deadline again: replaced
         state = _apply(state, event, at, rules)
     return state
 
@@ -393,6 +394,11 @@ def _base_reason(phase: Phase, rules: PhaseRules) -> str:
     if phase.ends_at is None:
         return "no deadline set: give one with `assistant phase GAME --move-to TIME`"
     length = phase.ends_at - phase.starts_at
+    if phase.entered_again:
+        return (
+            f"deadline set by the GM on entering {phase_label(phase)} again "
+            f"({format_duration(length)} {phase.kind})"
+        )
     if rules.schedule is not None and phase.ends_at == rules.schedule.end_of(
         phase.kind, phase.starts_at
     ):
@@ -606,30 +612,25 @@ def _clock_time(hour: int, minute: int, text: str, where: str) -> time:
 
 
 def phases_from_inputs(inputs: Iterable[Mapping[str, Any]]) -> list[Phase]:
-    """Every phase the GM started (inputs of kind "phase"), in start order."""
-    out = [
-        Phase(
-            d["data"]["kind"],
-            int(d["data"]["number"]),
-            from_iso(d["data"]["starts_at"]),  # type: ignore[arg-type]
-            from_iso(d["data"].get("ends_at")),
-            d["data"].get("start_post"),
-        )
-        for d in inputs
-        if d["kind"] == "phase"
-    ]
-    return sorted(out, key=lambda p: p.starts_at)
+    """Every phase the GM started (inputs of kind "phase"), in start order; a phase
+    entered again is the one record (`game.phases_entered`)."""
+    return sorted(phases_entered(list(inputs)), key=lambda p: p.starts_at)
 
 
 def adjustments_from_inputs(inputs: Iterable[Mapping[str, Any]], phase: Phase) -> list[Adjustment]:
-    """The GM's extensions and moved deadlines (inputs "phase_adjust") for one phase."""
-    out = []
+    """The GM's extensions and moved deadlines (inputs "phase_adjust") for one phase, since
+    the GM last gave it a deadline by entering it again (that deadline replaced them)."""
+    out: list[Adjustment] = []
     for d in inputs:
         data = d["data"]
-        if d["kind"] != "phase_adjust" or (data["kind"], data["number"]) != (
+        if d["kind"] not in ("phase", "phase_adjust") or (data["kind"], data["number"]) != (
             phase.kind,
             phase.number,
         ):
+            continue
+        if d["kind"] == "phase":
+            if data.get("ends_given"):
+                out = []
             continue
         out.append(
             Adjustment(

@@ -4,7 +4,7 @@ phases the tests place; only ended phases are judged."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import thread_b_support as tb
 
@@ -37,8 +37,8 @@ def test_002_everyone_posted_on_day_2() -> None:
 
 def test_002_no_post_this_day_means_modkill() -> None:
     rules = posting_rules(find_ruleset("002"))
-    day = Phase("day", 2, t("11:02:07"))
-    # Had the day ended at 11:04:50, Jd- (first post 11:04:58) would not have posted.
+    # Had Day 2 run from 10:49 to 11:04:50, Jd- (first post 11:04:58) would not have posted.
+    day = Phase("day", 2, t("10:49:00"))
     spans = [(day, t("11:04:50"))]
     assert check_inactivity(POSTS, tb.game("phpbb33"), rules, spans, now=t("11:04:00")) == []
     [alert] = check_inactivity(POSTS, tb.game("phpbb33"), rules, spans, now=t("11:04:50"))
@@ -51,10 +51,43 @@ def test_002_no_post_this_day_means_modkill() -> None:
     )
 
 
+def test_002_a_day_shorter_than_the_rules_window_is_not_judged() -> None:
+    """ "most days are going to be 15-20 minutes": Day 2 seen from 11:02:07 to 11:04:50
+    (the GM entered it late, or ended it after minutes) is no day to be modkilled for."""
+    rules = posting_rules(find_ruleset("002"))
+    assert rules.inactivity_window == "15m"
+    short = [(Phase("day", 2, t("11:02:07")), t("11:04:50"))]
+    assert check_inactivity(POSTS, tb.game("phpbb33"), rules, short, now=t("12:00:00")) == []
+    just = [(Phase("day", 2, t("10:49:50")), t("11:04:50"))]  # 15 min: judged
+    assert [a.player for a in check_inactivity(
+        POSTS, tb.game("phpbb33"), rules, just, now=t("12:00:00"))] == ["Jd-"]  # fmt: skip
+
+
+def test_a_player_dead_when_the_day_began_is_not_judged() -> None:
+    """Kat died in Night 1; the GM entered her death while Day 2 ran (`kill Kat --how
+    nightkill` at 11:10, not at the post that opened the day): she is dead for the whole
+    day, not a player who failed to post."""
+    from assistant.game import Game
+
+    rules = posting_rules(find_ruleset("002"))
+    inputs = [i for i in tb.inputs("phpbb33") if not (
+        i["kind"] == "death" and i["data"]["player"] == "Kat")]  # fmt: skip
+    kat = {"player": "Kat", "at_post": None, "at": "2026-11-22T11:10:00+00:00",
+           "how": "nightkill", "night_before_day": 2}  # fmt: skip
+    inputs.append({"kind": "death", "data": kat})
+    game = Game.from_parts("thread-b", [], gms=(tb.GM,), ruleset="chat-mafia", inputs=inputs)
+    day = game.day(2)
+    assert day is not None and not game.is_alive("Kat", at=day.starts_at)
+    spans = [(day, t("11:21:10"))]
+    assert check_inactivity(POSTS, game, rules, spans, now=t("12:00:00")) == []
+
+
 def test_003_full_day_night_cycle_without_a_post() -> None:
     rules = posting_rules(find_ruleset("003"))
-    # Mr. Pickles first posts at 11:04:28 and Jd- at 11:04:58: both after this cycle.
-    day1, night1 = Phase("day", 1, t("11:00:00")), Phase("night", 1, t("11:04:00"))
+    # Mr. Pickles first posts at 11:04:28 and Jd- at 11:04:58: both after this cycle, a week
+    # from Day 1's start to Night 1's end.
+    week = timedelta(days=7)
+    day1, night1 = Phase("day", 1, t("11:04:20") - week), Phase("night", 1, t("11:04:00"))
     spans = [(day1, t("11:04:00")), (night1, t("11:04:20"))]
     alerts = check_inactivity(POSTS, tb.game("phpbb33"), rules, spans, now=t("11:05:00"))
     assert {(a.kind, a.player) for a in alerts} == {
@@ -62,7 +95,7 @@ def test_003_full_day_night_cycle_without_a_post() -> None:
         ("inactive_cycle", "Mr. Pickles"),
     }
     assert all("action: replace" in a.message for a in alerts)
-    day4, night4 = Phase("day", 4, t("11:00:00")), Phase("night", 4, t("11:04:00"))
+    day4, night4 = Phase("day", 4, t("11:04:20") - week), Phase("night", 4, t("11:04:00"))
     late = check_inactivity(
         POSTS,
         tb.game("phpbb33"),
@@ -73,6 +106,10 @@ def test_003_full_day_night_cycle_without_a_post() -> None:
     assert all("action: modkill" in a.message for a in late) and len(late) == 2
     # A day alone is not a full cycle.
     assert check_inactivity(POSTS, tb.game("phpbb33"), rules, spans[:1], now=t("11:05:00")) == []
+    # Nor is a cycle the assistant saw for 20 minutes (Day 1 entered late): "a full Day-Night
+    # cycle" is a week under 003's schedule.
+    seen = [(Phase("day", 1, t("10:44:20")), t("11:04:00")), (night1, t("11:04:20"))]
+    assert check_inactivity(POSTS, tb.game("phpbb33"), rules, seen, now=t("11:05:00")) == []
 
 
 def test_001_voting_is_mandatory() -> None:

@@ -8,6 +8,7 @@ Each rule is checked as a GM would, with the seed's sentence beside it."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -399,8 +400,19 @@ def test_a_vote_the_forum_showed_only_after_the_lock_revises_the_locked_count(
     drafts = tmp_path / "drafts" / "thread-b"
     assert {p.name for p in drafts.glob("day2-final*.txt")} == {"day2-final.txt",
                                                                 "day2-final-2.txt"}
-    assert [r.getMessage() for r in caplog.records if "changed since it was locked" in
-            r.getMessage()][0].startswith("final count of thread-b Day 2 changed")
+    [said] = [r.getMessage() for r in caplog.records if "changed since it was locked" in
+              r.getMessage()]  # fmt: skip
+    # What changed, and why: "Jd- 0 -> 1 votes, ...; posts 140, 142, 144 seen late; the
+    # lynch is unchanged (xX_Slayer_Xx)": the snapshot that showed her post showed others.
+    jd = {w["target"]: w["displayed"] for w in first["tally"]["wagons"]}.get("Jd-", 0)
+    assert said.startswith("final count of thread-b Day 2 changed since it was locked at ")
+    assert f": Jd- {jd} -> {jd + 1} votes" in said
+    late = re.search(r"; posts? ([\d, ]+) seen late; ", said)
+    assert late and str(post) in late.group(1).split(", "), said
+    lynched = ", ".join(locked[1]["tally"]["outcome"]["lynched"]) or "no lynch"
+    was = ", ".join(first["tally"]["outcome"]["lynched"]) or "no lynch"
+    assert (f"; the lynch is unchanged ({lynched}); revised -> " if was == lynched
+            else f"; the lynch: {was} -> {lynched}; revised -> ") in said  # fmt: skip
     counted = count_json(capsys, monkeypatch, tmp_path)
     drafted = json.loads(cli(capsys, monkeypatch, tmp_path, "draft", "tally", "thread-b", "--json"))
     drafted.pop("bbcode")

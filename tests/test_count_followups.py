@@ -266,10 +266,14 @@ def test_orders_after_a_win_are_refused_saying_who_won_and_when(run, tmp_path) -
     assert (code, out) == (1, "")
     assert err == (
         "error: Town won when xX_Slayer_Xx died (modkill) (All threats to the Town have been "
-        "eliminated): the game b is over; orders are no longer taken\n"
+        "eliminated): the game b is over; orders are no longer taken (--force to go on, for a "
+        "GM's ruling)\n"
     )
     code, _, err = run("resolve", "b", "--night", "2")
-    assert code == 1 and err.endswith("the game b is over; there is nothing left to resolve\n")
+    assert code == 1 and err.endswith(
+        "the game b is over; there is nothing left to resolve (--force to go on, for a GM's "
+        "ruling)\n"
+    )
 
 
 def test_a_night_is_not_resolved_before_an_earlier_one(run, tmp_path) -> None:

@@ -20,7 +20,7 @@ players = [
   { name = "Alice", role = "agent", side = "town" },
   { name = "Bob", role = "psychic-warden", side = "town" },
   { name = "Carol", role = "doppelganger-leader" }, { name = "Dave", role = "doppelganger" },
-  { name = "Eve", side = "town" },
+  { name = "Eve", side = "town" }, { name = "Fay", side = "town" },
 ]
 """
 NIGHT_STARTS = "2026-11-21T23:00:00+00:00"  # Sat 18:00 EST
@@ -39,7 +39,9 @@ def cli(capsys, monkeypatch, data_dir: Path, now: str, *args: str) -> str:
 
 @pytest.fixture
 def night_game(tmp_path, capsys, monkeypatch) -> Path:
-    (tmp_path / "players.txt").write_text("Alice\nBob\nCarol\nDave\nEve\n", encoding="utf-8")
+    # Fay: with Bob modkilled the humans still outnumber the doppelgangers (the game goes on).
+    (tmp_path / "players.txt").write_text("Alice\nBob\nCarol\nDave\nEve\nFay\n",
+                                          encoding="utf-8")
     (tmp_path / "setup.toml").write_text(SETUP, encoding="utf-8")
     data = tmp_path / "data"
     at = "2026-11-21T22:00:00+00:00"

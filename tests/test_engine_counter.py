@@ -195,7 +195,7 @@ def test_roles_and_night_hexes_reach_the_count_and_dusk(cli: Cli, tmp_path: Path
     err = cli("order", "tb", "Conia: jail Jd-", at="2026-11-22T11:32:00+00:00", ok=False)
     assert err == (
         "error: Town won at the dusk of Day 2 (All threats to the Town have been eliminated): "
-        "the game tb is over; orders are no longer taken\n"
+        "the game tb is over; orders are no longer taken (--force to go on, for a GM's ruling)\n"
     )
 
 

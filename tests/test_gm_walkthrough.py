@@ -97,7 +97,7 @@ def test_a_gm_joining_day_2_gets_the_hosts_count_alerts_dusk_and_night(
     code, out, err = run("order", "b", "Conia: jail Jd")
     assert (code, out) == (1, "") and err == (
         "error: Town won at the dusk of Day 2 (All threats to the Town have been eliminated): "
-        "the game b is over; orders are no longer taken\n"
+        "the game b is over; orders are no longer taken (--force to go on, for a GM's ruling)\n"
     )
 
 

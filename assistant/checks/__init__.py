@@ -62,6 +62,10 @@ class PostingRules:
     inactive_cycle_action: str = "replace"
     modkill_from_day: int | None = None
     """003: from this day on, the inactive are modkilled instead of replaced."""
+    inactivity_window: str | None = None
+    """The shortest phase the inactivity rules judge ("15m"; for `inactive_cycle` the day
+    and night together): a shorter one (a day the GM entered late, or ended after minutes)
+    is not a day in the rule's sense, and nobody is judged for it. None: every phase."""
     voting_mandatory: bool = False
     activity_rule: str = ""
     """The ruleset's sentence on taking part (posting, voting), quoted in the prods."""
@@ -101,6 +105,14 @@ def _build(values: Mapping[str, Any], where: str) -> PostingRules:
         value = getattr(rules, key)
         if value != "none" and value not in SEVERITIES:
             raise err(f"{where} {key} = {value!r}: use none, {', '.join(SEVERITIES)}")
+    if rules.inactivity_window is not None:
+        from assistant.errors import PhaseError
+        from assistant.phases import parse_duration
+
+        try:
+            parse_duration(rules.inactivity_window, where=f"{where} inactivity_window")
+        except PhaseError as e:
+            raise err(str(e)) from None
     for key in ("inactive_day_action", "inactive_cycle_action"):
         if getattr(rules, key) not in _ACTIONS:
             raise err(f"{where} {key} = {getattr(rules, key)!r}: use one of {', '.join(_ACTIONS)}")

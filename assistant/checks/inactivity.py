@@ -3,7 +3,10 @@ during a whole day-night cycle (003: replaced, or modkilled from Day 4 on), no v
 end of a day where voting is mandatory (001).
 
 Only phases that have ended are judged: a player may still post before the deadline.
-A player dead before a phase ended is not judged for it.
+Only a player alive for the whole phase is judged: not one dead when it began (a nightkill
+the GM entered during the day) nor one dead before it ended. A phase shorter than the
+ruleset's `[posting] inactivity_window` (a day the GM entered late, or ended after a few
+minutes) is no day in the rule's sense: nobody is judged for it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from assistant.alerts import Alert
 from assistant.checks import PostingRules
 from assistant.game import Game, Phase
 from assistant.models import Post
-from assistant.phases import phase_label
+from assistant.phases import parse_duration, phase_label
 
 Span = tuple[Phase, datetime | None]
 """A phase and when it really ended (None: not yet known)."""
@@ -31,8 +34,16 @@ def _posters(posts: Iterable[Post], game: Game, start: datetime, end: datetime) 
     return counts
 
 
-def _living_at(game: Game, moment: datetime) -> list[str]:
-    return [s for s in game.players if game.is_alive(s, at=moment)]
+def _living_through(game: Game, start: datetime, end: datetime) -> list[str]:
+    """The players alive when the phase began and still alive when it ended."""
+    return [s for s in game.players if game.is_alive(s, at=start) and game.is_alive(s, at=end)]
+
+
+def _long_enough(rules: PostingRules, start: datetime, end: datetime) -> bool:
+    """Whether a span lasted the rule's window (`inactivity_window`), so silence in it counts."""
+    if rules.inactivity_window is None:
+        return True
+    return end - start >= parse_duration(rules.inactivity_window, where="inactivity_window")
 
 
 def check_inactivity(
@@ -51,9 +62,11 @@ def check_inactivity(
         if phase.kind != "day":
             continue
         assert end is not None
+        if not _long_enough(rules, phase.starts_at, end):
+            continue
         if rules.min_posts_per_day and rules.inactive_day != "none":
             counts = _posters(posts, game, phase.starts_at, end)
-            for slot in _living_at(game, end):
+            for slot in _living_through(game, phase.starts_at, end):
                 if counts.get(slot, 0) < rules.min_posts_per_day:
                     alerts.append(
                         Alert(
@@ -72,7 +85,7 @@ def check_inactivity(
                     )
         if rules.voting_mandatory and rules.not_voted != "none" and voted is not None:
             standing = set(voted.get(phase.number, ()))
-            for slot in _living_at(game, end):
+            for slot in _living_through(game, phase.starts_at, end):
                 if slot not in standing:
                     alerts.append(
                         Alert(
@@ -97,10 +110,12 @@ def _cycles(
     for (day, _day_end), (night, night_end) in zip(ended, ended[1:], strict=False):
         if day.kind != "day" or night.kind != "night" or night_end is None:
             continue
+        if not _long_enough(rules, day.starts_at, night_end):
+            continue
         counts = _posters(posts, game, day.starts_at, night_end)
         late = rules.modkill_from_day is not None and day.number >= rules.modkill_from_day
         action = "modkill" if late else rules.inactive_cycle_action
-        for slot in _living_at(game, night_end):
+        for slot in _living_through(game, day.starts_at, night_end):
             if not counts.get(slot):
                 out.append(
                     Alert(

@@ -19,8 +19,8 @@ from assistant.errors import ConfigError, StoreError, VoteError
 from assistant.files import read_text
 from assistant.game import Game
 from assistant.gm import (
+    count_and_state,
     enter_pm_vote,
-    game_tally,
     over_line,
     record_sheriff,
     record_tiebreak,
@@ -37,8 +37,9 @@ from assistant.timezones import zone
 
 
 
-def _text(tally: Tally, why: str | None, tz: str = "UTC") -> str:
-    lines = [f"Day {tally.day}" if tally.day is not None else "Count", ""]
+def _text(tally: Tally, why: str | None, tz: str = "UTC", over: str | None = None) -> str:
+    lines = [f"{over}."] if over else []
+    lines += [f"Day {tally.day}" if tally.day is not None else "Count", ""]
     for w in tally.wagons:
         shown = (
             f"{w.displayed}"
@@ -78,10 +79,11 @@ def _text(tally: Tally, why: str | None, tz: str = "UTC") -> str:
 
 def _game_tally(
     ctx: click.Context, game_id: str, at_post: int | None, at_text: str | None, day: int | None
-) -> tuple[Game, Any, Tally, datetime]:
+) -> tuple[Game, Any, Tally, datetime, str | None]:
+    """The count as `count` and `draft tally` show it, and "Game over: ..." once it is."""
     a = app(ctx)
     with a.open_game(game_id) as store:
-        return game_tally(store, a.clock.now(), at_post=at_post, at_text=at_text, day=day)
+        return count_and_state(store, a.clock.now(), at_post=at_post, at_text=at_text, day=day)
 
 
 _why_option = click.option(
@@ -449,11 +451,14 @@ def count_cmd(
     why: str | None,
 ) -> None:
     """The current vote count of GAME, as its ruleset counts it."""
-    g, ruleset, tally, _now = _game_tally(ctx, game_id, at_post, at_text, day)
+    g, ruleset, tally, _now, over = _game_tally(ctx, game_id, at_post, at_text, day)
     who = why_name(tally, g, why, ruleset)
     app(ctx).emit(
-        tally.to_json(why=True if who == "*" else (who or False)),
-        lambda: _text(tally, who, g.tz),
+        {
+            **tally.to_json(why=True if who == "*" else (who or False)),
+            **({"game_over": over} if over else {}),  # the issue's shape while the game runs
+        },
+        lambda: _text(tally, who, g.tz, over),
     )
 
 
@@ -466,7 +471,7 @@ def draft_tally(
     ctx: click.Context, game_id: str, at_post: int | None, at_text: str | None, day: int | None
 ) -> None:
     """The BBCode vote-count post for GAME, ready to paste."""
-    g, ruleset, tally, now = _game_tally(ctx, game_id, at_post, at_text, day)
+    g, ruleset, tally, now, _over = _game_tally(ctx, game_id, at_post, at_text, day)
     text = tally_bbcode(g, ruleset, tally, now)
     app(ctx).emit({**tally.to_json(), "bbcode": text}, text)
 

@@ -19,10 +19,12 @@ from assistant.daemon import Daemon, DaemonSettings, only_daemon, run_forever, s
 from assistant.errors import ConfigError, PhaseError
 from assistant.files import read_text
 from assistant.gm import (
+    PhaseChange,
     acknowledge,
     adjust_phase,
     check_now,
     enter_phase,
+    game_over,
     record_death,
     record_pm,
     refresh_feed,
@@ -163,11 +165,13 @@ def _run(
 @click.argument("game_id", metavar="GAME")
 @click.argument("kind", required=False, type=click.Choice(PHASE_KINDS))
 @click.argument("number", required=False, type=PHASE_NUMBER)
-@click.option("--starts", help="When it started (default: now). Same forms as --ends.")
+@click.option("--starts", help="When it started (default: now; entered again: as before). "
+              "Same forms as --ends.")
 @click.option(
     "--ends",
     help='The deadline: "Sunday 15:00", "15:00", "+72h" or ISO; game time zone. '
-    "Default: the ruleset's length or fixed schedule.",
+    "Default: the ruleset's length or fixed schedule. Entering a phase again with --ends "
+    "replaces its deadline and every move and extension since.",
 )
 @click.option("--start-post", type=POST_ID, help="The forum id of the post that opened the phase.")
 @click.option("--extend", help="Extend the running day by this much (002: 5m or 10m).")
@@ -175,6 +179,7 @@ def _run(
 @click.option("--move-to", help="Move the running phase's deadline (the GM's call).")
 @click.option("--supporters", type=COUNT, help="With --shorten-to under 000: players who asked.")
 @click.option("--living", type=COUNT, help="With --shorten-to under 000: living players.")
+@click.option("--force", is_flag=True, help="Start or change a phase after a confirmed win.")
 @common_options
 @click.pass_context
 def phase(
@@ -190,33 +195,54 @@ def phase(
     move_to: str | None,
     supporters: int | None,
     living: int | None,
+    force: bool,
 ) -> None:
-    """Start a phase (`phase GAME day 2 --ends "Sunday 15:00"`), change the running one
-    (--extend, --shorten-to, --move-to), or show it (`phase GAME`)."""
+    """Start a phase (`phase GAME day 2 --ends "Sunday 15:00"`), enter it again to correct
+    its start or deadline, change the running one (--extend, --shorten-to, --move-to), or
+    show it (`phase GAME`). Each prints the deadline that results, and why."""
     a = app(ctx)
     now = a.clock.now()
+    if kind is None and (starts or ends or start_post is not None):
+        raise PhaseError(
+            f"--starts, --ends and --start-post are for a phase: `assistant phase {game_id} day 2 "
+            '--ends "Sunday 15:00"`; move the running one\'s deadline with --move-to TIME'
+        )
     with a.open_game(game_id) as store:
-        zone = game_zone(load_game(store).tz)
         if kind is not None:
             if number is None:
                 raise PhaseError(f"give the {kind}'s number: `assistant phase {game_id} {kind} 2`")
-            note = enter_phase(store, now, kind, number, starts=starts, ends=ends,
-                               start_post=start_post)
-            if note:
-                click.echo(note, err=True)
+            if extend or shorten_to or move_to:
+                raise PhaseError(
+                    f"--extend, --shorten-to and --move-to change the running phase; give them "
+                    f"without {kind} {number}, or --ends to enter {kind} {number} with a deadline"
+                )
+            change = enter_phase(store, now, kind, number, starts=starts, ends=ends,
+                                 start_post=start_post, force=force)  # fmt: skip
         elif extend or shorten_to or move_to:
-            adjust_phase(store, now, extend=extend, shorten_to=shorten_to, move_to=move_to,
-                         supporters=supporters, living=living)
+            change = adjust_phase(store, now, extend=extend, shorten_to=shorten_to,
+                                  move_to=move_to, supporters=supporters, living=living,
+                                  force=force)  # fmt: skip
+        else:
+            change = PhaseChange()
         view = load_view(store, now)
-    info = describe(view)
-    a.emit(info, lambda: _phase_text(view, zone, game_id))
+    for note in change.notes:
+        click.echo(f"note: {note}", err=True)
+    over = game_over(view)
+    info = {**describe(view), "did": list(change.did), "notes": list(change.notes),
+            "game_over": over}  # fmt: skip
+    zone = game_zone(view.game.tz)
+    a.emit(info, lambda: "\n".join([*change.did, _phase_text(view, zone, game_id, over)]))
 
 
-def _phase_text(view, zone, game_id: str) -> str:  # noqa: ANN001 - a GameView and a ZoneInfo
+def _phase_text(view, zone, game_id: str, over: str | None = None) -> str:  # noqa: ANN001
+    """The running phase, its deadline and why, and the night orders still owed; after a
+    confirmed win, "Game over: Town won (Day 2)" and nothing owed."""
     if view.phase is None:
         return f"No phase yet: start one with `assistant phase {game_id} day 1`."
     dl = view.deadline
     lines = [f"{phase_label(view.phase)} started {local_text(view.phase.starts_at, zone)}"]
+    if over is not None:  # its clock stopped with the game: no deadline to give, nothing owed
+        return "\n".join([*lines, f"{over}."])
     if dl is None or dl.at is None:
         lines.append(dl.why.replace("GAME", game_id) if dl else "no deadline")
     else:

@@ -144,9 +144,11 @@ def roles_cmd(game: str, file_: Path, ruleset: str | None) -> None:
 @click.option("--night", type=PHASE_NUMBER, help="The night (default: the next unresolved one).")
 @click.option("--day", type=PHASE_NUMBER,
               help="A day action instead (sorcerer, priest, executioner).")
+@click.option("--force", is_flag=True, help="Take it after a confirmed win (a GM's ruling).")
 @common_options
 def order_cmd(
-    game: str, text: str | None, file_: Path | None, night: int | None, day: int | None
+    game: str, text: str | None, file_: Path | None, night: int | None, day: int | None,
+    force: bool,
 ) -> None:
     """Enter one order ("Conia: protect Jd-") or a night's orders from a file. A later order
     of the same player replaces the earlier; "Conia: none" withdraws Conia's orders (she
@@ -160,7 +162,8 @@ def order_cmd(
     if not lines:
         raise ConfigError(f'{file_}: no orders in it; write one a line, e.g. "Conia: protect Jd-"')
     with ctx.open_game(game) as store:
-        done = enter_order_lines(store, lines, ctx.clock.now(), night=night, day=day, source=file_)
+        done = enter_order_lines(store, lines, ctx.clock.now(), night=night, day=day, source=file_,
+                                 force=force)
     ctx.emit(
         [o.to_dict() for o in done.orders],
         lambda: "\n".join(
@@ -181,9 +184,10 @@ def order_cmd(
     is_flag=True,
     help="Show a resolved phase's step-by-step log again (default: the last resolved night).",
 )
+@click.option("--force", is_flag=True, help="Resolve after a confirmed win (a GM's ruling).")
 @common_options
 def resolve_cmd(
-    game: str, night: int | None, day: int | None, dry_run: bool, show_log: bool
+    game: str, night: int | None, day: int | None, dry_run: bool, show_log: bool, force: bool
 ) -> None:
     """Resolve a night's orders in the ruleset's order of operations."""
     ctx = app(click.get_current_context())
@@ -197,7 +201,8 @@ def resolve_cmd(
             return
         if night is not None and day is not None:
             raise click.UsageError("give --night N or --day N, not both")
-        result, back = resolve(store, ctx.clock.now(), night=night, day=day, dry_run=dry_run)
+        result, back = resolve(store, ctx.clock.now(), night=night, day=day, dry_run=dry_run,
+                               force=force)
     ctx.emit(_result_data(result, not dry_run, back), lambda: result_text(result, not dry_run))
 
 

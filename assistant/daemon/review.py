@@ -367,16 +367,12 @@ def _revise_final(store: GameStore, view: GameView, drafts: Path) -> HandledEven
             "tally": tally.to_json(),
         }
     )
-    was = ", ".join(locked[-1]["tally"].get("outcome", {}).get("lynched", [])) or "no lynch"
-    now_lynched = tally.outcome.said()
     log.warning(
-        "final count of %s %s changed since it was locked at %s (a post made before the "
-        "deadline seen only now, or a GM input): %s -> %s; revised -> %s",
+        "final count of %s %s changed since it was locked at %s: %s; revised -> %s",
         game_id,
         label,
         local_text(from_iso(locked[-1]["locked_at"]), game_zone(view.game.tz)),
-        was,
-        now_lynched,
+        what_changed(locked[-1], tally, view, store.inputs()),
         path,
     )
     return HandledEvent(f"{label}-final-{revision}", "deadline", deadline, "revised", path)
@@ -437,6 +433,43 @@ def _write(folder: Path, name: str, text: str) -> Path:
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
     return path
+
+
+def what_changed(
+    lock: dict[str, Any], tally: Any, view: GameView, inputs: list[dict[str, Any]]
+) -> str:
+    """What a revised final count changed and why, for the GM: "xX_Slayer_Xx 3 -> 4 votes,
+    Conia 2 -> 1 votes; post 161 seen late; the lynch is unchanged (xX_Slayer_Xx)". The
+    causes: votes in posts the poller first saw after the lock (a moderation queue, a slow
+    mirror), and the GM's inputs since (a death, a vote by PM, a ruling)."""
+    locked_at = from_iso(lock["locked_at"])
+    before = {w["target"]: w["displayed"] for w in lock["tally"].get("wagons", [])}
+    after = {w.target: w.displayed for w in tally.wagons}
+    moves = [
+        f"{target} {before.get(target, 0)} -> {after.get(target, 0)} votes"
+        for target in [*after, *(t for t in before if t not in after)]
+        if before.get(target, 0) != after.get(target, 0)
+    ]
+    if set(lock["tally"].get("not_voting", [])) != set(tally.not_voting):
+        moves.append(
+            f"not voting {len(lock['tally'].get('not_voting', []))} -> {len(tally.not_voting)}"
+        )
+    first_seen = {sp.post_id: sp.versions[0].seen_at for sp in view.stored}
+    late = sorted({
+        v.post_id for v in tally.votes
+        if v.post_id is not None and locked_at is not None
+        and first_seen.get(v.post_id, locked_at) > locked_at
+    })  # fmt: skip
+    causes = [f"post{'s' if len(late) > 1 else ''} {', '.join(map(str, late))} seen late"] \
+        if late else []
+    entered = [i["kind"] for i in inputs if locked_at and from_iso(i["entered_at"]) > locked_at]
+    if entered:
+        causes.append("the GM's " + ", ".join(dict.fromkeys(k.replace("_", " ") for k in entered))
+                      + " entered since")  # fmt: skip
+    was = ", ".join(lock["tally"].get("outcome", {}).get("lynched", [])) or "no lynch"
+    now = tally.outcome.said()  # a tie waiting for its decider is not "no lynch"
+    lynch = f"the lynch is unchanged ({now})" if was == now else f"the lynch: {was} -> {now}"
+    return "; ".join([", ".join(moves) or "the votes behind it", *causes, lynch])
 
 
 def _votes_of(tally: dict[str, Any]) -> dict[str, Any]:

@@ -43,6 +43,9 @@ class Won:
     win: Win
     when: str
     """"at the dusk of Day 2", "at the dawn after Night 3", "when Kat died (modkill)"."""
+    phase: str | None = None
+    """The phase it ended: "Day 2" (a dusk, a day's actions), "Night 3" (a dawn); None for
+    a death the GM entered, which the GM's clock places."""
 
     def text(self) -> str:
         reason = f" ({self.win.reason.rstrip('.')})" if self.win.reason else ""
@@ -123,11 +126,11 @@ class Replay:
             out.append(r)
         return out[::-1]
 
-    def _check_win(self, when: str, *at: str) -> None:
+    def _check_win(self, when: str, *at: str, phase: str | None = None) -> None:
         if self.won is None:
             win = next((w for w in (check_win(self.state, a) for a in at) if w), None)
             if win is not None:
-                self.won = Won(win, when)
+                self.won = Won(win, when, phase)
 
 
 def apply_death(state: GameState, data: dict[str, Any], open_orders: list[Order]) -> PhaseResult:
@@ -250,9 +253,11 @@ def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
             rep.results.append(result)
             rep.open_orders = [o for o in rep.open_orders if (o.phase, o.number) != (phase, number)]
             if phase == "night":
-                rep._check_win(f"at the dawn after Night {number}", "dawn")
+                rep._check_win(f"at the dawn after Night {number}", "dawn", phase=f"Night {number}")
             else:
-                rep._check_win(f"after the day actions of Day {number}", "dusk")
+                rep._check_win(
+                    f"after the day actions of Day {number}", "dusk", phase=f"Day {number}"
+                )
         elif kind == REST:
             for who, ability, until in data.get("rests", ()):
                 if who in rep.state.players:
@@ -271,7 +276,9 @@ def replay(rules: EngineRules, inputs: list[dict[str, Any]]) -> Replay:
             rep.entered[id(result)] = data
             how = data.get("how", "other")
             if how == "lynch" and data.get("dusk") is not None:
-                rep._check_win(f"at the dusk of Day {data['dusk']}", "dusk")
+                rep._check_win(
+                    f"at the dusk of Day {data['dusk']}", "dusk", phase=f"Day {data['dusk']}"
+                )
             else:
                 rep._check_win(f"when {data['player']} died ({how})", "dusk", "dawn")
     return rep

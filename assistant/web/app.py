@@ -361,12 +361,13 @@ def _phase(d: Dashboard, game_id: str, form: FormData) -> str:
     if number is None:
         raise _FormError(f"give the {kind}'s number, e.g. {kind} 2")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
-        note = enter_phase(store, d.now(), kind, number, ends=form.get("ends") or None,
-                           start_post=_number(form, "start_post", "the opening post"))
+        change = enter_phase(store, d.now(), kind, number, ends=form.get("ends") or None,
+                             start_post=_number(form, "start_post", "the opening post"))
         described = describe(load_view(store, d.now()))
-    said = f"{kind.capitalize()} {number} started; deadline " \
-        f"{described['deadline_local'] or 'none'} ({described['why']})."
-    return f"{said} {note}" if note else said
+    deadline = f"{described['deadline_local'] or 'none'} ({described['why']})."
+    said = (f"{' '.join(change.did)} Deadline {deadline}" if change.did  # entered again
+            else f"{kind.capitalize()} {number} started; deadline {deadline}")
+    return " ".join([said, *(f"Note: {n}" for n in change.notes)])
 
 
 def _deadline(d: Dashboard, game_id: str, form: FormData) -> str:
@@ -375,9 +376,10 @@ def _deadline(d: Dashboard, game_id: str, form: FormData) -> str:
     if bool(extend) == bool(move_to):
         raise _FormError("give either a new deadline or an extension")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
-        adjust_phase(store, d.now(), extend=extend or None, move_to=move_to or None)
+        change = adjust_phase(store, d.now(), extend=extend or None, move_to=move_to or None)
         described = describe(load_view(store, d.now()))
-    return f"{described['phase']} now ends {described['deadline_local']} ({described['why']})."
+    return f"{' '.join(change.did)} {described['phase']} now ends " \
+        f"{described['deadline_local']} ({described['why']})."
 
 
 def _kill(d: Dashboard, game_id: str, form: FormData) -> str:
