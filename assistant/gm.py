@@ -113,7 +113,7 @@ def game_tally(
         view = load_view(store, now)
         marks.keep = {sp.post_id for sp in view.stored}
         tally = day_tally(view, store.inputs(), day=day, at=at, at_post=at_post)
-    return game, ruleset, tally, now, view
+    return game, ruleset, tally, now
 
 
 def count_and_state(

@@ -33,6 +33,7 @@ from assistant.game import Game
 from assistant.gm import (
     dawn_draft,
     dusk_text,
+    game_over,
     game_tally,
     has_sheriff,
     orders_entered,
@@ -349,9 +350,9 @@ def game_state(view: GameView, tally: Tally | None, missing: list[str], now: dat
     """The state line: the phase, the time left (never negative), and what matters in it;
     after a confirmed win, "Game over" (issue 22 makes the end of the game a stored state:
     until then the engine's win check on the confirmed facts says it)."""
-    won = view.replay.won if view.replay is not None else None
-    if won is not None:
-        return State((f"Game over: {won.win.title} won {won.when}",), "over")
+    over = game_over(view)  # "Game over: Town won (Day 2)", as `count` and `phase` say it
+    if over is not None:
+        return State((over,), "over")
     phase = view.phase
     if phase is None:
         return State(("No phase yet",), "none")
