@@ -126,10 +126,10 @@ def count_and_state(
 ) -> tuple[Game, Any, Tally, datetime, str | None]:
     """`game_tally` and, once the game is over, "Game over: Town won (Day 2)" (`count`):
     the game as it stands now, counted as of the moment asked about."""
-    with kept_beside(store.path) as marks, paused_gc():
+    with kept_beside(store.path) as marks, paused_gc():  # the count inside uses the marks
         view = load_view(store, now)
         marks.keep = {sp.post_id for sp in view.stored}
-    counted = game_tally(store, now, at_post=at_post, at_text=at_text, day=day, view=view)
+        counted = game_tally(store, now, at_post=at_post, at_text=at_text, day=day, view=view)
     return (*counted, game_over(view))
 
 
@@ -653,7 +653,9 @@ def check_now(store: GameStore, now: datetime) -> list[StoredAlert] | None:
 
     if not store.inputs("players"):
         return None
-    fresh = AlertLog(store).record(run_checks(load_view(store, now), store), now)
+    with kept_beside(store.path), paused_gc():  # the checks' counts read the kept marks
+        found = run_checks(load_view(store, now), store)
+    fresh = AlertLog(store).record(found, now)
     refresh_feed(store, now)
     return fresh
 
