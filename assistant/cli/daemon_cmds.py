@@ -18,18 +18,9 @@ from assistant.cli.numbers import COUNT, PHASE_NUMBER, POSITIVE_SECONDS, POST_ID
 from assistant.daemon import Daemon, DaemonSettings, only_daemon, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
 from assistant.files import read_text
-from assistant.gm import (
-    PhaseChange,
-    acknowledge,
-    adjust_phase,
-    check_now,
-    enter_phase,
-    game_over,
-    record_death,
-    record_pm,
-    refresh_feed,
-)
+from assistant.gm import acknowledge, check_now, record_death, record_pm, refresh_feed
 from assistant.monitor import describe, load_game, load_view
+from assistant.phase_entry import PhaseChange, adjust_phase, enter_phase, game_over
 from assistant.phases import (
     PHASE_KINDS,
     game_zone,

@@ -46,10 +46,8 @@ from assistant.errors import AssistantError
 from assistant.gm import (
     DEATH_KINDS,
     acknowledge,
-    adjust_phase,
     dusk,
     enter_order_lines,
-    enter_phase,
     enter_pm_vote,
     record_death,
     record_pm,
@@ -61,6 +59,7 @@ from assistant.gm import (
 )
 from assistant.monitor import describe, load_view
 from assistant.notify.manage import add_target, remove_target, send_test, send_test_text
+from assistant.phase_entry import adjust_phase, enter_phase
 from assistant.phases import game_zone
 from assistant.store import GameStore, list_games
 from assistant.templating import web_environment

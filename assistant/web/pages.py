@@ -33,7 +33,6 @@ from assistant.game import Game
 from assistant.gm import (
     dawn_draft,
     dusk_text,
-    game_over,
     game_tally,
     has_sheriff,
     orders_entered,
@@ -48,6 +47,7 @@ from assistant.gm import (
 from assistant.monitor import GameView, day_deadline, draft_dusk, game_title, load_view
 from assistant.night_orders import night_orders_status
 from assistant.notify.manage import target_rows
+from assistant.phase_entry import game_over
 from assistant.phases import Deadline, game_zone, local_text, phase_label
 from assistant.safe_text import isolate, names
 from assistant.store import GameStore, list_games
