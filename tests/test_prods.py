@@ -57,7 +57,10 @@ def test_002_prods_who_has_not_posted_today_in_the_rulesets_words(
     assert code == 0, err
     assert list(pms) == expected
     pm = pms[expected[0]]
-    assert pm.startswith(f"To: {expected[0]}\nSubject: thread-b: a reminder for Day 2")
+    # The game's name, never its id (issue 22): no thread read here, so its ruleset's title.
+    assert pm.startswith(
+        f"To: {expected[0]}\nSubject: Turtle's Chat Mafia: a reminder for Day 2"
+    )
     assert "You have not posted in the game thread since Day 2 began." in pm
     # Seed 002: "All players must make at least one post per day."
     assert 'The rules: "All players must make at least one post per day.' in pm
