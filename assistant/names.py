@@ -6,8 +6,8 @@ Players write names the way they type: "jd", "ætherwolf", "pickles", "Lady Gray
 1. exact (a slot's shown name, alias or replaced name, as written);
 2. the same ignoring case, accents and punctuation ("ætherwolf" = "ÆtherWolf", "jd" = "Jd-");
 3. a prefix of a name, or of one of its words ("Æther", "Lady G"; "Quiet" and "Bob" in
-   SilentQuietBob: words split at spaces, `_`, `-`, CamelCase and digits), or a substring
-   of 3 letters or more ("ickle" in "Mr. Pickles"), all in one step;
+   SilentQuietBob: words split at spaces, `_`, `-`, CamelCase and digits), all in one step;
+   failing those, a substring of 3 letters or more ("ickle" in "Mr. Pickles");
 4. initials ("SQB" for SilentQuietBob, "DP" for David Parker), or a short abbreviation
    whose letters run through the name in order from its first ("TK" for Thirdkoopa,
    "bbstar" for basketballstar24);
@@ -460,9 +460,10 @@ class NameMatcher:
     def _words(self, text: str, key: str, *, prefix: bool) -> Match | None:
         """A prefix of a whole name or of one of its words, a substring (`prefix`), or a
         whole word of a name: every slot any of these fits is a candidate, so "Ann" with
-        "Annabel_Q" and "Big Ann" is ambiguous, and so is "the" with "bob the builder" and
-        "ÆtherWolf"."""
+        "Annabel_Q" and "Big Ann" is ambiguous. Letters found only inside a word count when
+        no name or word starts with them: "the" is "bob the builder", not "ÆtherWolf"."""
         how: dict[str, str] = {}
+        inside: dict[str, str] = {}
         for n in self._names:
             if prefix and n.folded.startswith(key):
                 how.setdefault(n.slot, "prefix")
@@ -473,8 +474,10 @@ class NameMatcher:
             elif prefix and len(key) >= 3 and any(w.startswith(key) for w in n.words):
                 how.setdefault(n.slot, f"the start of a word of {n.full}")
             elif prefix and len(key) >= 3 and key in n.folded:
-                how.setdefault(n.slot, "substring")
-        return _one_of(text, how)
+                inside.setdefault(n.slot, "substring")
+        # Letters inside a word ("gin" in MooginSoosy, "key" in MonkeyMan576) are a weaker
+        # reading than a name's or a word's start: a GM reads "Gin" as TheRealGin-N-Tonic.
+        return _one_of(text, how or inside)
 
     def _abbreviation(self, text: str, key: str) -> Match | None:
         """Initials, or a short abbreviation ("TK", "bbstar") whose letters run through a
