@@ -41,6 +41,15 @@ def _as_written_before(state: RunningCount, text: str) -> Match | None:
     return None
 
 
+def _not_the_voter(found: Match, voter: str) -> Match:
+    """A name that fits the voter and one other player means the other: "VOTE: Cow" from
+    RadiantCowbells is TheCow, as a GM reads it (a self-vote names oneself plainly)."""
+    if found.how != "ambiguous" or voter not in found.candidates or len(found.candidates) != 2:
+        return found
+    other = next(c for c in found.candidates if c != voter)
+    return Match(found.text, other, f"it could be {voter} too, who cast it")
+
+
 def _record(
     state: RunningCount,
     base: dict[str, Any],
@@ -143,6 +152,7 @@ def apply_mark(
             target_match = Match(target_text or "", learned.target, learned.how)
         elif not target_match.ok and target_match.how != "ambiguous":
             target_match = _as_written_before(state, target_text or "") or target_match
+        target_match = _not_the_voter(target_match, voter)
         base["written"] = target_text
     _apply(
         state,
