@@ -148,6 +148,27 @@ SOUND_CONSONANTS = 4
 SWAP_LEAST = 4
 #: The fewest letters of a vote's first word read as the player it is a whole word of.
 LEADING_WORD = 4
+#: The fewest letters of a name read backwards ("jordan" for XnadrojX).
+REVERSED_LEAST = 5
+#: The fewest letters of initials spelled as they sound ("teebs").
+SPELLED_LEAST = 4
+#: "Garmr's replacement", "the Gamma replacement", "tip's slot": the slot a name was in.
+_SLOT_OF = re.compile(
+    r"(?:the\s+)?(?P<name>[^\s'’][^'’]*?)(?:['’]s|s['’])?\s+(?:replacement|replacer|sub|slot)\b.*",
+    re.I | re.S,
+)
+_TRAILING_DIGITS = re.compile(r"([a-z]{2,6})(\d+)")
+#: How each letter is said ("tee" for T, "bee" for B), to read initials spelled out.
+_LETTER_SOUNDS: dict[str, tuple[str, ...]] = {
+    "a": ("ay",), "b": ("bee",), "c": ("cee", "see"), "d": ("dee",), "e": ("ee",),
+    "f": ("ef", "eff"), "g": ("gee",), "h": ("aitch",), "i": ("eye",), "j": ("jay",),
+    "k": ("kay",), "l": ("el", "elle"), "m": ("em",), "n": ("en",), "o": ("oh",),
+    "p": ("pee",), "q": ("cue",), "r": ("ar",), "s": ("ess",), "t": ("tee",),
+    "u": ("you",), "v": ("vee",), "w": ("dubya",), "x": ("ex",), "y": ("why", "wye"),
+    "z": ("zee", "zed"),
+}
+#: Pet endings put on spelled initials ("teebs", "deejz", "emjie").
+_PET_ENDINGS = ("", "s", "z", "y", "ie", "sy")
 _VOWELS = re.compile(r"[aeiouy]")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 _ABBREVIATION = re.compile(r"[A-Za-z]{2,6}")
@@ -190,6 +211,32 @@ def _one_swap(a: str, b: str) -> bool:
     diff = [i for i in range(len(a)) if a[i] != b[i]]
     return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] \
         and a[diff[1]] == b[diff[0]]
+
+
+def _letters_spoken(key: str) -> frozenset[str]:
+    """The letters `key` spells as they sound, two or more, one said in full at least
+    ("teebs" -> "tb": tee, b, and a pet ending; "jaydee" -> "jd"), else nothing. The last
+    letter may be left bare ("teeb")."""
+    found: set[str] = set()
+    for end in _PET_ENDINGS:
+        if end and not key.endswith(end):
+            continue
+        stem = key[: len(key) - len(end)] if end else key
+
+        def spell(rest: str, letters: str, said: bool) -> None:
+            if not rest:
+                if len(letters) >= 2 and said:
+                    found.add(letters)
+                return
+            if len(rest) == 1 and rest.isalpha() and letters:
+                spell("", letters + rest, said)  # the last letter bare: "teeb"
+            for letter, sounds in _LETTER_SOUNDS.items():
+                for sound in sounds:
+                    if rest.startswith(sound):
+                        spell(rest[len(sound):], letters + letter, True)
+
+        spell(stem, "", False)
+    return frozenset(found)
 
 
 def _initials(words: Sequence[str], *, digits: bool = False) -> str:
@@ -280,6 +327,12 @@ class NameMatcher:
             m = self.match(head)
             if m.ok or m.how == "ambiguous":
                 return Match(text, m.slot, f"{m.how}, the name before the comment", m.candidates)
+        slot_of = _SLOT_OF.match(text.strip())
+        if slot_of:
+            m = self.match(slot_of.group("name"))
+            if m.ok or m.how == "ambiguous":
+                how = f"{m.how}, the slot {slot_of.group('name')!r} was in"
+                return Match(text, m.slot, how, m.candidates)
         words = text.split()
         for n in range(min(len(words) - 1, 5), 0, -1):
             m = self.match(" ".join(words[:n]), strict=True)
@@ -298,8 +351,58 @@ class NameMatcher:
             or self._swapped(text, head)
             or self._reordered(text)
             or self._leading_word(text)
+            or self._digits_kept(text, head)
+            or self._reversed(text, head)
+            or self._spelled_initials(text, head)
             or found
         )
+
+    def _digits_kept(self, text: str, head: str) -> Match | None:
+        """The one player whose name's digits a short form keeps: the start of the name
+        or its abbreviation, then the same digits ("Arc9" for ArcAngel9, "EPM18" for
+        evilpacman18)."""
+        m = _TRAILING_DIGITS.fullmatch(fold(head or text))
+        if m is None:
+            return None
+        letters, digits = m.group(1), m.group(2)
+        how: dict[str, str] = {}
+        for n in self._names:
+            if "".join(c for c in n.folded if c.isdigit()) != digits or n.bare == letters:
+                continue
+            if n.bare.startswith(letters) or (
+                2 * len(letters) <= len(n.bare) and n.bare.startswith(letters[0])
+                and _subsequence(letters[1:], n.bare[1:])
+            ):
+                how.setdefault(n.slot, f"a short form of {n.full} with its digits")
+        return _one_of(text, how)
+
+    def _reversed(self, text: str, head: str) -> Match | None:
+        """The one player whose name, or a word of it, the vote writes backwards ("jordan"
+        and "XJordanX" for XnadrojX): `REVERSED_LEAST` letters or more."""
+        key = fold(head or text)
+        if len(key) < REVERSED_LEAST or not key.isalpha():
+            return None
+        how: dict[str, str] = {}
+        for n in self._names:
+            backs = [n.folded[::-1], *(w[::-1] for w in n.words if len(w) >= REVERSED_LEAST)]
+            if any(key == b or (len(key) > REVERSED_LEAST and b.startswith(key)) for b in backs):
+                how.setdefault(n.slot, f"{n.full} written backwards")
+        return _one_of(text, how)
+
+    def _spelled_initials(self, text: str, head: str) -> Match | None:
+        """The one player whose initials the vote spells as the letters sound ("teebs",
+        "teebee" for ThinkBig: T-B; "jaydee" for John Doe), maybe with a pet ending."""
+        key = fold(head or text)
+        if not (SPELLED_LEAST <= len(key) <= 12) or not key.isalpha():
+            return None
+        spelled = _letters_spoken(key)
+        if not spelled:
+            return None
+        how: dict[str, str] = {}
+        for n in self._names:
+            if len(n.words) > 1 and _initials(n.words) in spelled:
+                how.setdefault(n.slot, f"the initials of {n.full} as they sound")
+        return _one_of(text, how)
 
     def _swapped(self, text: str, head: str) -> Match | None:
         """The one player whose name, a word of it or its start of the same length has the

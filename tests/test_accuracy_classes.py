@@ -202,3 +202,72 @@ def test_a_double_voters_weight_after_the_name_in_the_gms_count() -> None:
         assert ("TwoFace", "Gamma Emerald") in _count_line(line, m, VoteRules())
     # A name ending in a digit keeps it.
     assert ("Max2", "Gamma Emerald") in _count_line("Gamma Emerald: Max2, Ircher", m, VoteRules())
+
+
+# ---- names as the GMs of the dev games read them (each checked against the GM's next count)
+
+
+def test_letters_inside_a_word_give_way_to_a_name_that_starts_with_them() -> None:
+    # Game 1883, post 1059: "VOTE: Gin" with TheRealGin-N-Tonic (a word "Gin", Srceenplay's
+    # slot) and MooginSoosy (PenguinPower's slot: "gin" inside a word); the GM counted
+    # Srceenplay's slot. Game 1666, post 39: "VOTE: key" with Keybladewielder (Shinobi's
+    # slot) and MonkeyMan576: the GM's count lists dragonspawn under Keybladewielder.
+    gin = _vote("1883", 1059, "Realeo")
+    assert (gin.target, gin.code) == ("Srceenplay", VoteCode.COUNTED)
+    assert "'Gin' read as Srceenplay (a word of TheRealGin-N-Tonic)" in gin.reason
+    assert _vote("1666", 39, "dragonspawn").target == "Shinobi"
+    # Two names that both start with it stay ambiguous, and so do two inside words.
+    assert NameMatcher([Slot("Ginny"), Slot("TheRealGin")]).match_vote("gin").how == "ambiguous"
+    assert NameMatcher([Slot("Moogin"), Slot("Begins")]).match_vote("gin").how == "ambiguous"
+
+
+def test_a_name_that_fits_the_voter_and_one_other_player_means_the_other() -> None:
+    # Game 1735, post 351: RadiantCowbells writes "VOTE: Cow" with TheCow playing.
+    vote = _vote("1735", 351, "RadiantCowbells")
+    assert (vote.target, vote.code) == ("TheCow", VoteCode.COUNTED)
+    assert "'Cow' read as TheCow (it could be RadiantCowbells too, who cast it)" in vote.reason
+    # Post 355: the same "VOTE: Cow" from Frozen Angel is still ambiguous (issue 9).
+    other = _vote("1735", 355, "Frozen Angel")
+    assert other.code == VoteCode.AMBIGUOUS_TARGET and other.target is None
+
+
+def test_a_slot_named_by_a_player_who_was_or_is_in_it() -> None:
+    # Game 1873, post 1080: "VOTE: Garmr's replacement"; game 1809, post 1847: "VOTE:
+    # Wingback's replacement" (Wingback replaced in Nachomamma8's slot); game 1917, post
+    # 1340: "VOTE: the Gamma replacement" (Gamma Emerald's slot, kraska77's now).
+    assert _vote("1873", 1080, "ThinkBig").target == "Garmr"
+    wing = _vote("1809", 1847, "MathBlade")
+    assert (wing.target, wing.code) == ("Nachomamma8", VoteCode.COUNTED)
+    assert "the slot 'Wingback' was in" in wing.reason
+    assert _vote("1917", 1340, "SlingshotWaffles").target == "kraska77"
+
+
+def test_a_short_form_that_keeps_the_names_digits() -> None:
+    # Game 1444, post 790: "VOTE: Arc9" (ArcAngel9); game 1474, post 554: "VOTE: EPM18"
+    # (evilpacman18). The GMs' counts list both so.
+    arc = _vote("1444", 790, "Telo")
+    assert (arc.target, arc.code) == ("ArcAngel9", VoteCode.COUNTED)
+    assert "a short form of ArcAngel9 with its digits" in arc.reason
+    assert _vote("1474", 554, "Titus").target == "evilpacman18"
+    # Digits no player's name has read nothing.
+    assert not NameMatcher([Slot("ArcAngel9")]).match_vote("Arc7").ok
+
+
+def test_a_name_written_backwards() -> None:
+    # Game 1850, post 763: "VOTE: jordan"; post 539: bold "vote xjordanx" (XnadrojX).
+    vote = _vote("1850", 763, "MTD")
+    assert (vote.target, vote.code) == ("XnadrojX", VoteCode.COUNTED)
+    assert "'jordan' read as XnadrojX (XnadrojX written backwards)" in vote.reason
+    assert _vote("1850", 539, "mykonian").target == "XnadrojX"
+
+
+def test_initials_spelled_as_they_sound() -> None:
+    # Game 1923, post 2940: Fykus writes "VOTE: teebs" for ThinkBig (T. B.), the vote that
+    # brings Day 3 to its lynch.
+    vote = _vote("1923", 2940, "Fykus")
+    assert (vote.target, vote.code) == ("ThinkBig", VoteCode.COUNTED)
+    assert "'teebs' read as ThinkBig (the initials of ThinkBig as they sound)" in vote.reason
+    m = NameMatcher([Slot("John Doe"), Slot("Jim Dark"), Slot("EmJay")])
+    assert m.match_vote("teebee").how == "unknown"  # nobody's initials are T-B
+    assert m.match_vote("jaydee").how == "ambiguous"  # J-D: two players
+    assert m.match_vote("emjay").slot == "EmJay"  # its own name first

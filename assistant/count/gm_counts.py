@@ -1,8 +1,8 @@
 """The GM's own vote counts in the thread, read back to learn what players' names mean.
 
-Players vote by nicknames the players file cannot know ("VOTE: Jordan" for XnadrojX, "VOTE:
-zipcode" for tn5421, "VOTE: pass" for No Lynch). The GM reads them and posts a count that
-lists each voter under the player they meant. This module finds those counts
+Players vote by nicknames the players file cannot know ("VOTE: Pods McQuill" for pod
+person, "VOTE: zipcode" for tn5421, "VOTE: pass" for No Lynch). The GM reads them and
+posts a count that lists each voter under the player they meant. This module finds those counts
 (`read_counts`: lines such as "Hiraki (L-2): RobCapone, bvoigt", "(2) Kalofer- hiplop,
 LordChronos", "NJAC [5]: Eggman / Titus") and pairs each voter with the last vote they cast
 before it (`taught_names`): where that vote named no player, or could be two, and the GM
