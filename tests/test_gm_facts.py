@@ -87,6 +87,30 @@ def test_replay_notes_the_facts_and_gm_facts_accepts_them(tmp_path: Path, capsys
     assert doc["majority"] == 4 and {f["kind"] for f in doc["gm_facts"]} == {"death", "reset"}
 
 
+def test_a_vote_the_gm_rules_out_in_the_thread_is_a_proposed_ruling(tmp_path: Path,
+                                                                    capsys) -> None:
+    # Game 1505, post 1343: "Garmr's vote in 1304 did not count because it was not at the
+    # start of a new line." Read as written, Garmr's self-vote at 1304 ends Day 5 on him;
+    # the GM's ruling, once accepted, lets the day go on to Skelda's lynch, as it went.
+    game, posts = _day("1505", 5, 1360)
+    [rule] = [f for f in fact_proposals(posts, game) if f.kind == "ruling"]
+    assert (rule.post_id, rule.ruled) == (1343, 1304)
+    [alert] = [a for a in check_gm_facts(posts, game) if a.post_id == 1343]
+    assert alert.message.endswith("`assistant rule ms-1505 --post 1304 --ignore`")
+    code, out, _ = _replay(capsys, tmp_path, "1505", 5, "--to-post", "1360", "--json")
+    assert json.loads(out)["outcome"]["lynched"] == ["Garmr"]
+    code, out, _ = _replay(capsys, tmp_path, "1505", 5, "--to-post", "1360", "--json",
+                           "--gm-facts")
+    assert json.loads(out)["outcome"]["lynched"] == ["Skelda"]
+    # Game 1606, post 453: "Votes in posts #425 and #442 will not be counted ...": two.
+    game, posts = _day("1606", 1, 453)
+    assert [f.ruled for f in fact_proposals(posts, game) if f.kind == "ruling"] == [425, 442]
+    # Recorded (`assistant rule`), they are proposed no more.
+    known = Game.from_parts("ms-1606", list(game.slots), gms=game.gms, inputs=[
+        f.as_input() for f in fact_proposals(posts, game)])
+    assert not [f for f in fact_proposals(posts, known) if f.kind == "ruling"]
+
+
 def test_game_alias_and_game_reset_are_the_gms_answers(tmp_path: Path, capsys) -> None:
     """Thread A (SMF 2.1) with the players file naming bob the builder by an old name: his
     votes are no player's until `game alias`; `game reset` ends every vote standing then."""

@@ -2,7 +2,9 @@
 
 A GM announces in the thread what the count must know: a replacement ("Equinox replaces
 Jeremylu"), a death during the day ("T S O, Vanilla Townie, has been killed Day 3.",
-"Taly has been modkilled"), a reset of the votes ("Votes are reset; day continues"). The
+"Taly has been modkilled"), a reset of the votes ("Votes are reset; day continues"), a vote
+ruled out ("Garmr's vote in 1304 did not count because it was not at the start of a new
+line"). The
 count never applies these by itself (a GM's post can quote, joke or announce a plan): each
 is a proposal with the exact command that records it, raised as an alert in a live game
 (`checks/gm_facts.py`); `replay --gm-facts` accepts them all for an archive.
@@ -55,6 +57,15 @@ _RESET = re.compile(
     r"(?:been\s+)?reset\b|\breset(?:ting)?\s+(?:the\s+|all\s+)?(?:votes?|vote\s*count)\b",
     re.I,
 )
+#: The GM rules a vote out: "The vote in post 11 is not counted as per Rule 5c", "Garmr's
+#: vote in 1304 did not count", "Votes in posts #425 and #442 will not be counted".
+_RULED_OUT = re.compile(
+    r"\bvotes?\s+(?:in|on|from|of)\s+(?:(?:this|that|the)\s+)?(?:posts?\s*)?#?\s*"
+    r"(?P<posts>\d+(?:\s*(?:,|and|&)\s*#?\s*\d+)*)[^.!?]{0,60}?(?:\b(?:is|are|was|were|will|"
+    r"does|do|did|has|have|shall)\s*(?:not|n't)|\bwon'?t|\bcan(?:'|no)t)\s+(?:be\s+|been\s+)?"
+    r"(?:count(?:ed)?|valid|accepted)\b",
+    re.I,
+)
 #: A line about the day's lynch: its death is the day's result, not a fact within it.
 _LYNCH = re.compile(r"lynch|popular\s+vote|weight\s+of\s+the\s+votes", re.I)
 #: Words before a new player's name that are not part of it ("Please welcome Ana who").
@@ -70,7 +81,7 @@ class FactProposal:
     """A fact a GM's post states, for the GM to record."""
 
     kind: str
-    """"death", "replacement" or "reset"."""
+    """"death", "replacement", "reset" or "ruling"."""
     post_id: int
     said: str
     """The GM's line, as written."""
@@ -79,11 +90,15 @@ class FactProposal:
     replacement: str | None = None
     how: str = "other"
     """A death's kind: "modkill" or "other"."""
+    ruled: int | None = None
+    """For a "ruling": the post whose vote the GM said does not count."""
 
     def command(self, game_id: str) -> str:
         """The command that records it."""
         if self.kind == "reset":
             return f"assistant game reset {game_id} --at-post {self.post_id}"
+        if self.kind == "ruling":
+            return f"assistant rule {game_id} --post {self.ruled} --ignore"
         who = _arg(self.player or "")
         if self.kind == "replacement":
             return (f"assistant kill {game_id} {who} --how replaced --replacement "
@@ -93,13 +108,16 @@ class FactProposal:
     def describe(self) -> str:
         what = {"reset": "a reset of the votes",
                 "replacement": f"{self.replacement} replaces {self.player}",
-                "death": f"{self.player} {'modkilled' if self.how == 'modkill' else 'dead'}"}
+                "death": f"{self.player} {'modkilled' if self.how == 'modkill' else 'dead'}",
+                "ruling": f"the vote of post {self.ruled} not counted"}
         return f"post {self.post_id} ({what[self.kind]}): {self.said!r}"
 
     def as_input(self) -> dict[str, Any]:
         """The GM fact it proposes, as `Game.from_parts` reads inputs."""
         if self.kind == "reset":
             return {"kind": "reset", "data": {"at_post": self.post_id}}
+        if self.kind == "ruling":
+            return {"kind": "ruling", "data": {"post": self.ruled, "action": "ignore"}}
         if self.kind == "replacement":
             return {"kind": "death", "data": {"player": self.player, "how": "replaced",
                                               "replacement": self.replacement,
@@ -118,22 +136,41 @@ def fact_proposals(posts: Iterable[Post], game: Game) -> list[FactProposal]:
     night's news (and a game's opening post, edited as it goes, keeps a roster of the dead)."""
     out: list[FactProposal] = []
     first = True
+    before: dict[int, int] = {}  # a thread position -> the post id, of the posts before
+    ruled = {r.post for r in game.rulings}
     for post in posts:
         if first:
             first = False
+            before[post.position] = post.post_id
             continue
-        if not game.is_gm(post.author):
-            continue
-        for line in text_lines(post.body_html):
-            out += _read_line(line, post.post_id, game)
+        if game.is_gm(post.author):
+            for line in text_lines(post.body_html):
+                out += _read_line(line, post.post_id, game)
+                out += _ruled_out(line, post.post_id, before, ruled)
+        before[post.position] = post.post_id
     seen: set[tuple[str, str | None, int | None]] = set()
     unique = []
     for p in out:
-        key = (p.kind, p.player, None if p.kind != "reset" else p.post_id)
+        key = (p.kind, p.player, p.ruled if p.kind == "ruling"
+               else None if p.kind != "reset" else p.post_id)
         if key not in seen:
             seen.add(key)
             unique.append(p)
     return unique
+
+
+def _ruled_out(line: str, post_id: int, before: dict[int, int], ruled: set[int]
+               ) -> list[FactProposal]:
+    """The GM's "the vote in post N is not counted": a ruling on each such post of the day
+    before this one (N is the post's number in the thread, as the forum shows it)."""
+    said = " ".join(line.split())[:200]
+    found = []
+    for m in _RULED_OUT.finditer(line):
+        for number in re.findall(r"\d+", m.group("posts")):
+            target = before.get(int(number))
+            if target is not None and target not in ruled:
+                found.append(FactProposal("ruling", post_id, said, ruled=target))
+    return found
 
 
 def _slot(name: str, game: Game) -> str | None:
