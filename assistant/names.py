@@ -549,9 +549,16 @@ class NameMatcher:
         found = self._words(text, key, prefix=True)
         if found is not None:
             if found.ok and 2 <= len(key) <= 4 and key.isalpha():
-                # "LL" starts LlamaGod and is Locke Lamora's initials: never given to one.
-                other = {n.slot for n in self._names if len(n.words) > 1
-                         and key == _initials(n.words)} - {found.slot}
+                # "ll" starts LlamaGod and is Locke Lamora's initials: never given to one;
+                # but "LL" in capitals is written as initials, and LlamaGod's are LG.
+                initials = {n.slot: n.full for n in self._names if len(n.words) > 1
+                            and key == _initials(n.words)}
+                other = set(initials) - {found.slot}
+                if len(other) == 1 and text.strip().isupper() and found.how == "prefix" and \
+                        found.slot not in initials and not any(
+                            key in n.words for n in self._names if n.slot == found.slot):
+                    slot = next(iter(other))
+                    return Match(text, slot, f"initials of {initials[slot]}, in capitals")
                 if other:
                     return Match(text, None, "ambiguous", tuple(sorted({found.slot, *other})))
             return found

@@ -145,14 +145,23 @@ def test_replay_weight_of_a_doublevoter_dead_before_the_day_is_a_warning(tmp_pat
     assert code != 0 and "write NAME=N" in err
 
 
-def test_initials_of_one_player_that_start_another_are_never_given_to_one() -> None:
-    # Game 1105, post 620: Empking writes "Vote: LL": Locke Lamora's initials, and the start
-    # of LlamaGod. Ambiguous, with both named (the GM's count explains it only later).
+def test_initials_in_capitals_over_the_start_of_another_name() -> None:
+    # Game 1105, post 620: Empking writes "Vote: LL": Locke Lamora's initials in capitals,
+    # and the start of LlamaGod (whose initials are LG): the GM's count lists Empking on
+    # Locke Lamora, and so does the count (this vote brings Day 2 to its lynch).
     vote = _vote("1105", 620, "Empking")
-    assert vote.code == VoteCode.AMBIGUOUS_TARGET and vote.target is None
-    assert vote.reason == "ambiguous: 'LL' could be LlamaGod or Locke Lamora; not counted"
+    assert (vote.target, vote.code) == ("Locke Lamora", VoteCode.COUNTED)
+    assert "'LL' read as Locke Lamora (initials of Locke Lamora, in capitals)" in vote.reason
+    m = NameMatcher([Slot("Locke Lamora"), Slot("LlamaGod")])
+    # Not in capitals, it is either: ambiguous, both named.
+    assert m.match_vote("ll").how == "ambiguous"
+    assert set(m.match_vote("ll").candidates) == {"Locke Lamora", "LlamaGod"}
     # A prefix that is no one's initials stays a prefix.
-    assert NameMatcher([Slot("Locke Lamora"), Slot("LlamaGod")]).match_vote("Llama").ok
+    assert m.match_vote("Llama").ok
+    # Game 1782, post 54: "VOTE: FA" with FA_Q2 (a whole word FA) and Frozen Angel (FA's
+    # initials, JohnnyFarrar's slot): still ambiguous (the GM read FA_Q2).
+    fa = _vote("1782", 54, "Titus")
+    assert fa.code == VoteCode.AMBIGUOUS_TARGET and fa.target is None
 
 
 def _marks(game_id: str, post: int) -> list:  # type: ignore[type-arg]
