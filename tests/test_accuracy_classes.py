@@ -124,6 +124,30 @@ def test_replay_shows_the_question_and_gm_facts_accepts_it(tmp_path: Path, capsy
     assert doc["non_player_votes"][0]["accepted"] is True
 
 
+def test_an_account_that_says_whom_it_plays_is_proposed_as_that_player(tmp_path: Path,
+                                                                       capsys) -> None:
+    # Game 1530, Day 1: EspeciallyTheLies, one head of the Taylor hydra, posts "(One half
+    # of the Taylor hydra here)" (post 244), then unvotes (363) and votes cooldog (396): the
+    # GM's count lists Taylor on CooLDoG, the seventh vote of Day 1's lynch.
+    day, game, posts = _day("1530", 402)
+    t = tally_to("1530", 402)
+    [prop] = alias_proposals(t.votes, posts, game)
+    assert (prop.account, prop.player) == ("EspeciallyTheLies", "Taylor")
+    assert prop.how == "it wrote '(One half of the Taylor hydra here)' in post 244"
+    assert "Is EspeciallyTheLies the player listed as Taylor" in prop.question("g")
+    code, out, _ = _replay(capsys, tmp_path, "1530", 1, "--to-post", "402", "--json",
+                           "--gm-facts")
+    doc = json.loads(out)
+    assert doc["outcome"]["lynched"] == ["CooLDoG"]
+    [q] = doc["non_player_votes"]
+    assert (q["account"], q["player"], q["accepted"]) == ("EspeciallyTheLies", "Taylor", True)
+    # Words about someone else are no answer: "I believe it's Titus" names no one it is.
+    game2 = Game.from_parts("g", [["Titus"], ["Bob"]], gms=["Mod"])
+    post = posts[0].__class__(**{**posts[0].to_dict(), "author": "Wake1",
+                                 "body_html": "I don't think it's Bob. I believe it's Titus."})
+    assert alias_proposals([], [post], game2) == []
+
+
 def test_replay_weight_of_a_doublevoter_dead_before_the_day_is_a_warning(tmp_path: Path,
                                                                          capsys) -> None:
     # Game 1908, Day 3: the doublevoter TwoFace died on an earlier day, so the day's

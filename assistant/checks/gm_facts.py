@@ -1,6 +1,7 @@
 """What the GM's own thread posts state that the game's facts do not hold yet (a
 replacement, a death during the day, a reset of the votes, a vote ruled out): one alert
-each, with the command that records it. The count never applies them without the GM (count/gm_facts.py)."""
+each, with the command that records it. The count never applies them without the GM
+(count/gm_facts.py)."""
 
 from __future__ import annotations
 

@@ -4,18 +4,21 @@ A player who renamed their forum account, or a replacement the GM has not entere
 votes under a name no slot has: the count refuses those votes (`not_a_player`). What the
 GM needs is the question to answer: which account, which votes, and which players it may
 be — the slots that have not posted in the day counted, and among them (or among all
-players) the one its name reads as ("Wake1" for Wake88, "LimMePls" for LynchMePls). The
+players) the one its name reads as ("Wake1" for Wake88, "LimMePls" for LynchMePls), or the
+one its own posts say it is (a hydra's second head: "One half of the Taylor hydra"). The
 answer is the GM's (`game alias GAME PLAYER ACCOUNT`); an archive's replay may take every
 proposal that names one player (`replay --gm-facts`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from assistant.count.gm_counts import text_lines
 from assistant.count.records import Vote
 from assistant.game import Game
 from assistant.models import Post
@@ -84,6 +87,8 @@ def alias_proposals(votes: Iterable[Vote], posts: Sequence[Post], game: Game
         named = matcher.unlisted_author(account, ()) or matcher.match(account)
         if named.ok and named.slot is not None:
             player, how = named.slot, f"its name: {named.how}"
+        elif (said := _says_who(account, posts, game)) is not None:
+            player, how = said
         elif len(silent) == 1:
             player, how = silent[0], "the only player who has not posted today"
         elif silent:
@@ -96,6 +101,36 @@ def alias_proposals(votes: Iterable[Vote], posts: Sequence[Post], game: Game
                        f"({scored[0][0]:.0f}% alike)")
         out.append(AliasProposal(account, tuple(dict.fromkeys(cast)), silent, player, how))
     return out
+
+
+#: An account saying whom it plays: "I AM TAYLOR", "(One half of the Taylor hydra here)",
+#: "I'M PART OF IVAN THE PLEASANT" (a hydra's second head, a player not logged in as
+#: themselves).
+_SAYS_WHO = re.compile(
+    r"\b(?:i\s+am|i'?m)\s+(?:(?:one\s+)?(?:half|head|part)\s+of\s+(?:the\s+)?)?"
+    r"(?P<a>[^\W_][\w .'\-]{0,40})"
+    r"|\b(?:half|head|part)\s+of\s+(?:the\s+)?(?P<b>[^\W_][\w .'\-]{0,40}?)(?:'s)?\s+hydra\b",
+    re.I,
+)
+
+
+def _says_who(account: str, posts: Sequence[Post], game: Game) -> tuple[str, str] | None:
+    """The one player an account's own words (quotes left out) say it is, and the words."""
+    matcher = game.matcher()
+    named: dict[str, str] = {}
+    for post in posts:
+        if post.author != account:
+            continue
+        for line in text_lines(post.body_html):
+            for m in _SAYS_WHO.finditer(line):
+                words = (m.group("a") or m.group("b") or "").split()
+                for n in range(min(len(words), 4), 0, -1):
+                    found = matcher.match(" ".join(words[:n]).strip(" .'"), strict=True)
+                    if found.ok and found.slot is not None:
+                        named.setdefault(found.slot, f"it wrote {' '.join(line.split())[:80]!r}"
+                                         f" in post {post.post_id}")
+                        break
+    return next(iter(named.items())) if len(named) == 1 else None
 
 
 def accepted_aliases(proposals: Sequence[AliasProposal]) -> dict[str, str]:
