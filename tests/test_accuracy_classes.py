@@ -15,6 +15,7 @@ from test_votes_real_archives import ARCHIVE, _players_file, archive, day_of, ta
 
 from assistant.checks import posting_rules
 from assistant.checks.non_player_votes import check_non_player_votes
+from assistant.count.tally import count
 from assistant.count.unlisted import accepted_aliases, alias_proposals
 from assistant.game import Game
 from assistant.names import NameMatcher, Slot
@@ -258,10 +259,22 @@ def test_a_name_that_fits_the_voter_and_one_other_player_means_the_other() -> No
     # Game 1735, post 351: RadiantCowbells writes "VOTE: Cow" with TheCow playing.
     vote = _vote("1735", 351, "RadiantCowbells")
     assert (vote.target, vote.code) == ("TheCow", VoteCode.COUNTED)
-    assert "'Cow' read as TheCow (it could be RadiantCowbells too, who cast it)" in vote.reason
-    # Post 355: the same "VOTE: Cow" from Frozen Angel is still ambiguous (issue 9).
+    assert "'Cow' read as TheCow (it could be RadiantCowbells, who cast it)" in vote.reason
+    # Post 355: the same "VOTE: Cow" from Frozen Angel is still ambiguous (issue 9) ...
     other = _vote("1735", 355, "Frozen Angel")
     assert other.code == VoteCode.AMBIGUOUS_TARGET and other.target is None
+    # ... unless RadiantCowbells were dead by then: a vote for the dead counts for nothing,
+    # so a GM reads the living one.
+    doc, posts = archive("1735")
+    day = day_of("1735", 355)
+    dead = Game.from_parts("ms-1735", [list(s) for s in day["slots"]], gms=doc["moderators"],
+                           ruleset="mafiascum", inputs=[{"kind": "death", "data": {
+                               "player": "RadiantCowbells", "how": "other", "at_post": 300}}])
+    chosen = [p for p in posts if day["start_post"] <= p.post_id <= day["end_post"]]
+    t = count(chosen, dead, find_ruleset("mafiascum"), at_post=355)
+    vote = next(v for v in t.votes if v.post_id == 355)
+    assert (vote.target, vote.code) == ("TheCow", VoteCode.COUNTED)
+    assert "'Cow' read as TheCow (it could be RadiantCowbells, dead)" in vote.reason
 
 
 def test_a_slot_named_by_a_player_who_was_or_is_in_it() -> None:

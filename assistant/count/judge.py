@@ -41,13 +41,21 @@ def _as_written_before(state: RunningCount, text: str) -> Match | None:
     return None
 
 
-def _not_the_voter(found: Match, voter: str) -> Match:
-    """A name that fits the voter and one other player means the other: "VOTE: Cow" from
-    RadiantCowbells is TheCow, as a GM reads it (a self-vote names oneself plainly)."""
-    if found.how != "ambiguous" or voter not in found.candidates or len(found.candidates) != 2:
+def _one_left(found: Match, voter: str, game: Game, post: Post) -> Match:
+    """A name that fits two or more players means the one left when the voter and the dead
+    are set aside: "VOTE: Cow" from RadiantCowbells is TheCow, and so is anyone's "Cow"
+    once RadiantCowbells is dead, as a GM reads it (a self-vote names oneself plainly, a
+    vote for the dead counts for nothing)."""
+    if found.how != "ambiguous" or not found.candidates:
         return found
-    other = next(c for c in found.candidates if c != voter)
-    return Match(found.text, other, f"it could be {voter} too, who cast it")
+    left = [c for c in found.candidates if c != voter
+            and game.is_alive(c, post_id=post.post_id, at=post.posted_at)]
+    if len(left) != 1:
+        return found
+    aside = [c for c in found.candidates if c != left[0]]
+    why = " and ".join(
+        f"{c}, who cast it" if c == voter else f"{c}, dead" for c in aside)
+    return Match(found.text, left[0], f"it could be {why}")
 
 
 def _record(
@@ -152,7 +160,7 @@ def apply_mark(
             target_match = Match(target_text or "", learned.target, learned.how)
         elif not target_match.ok and target_match.how != "ambiguous":
             target_match = _as_written_before(state, target_text or "") or target_match
-        target_match = _not_the_voter(target_match, voter)
+        target_match = _one_left(target_match, voter, game, post)
         base["written"] = target_text
     _apply(
         state,
