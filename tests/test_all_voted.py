@@ -204,7 +204,7 @@ def test_with_shared_seconds_edits_pm_votes_and_times_going_backwards(thread_b, 
 @pytest.mark.parametrize("name", ["mafiascum", "chat-mafia"])
 def test_on_real_days_whose_gm_counts_teach_names(game_id, post, name):
     """Real archived mafiascum days (../shared/mafiascum-dev) where the GM's vote count
-    says what a name meant ("Jordan" for XnadrojX, "FF" for Formerfish, game 1720's
+    says what a name meant ("FF" for Formerfish, game 1720's
     nickname): the pass made with the names each GM count teaches from its own post on is
     the count as of every vote after it, so the pass finds the recount's moment."""
     from test_votes_real_archives import archive, day_game, day_of

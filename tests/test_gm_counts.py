@@ -1,6 +1,6 @@
 """Names only the thread explains, learned from the GM's own vote counts (gm_counts.py), on
-real archived mafiascum games (../shared/mafiascum-dev): "VOTE: Jordan" for XnadrojX,
-"VOTE: pass" for No Lynch, "FF" for Formerfish where Flavor Leaf fits too. A count as of a
+real archived mafiascum games (../shared/mafiascum-dev): "VOTE: Pods McQuill" for pod
+person, "VOTE: pass" for No Lynch, "FF" for Formerfish where Flavor Leaf fits too. A count as of a
 post knows only the GM counts made by then; a ruleset can turn the reading off."""
 
 from __future__ import annotations
@@ -27,21 +27,20 @@ def _taught(game_id: str, at: int, post: int, voter: str):  # noqa: ANN202
 
 
 def test_a_nickname_is_read_as_the_gms_count_reads_it_from_that_count_on() -> None:
-    # Game 1883, post 721: massive writes [vote]Jordan[/vote] (XnadrojX spelt backwards);
-    # the GM's vote count in post 950 lists massive under XnadrojX.
-    before = _vote("1883", 949, 721, "massive")
+    # Game 1126, post 1077: Barry Allen writes [vote]Pods McQuill[/vote] (pod person, who
+    # replaced Bill McQuill); the GM's vote count in post 1098 lists Barry Allen under pod
+    # person.
+    before = _vote("1126", 1097, 1077, "Barry Allen")
     assert (before.target, before.code) == (None, VoteCode.UNKNOWN_TARGET)
-    # From the count's post on the vote stands on XnadrojX; before it, it never did.
-    assert _vote("1883", 950, 721, "massive").code == VoteCode.UNKNOWN_TARGET
-    after = _taught("1883", 950, 721, "massive")
-    assert (after.target, after.code, after.post_id) == ("XnadrojX", VoteCode.COUNTED, 950)
+    # From the count's post on the vote stands on pod person; before it, it never did.
+    assert _vote("1126", 1098, 1077, "Barry Allen").code == VoteCode.UNKNOWN_TARGET
+    after = _taught("1126", 1098, 1077, "Barry Allen")
+    assert (after.target, after.code, after.post_id) == ("pod person", VoteCode.COUNTED, 1098)
     assert after.reason == (
-        "counted from post 950: the vote of post 721 ('Jordan' read as XnadrojX (as the GM's "
-        "vote count in post 950 reads it))"
+        "counted from post 1098: the vote of post 1077 ('Pods McQuill' read as pod person (as "
+        "the GM's vote count in post 1098 reads it))"
     )
-    assert not [w for w in tally_to("1883", 949).wagons if "massive" in w.voters]
-    # Later votes written the same way are read so too (Formerfish, post 975).
-    assert _vote("1883", 1000, 975, "Formerfish").target == "XnadrojX"
+    assert not [w for w in tally_to("1126", 1097).wagons if "Barry Allen" in w.voters]
 
 
 def test_the_gms_count_lines_are_read_in_the_shapes_gms_write_them() -> None:
@@ -100,13 +99,13 @@ def test_a_voter_the_gm_listed_twice_teaches_nothing() -> None:
 
 
 def test_a_ruleset_can_read_only_the_players_files_names() -> None:
-    doc, posts = archive("1883")
-    day = day_of("1883", 950)
+    doc, posts = archive("1126")
+    day = day_of("1126", 1098)
     rules = find_ruleset("mafiascum")
     off = dataclasses.replace(rules, votes=dataclasses.replace(rules.votes, gm_counts=False))
     chosen = [p for p in posts if day["start_post"] <= p.post_id <= day["end_post"]]
-    t = count(chosen, day_game("1883", day), off, at_post=950)
-    vote = next(v for v in t.votes if v.post_id == 721)
+    t = count(chosen, day_game("1126", day), off, at_post=1098)
+    vote = next(v for v in t.votes if v.post_id == 1077)
     assert vote.code == VoteCode.UNKNOWN_TARGET
 
 

@@ -151,7 +151,7 @@ class VoteRules:
     """Minimum similarity (0-1) for a misspelt full name to count; 0 turns it off."""
     gm_counts: bool = True
     """Read the GM's own vote counts in the thread for names no rule resolves: a voter the
-    GM's count lists under a player, whose last vote named no player ("VOTE: Jordan") or
+    GM's count lists under a player, whose last vote named no player ("VOTE: Pods McQuill") or
     two, meant that player (gm_counts.py). False: only the players file's names count."""
     thread_nicknames: bool = True
     """Read the nicknames the thread gives players ("CO=cloudocean", "VOTE: tn(Zipcode)")
