@@ -40,11 +40,13 @@ class KnownPM:
 
 
 def pms_from_inputs(inputs: Iterable[dict]) -> list[KnownPM]:
-    """Role and result PMs the GM stored (inputs "role_pm" / "result_pm": {"player", "text"})."""
+    """Role and result PMs the GM stored (inputs "role_pm" / "result_pm": {"player", "text"})
+    and those the assistant sent through the forum ("pm_sent": {"kind", "player", "text"})."""
     out = []
     for d in inputs:
-        if d["kind"] in ("role_pm", "result_pm"):
-            label = "role PM" if d["kind"] == "role_pm" else "result PM"
+        kind = d["data"].get("kind") if d["kind"] == "pm_sent" else d["kind"]
+        if kind in ("role_pm", "result_pm") and d["data"].get("text"):
+            label = "role PM" if kind == "role_pm" else "result PM"
             out.append(KnownPM(d["data"]["player"], d["data"]["text"], label))
     return out
 

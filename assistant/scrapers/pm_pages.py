@@ -171,7 +171,10 @@ def phpbb_folder(html: str, url: str, *, tz: tzinfo, now: datetime,
         party = inner.css_first("a.username, a.username-coloured")
         row = _ancestor(title, "li")
         when = row.css_first("dd.info") if row is not None else None
-        text = clean_text((when or inner).text())
+        # The time follows "»" in an inbox row (after the subject, which may hold numbers:
+        # "Night 1"), and stands in the row's info cell in the outbox and sent box.
+        text = clean_text(when.text()) if when is not None else clean_text(
+            inner.text()).rsplit("»", 1)[-1]
         sender = clean_text(party.text()) if party is not None else None
         to = outgoing
         out.append(PrivateMessage(

@@ -293,8 +293,8 @@ class ForumWriter:
                     max_pages: int = MAX_FOLDER_PAGES) -> list[PrivateMessage]:
         """The messages of a PM folder ("inbox" or "sent"), newest first. Reading stops at
         a page whose messages are all `known`, older than `since` or of an id below
-        `stop_below`, or after `max_pages`. A message listed without its text is opened
-        (phpBB: one page each) unless it is known or `want` turns it down."""
+        `stop_below`, or after `max_pages`. Known messages are left out; one listed
+        without its text is opened (phpBB: one page each) unless `want` turns it down."""
         folders = ["outbox", "sent"] if folder == "sent" and self.software == "phpbb" else [
             folder]
         out: list[PrivateMessage] = []
@@ -312,9 +312,9 @@ class ForumWriter:
                              outgoing=name != "inbox")
                 current = [m for m in page.messages if not _past(m, since, stop_below)]
                 for m in current:
-                    if m.pm_id in known or (want is not None and not want(m)):
+                    if m.pm_id in known:
                         continue
-                    out.append(self._opened(m, name))
+                    out.append(self._opened(m, name) if want is None or want(m) else m)
                 if not current or all(m.pm_id in known for m in current) or len(
                         current) < len(page.messages):
                     break
