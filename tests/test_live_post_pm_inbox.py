@@ -15,14 +15,16 @@ import json
 import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import unquote
 
+import httpx
 import pytest
 from cli_support import call
 from live_support import FORUMS
 
 import assistant.outbox
 from assistant.errors import FetchError
-from assistant.scrapers.http import Fetcher
+from assistant.scrapers.http import Fetcher, guarded_client
 from assistant.store import GameStore
 
 PASSWORD = "gm-Pa55word-cli"
@@ -71,9 +73,25 @@ def new_game(live, software: str, tmp_path: Path, capsys, monkeypatch, tag: str)
     return board, topic, gm, names, g
 
 
+class Clients(list):
+    """Every httpx client the commands made, kept for their cookies (the forum's session)."""
+
+    def __call__(self) -> httpx.Client:
+        self.append(guarded_client())
+        return self[-1]
+
+
+def cookie_secrets(clients: Clients) -> set[str]:
+    values = {c.value for client in clients for c in client.cookies.jar}
+    values |= {unquote(v) for v in values}
+    return {v for v in values if len(v) >= 8}
+
+
 @pytest.mark.parametrize("software", ["smf", "phpbb"])
 def test_post_tally_read_back_as_a_host_post_and_not_posted_twice(
         live_forums, software, tmp_path, capsys, monkeypatch):
+    clients = Clients()
+    monkeypatch.setattr(assistant.outbox, "guarded_client", clients)
     board, topic, gm, (a, b, c, d, e, f), g = new_game(
         live_forums, software, tmp_path, capsys, monkeypatch, "tly")
     board.reply(a, topic, f"[Vote: {c}]")
@@ -97,13 +115,24 @@ def test_post_tally_read_back_as_a_host_post_and_not_posted_twice(
     alerts = g.json("alerts", "g", "--check")["alerts"]
     assert not [x for x in alerts if x.get("post_id") == post_id], alerts
 
+    printed = [out, err]
     out, err = g.run("post", "g", "tally", "--yes", "--delay", "0", ok=False)
+    printed += [out, err]
     line = err.strip()
     assert "\n" not in line and "posted already" in line and "--again" in line, err
     assert board.post_ids(topic)[-1] == post_id
-    assert PASSWORD not in out + err
+    out, err = g.run("--json", "post", "g", "tally", "--yes", "--again", "--delay", "0")
+    printed += [out, err]
+    again = json.loads(out)
+    assert again["post_id"] != post_id and board.post_ids(topic)[-1] == again["post_id"]
+
+    # Neither the password nor the session the forum handed out is printed or kept.
+    secrets = {PASSWORD} | cookie_secrets(clients)
+    assert len(secrets) > 1, "the forum set session cookies"
+    assert not [s for s in secrets for text in printed if s in text]
     for path in (tmp_path / "data").rglob("*"):
-        assert not path.is_file() or PASSWORD.encode() not in path.read_bytes(), path
+        data = path.read_bytes() if path.is_file() else b""
+        assert not [s for s in secrets if s.encode() in data], path
 
 
 def stop_and_restart(live) -> None:  # noqa: ANN001
@@ -189,6 +218,32 @@ def test_post_dusk_dawn_and_result_pms_resumed_after_the_forum_stopped(
     assert any("result PM" in x["message"] for x in alerts), alerts
 
 
+class Dropping(Fetcher):
+    """The connection drops after a post or PM form went out: the forum took it, its answer
+    is never read."""
+
+    def post(self, url, data, **kwargs):  # noqa: ANN001, ANN003, ANN201
+        answer = super().post(url, data, **kwargs)
+        if kwargs.get("once"):
+            raise FetchError(f"{url}: the connection dropped", url, reached=True)
+        return answer
+
+
+def test_post_answer_lost_is_found_in_the_thread_not_posted_twice(
+        live_forums, tmp_path, capsys, monkeypatch):
+    board, topic, gm, names, g = new_game(live_forums, "smf", tmp_path, capsys, monkeypatch,
+                                          "drop")
+    g.run("fetch", "--game", "g", "--delay", "0", "--login", gm, "--password-env", VARIABLE)
+    note = tmp_path / "note.txt"
+    note.write_text("[b]Reminder[/b]: votes are [Vote: name] tags.\n", encoding="utf-8")
+    monkeypatch.setattr(assistant.outbox, "Fetcher",
+                        lambda client, settings: Dropping(client, settings))
+    before = board.post_ids(topic)
+    made = g.json("post", "g", str(note), "--yes", "--delay", "0")
+    assert made["found_after_failure"] is True
+    assert board.post_ids(topic) == [*before, made["post_id"]]  # once
+
+
 def test_pm_answer_lost_is_found_in_the_sent_box_not_sent_twice(
         live_forums, tmp_path, capsys, monkeypatch):
     """phpBB: the connection drops after a PM went out (its answer never read): the sent
@@ -199,13 +254,6 @@ def test_pm_answer_lost_is_found_in_the_sent_box_not_sent_twice(
     g.run("order", "g", f"{names[1]}: investigate {names[2]}")
     g.run("phase", "g", "night", "1")
     g.run("resolve", "g", "--night", "1")
-
-    class Dropping(Fetcher):
-        def post(self, url, data, **kwargs):  # noqa: ANN001, ANN003, ANN201
-            answer = super().post(url, data, **kwargs)
-            if kwargs.get("once"):
-                raise FetchError(f"{url}: the connection dropped", url, reached=True)
-            return answer
 
     monkeypatch.setattr(assistant.outbox, "Fetcher",
                         lambda client, settings: Dropping(client, settings))

@@ -16,7 +16,12 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-_BBCODE_TAG = re.compile(r"\[/?[a-zA-Z*][^\[\]]{0,200}\]")
+# The tags SMF and phpBB render (anything else in brackets, "[Vote: Kat]", is shown as typed).
+_BBCODE_TAG = re.compile(
+    r"\[/?(?:b|i|u|s|color|size|font|url|iurl|email|ftp|img|quote|code|php|list|\*|li|hr|"
+    r"center|left|right|justify|sub|sup|tt|pre|table|tr|td|th|spoiler|nobbc|me|glow|shadow|"
+    r"move|abbr|acronym|time|attach|youtube|flash|html|ltr|rtl|black|red|green|blue|white)"
+    r"(?:[= ][^\[\]]{0,200})?\]", re.I)
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
