@@ -267,12 +267,12 @@ def test_pm_answer_lost_is_found_in_the_sent_box_not_sent_twice(
 
 def test_inbox_keeps_players_messages_since_the_game_began(
         live_forums, tmp_path, capsys, monkeypatch):
+    """SMF (its PMs take 0.1 s to send; phpBB's inbox pages are read in the forms' test)."""
     board, topic, gm, (a, b, *_), g = new_game(
-        live_forums, "phpbb", tmp_path, capsys, monkeypatch, "inb")
+        live_forums, "smf", tmp_path, capsys, monkeypatch, "inb")
     board.send_pm(b, gm, "Signups", "Before the game: can I play?")  # before Day 1 began
     g.run("fetch", "--game", "g", "--delay", "0", "--login", gm, "--password-env", VARIABLE)
-    # The game begins now: Day 1 restarted from this moment (the PM above is older).
-    board.sql(f"UPDATE phpbb_privmsgs SET message_time=message_time-7200 WHERE author_id="
+    board.sql(f"UPDATE smf_personal_messages SET msgtime=msgtime-7200 WHERE id_member_from="
               f"{board.member_id(b)}")  # TEST ONLY: the signup PM two hours back
     outsider = live_forums.names("inbout")[0]
     board.create_members(outsider)

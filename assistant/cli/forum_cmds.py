@@ -40,8 +40,16 @@ _delay = click.option("--delay", type=SECONDS, default=None,
                       help="Seconds between requests to the forum (default 1.5).")
 
 
+WRITE_RETRIES = 1
+"""A page the GM's command reads (a form, the sent box) is asked again once, 2 s later, if
+the forum did not answer: a GM at the keyboard learns in seconds, not after the daemon's
+half a minute of backoff, that the forum is down (a form itself is never sent twice)."""
+
+
 def _settings(delay: float | None) -> FetchSettings:
-    return FetchSettings() if delay is None else FetchSettings(delay=max(0.0, delay))
+    if delay is None:
+        return FetchSettings(retries=WRITE_RETRIES)
+    return FetchSettings(delay=max(0.0, delay), retries=WRITE_RETRIES)
 
 
 def _ask(a: AppContext, preview: str, question: str, yes: bool) -> None:
