@@ -281,8 +281,9 @@ class ForumWriter:
         words = bbcode_words(body)
         found = self.read_folder("sent", stop_below=after_id,
                                  want=lambda m: _to(m, to, subject))
-        for pm in found:
-            if pm.body_html is not None and html_words(pm.body_html) == words:
+        for pm in found:  # (`want` only spares opening the others: they are listed too)
+            if (_to(pm, to, subject) and pm.body_html is not None
+                    and html_words(pm.body_html) == words):
                 return Written(pm.pm_id, pm.url, pm.sent_at)
         return None
 
