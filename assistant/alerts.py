@@ -9,11 +9,11 @@ acknowledgement sticks. The store keeps the alert as first seen plus the ack.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from assistant.errors import StoreError, damaged_record
@@ -25,6 +25,7 @@ SEVERITIES = ("info", "warning", "violation")
 """In increasing order; a ruleset's "none" means the check raises no alert."""
 ALERT_SCHEMA_VERSION = 1
 UTC_ZONE = ZoneInfo("UTC")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -151,17 +152,12 @@ class AlertLog:
         warnings before info, the newest first; only the first `limit` of each list are
         read from their documents (a long game's thousands of alerts are counted, not
         all loaded)."""
-        rank = {s: i for i, s in enumerate(reversed(SEVERITIES))}
+        def key(doc: dict[str, Any]) -> tuple[str | None, str, str]:
+            alert = doc.get("alert") or {}
+            happened = alert.get("occurred_at") or doc.get("first_seen") or ""
+            return alert.get("severity"), happened, str(doc.get("id") or "")
 
-        def when(doc: dict[str, Any]) -> str:  # ISO times in UTC sort as text
-            return (doc.get("alert") or {}).get("occurred_at") or doc.get("first_seen") or ""
-
-        def severity(doc: dict[str, Any]) -> int:
-            return rank.get((doc.get("alert") or {}).get("severity"), len(rank))
-
-        # Newest first, then (a stable sort) by severity: newest first within each.
-        docs = sorted(self.table.all(), key=when, reverse=True)
-        docs.sort(key=severity)
+        docs = triage_order(self.table.all(), key)
         open_docs = [d for d in docs if not d.get("acked_at")]
         acked_docs = [d for d in docs if d.get("acked_at")]
         counts = dict.fromkeys(reversed(SEVERITIES), 0)
@@ -237,16 +233,23 @@ class Triage:
 
 
 def most_severe_first(alerts: Iterable[StoredAlert]) -> list[StoredAlert]:
-    """Violations, then warnings, then info, the latest first within each: the order the
-    GM acts in, in the terminal, `--json` and on the dashboard (`AlertLog.triage`
-    reads them in the same order from their documents)."""
-    rank = {severity: i for i, severity in enumerate(SEVERITIES)}
+    """The alerts in the order the GM acts in (`triage_order`), in the terminal and `--json`."""
+    return triage_order(alerts, lambda s: (
+        s.alert.severity, to_iso(s.alert.occurred_at or s.first_seen) or "", s.id))
 
-    def key(s: StoredAlert) -> tuple[int, float, str]:
-        happened = s.alert.occurred_at or s.first_seen
-        return (-rank.get(s.alert.severity, -1), -happened.timestamp(), s.id)
 
-    return sorted(alerts, key=key)
+def triage_order(items: Iterable[T], key: Callable[[T], tuple[str | None, str, str]]
+                 ) -> list[T]:
+    """Violations, then warnings, then info (a severity it does not know last), the latest
+    first within each, the id deciding between equal times: the one order of alerts, for
+    `alerts` (`most_severe_first`) and the dashboard (`AlertLog.triage`, which reads the
+    stored documents without loading them). `key` gives an item's severity, when it
+    happened as UTC ISO text (which sorts as time) and its id."""
+    rank = {s: i for i, s in enumerate(reversed(SEVERITIES))}
+    out = sorted(items, key=lambda a: key(a)[2])
+    out.sort(key=lambda a: key(a)[1], reverse=True)  # stable: equal times keep the ids' order
+    out.sort(key=lambda a: rank.get(key(a)[0] or "", len(rank)))
+    return out
 
 
 def _order(s: StoredAlert) -> tuple:

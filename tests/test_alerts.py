@@ -113,3 +113,24 @@ def test_triage_lists_open_violations_first_and_the_newest_first(tmp_path) -> No
         short = log.triage(2)
         assert [s.alert.message for s in short.open] == ["m1", "m2"]
         assert (short.open_total, short.acked_total) == (4, 1)
+
+
+def test_the_terminal_and_the_dashboard_list_alerts_in_one_order(tmp_path) -> None:
+    """`alerts` (most_severe_first) and the dashboard (AlertLog.triage) share the one order:
+    equal times decided by the id, a severity the code does not know listed last."""
+    from datetime import UTC, datetime, timedelta
+
+    from assistant.alerts import Alert, AlertLog, most_severe_first
+    from assistant.store import GameStore
+
+    t0 = datetime(2026, 11, 22, 11, 0, tzinfo=UTC)
+    given = [("warning", 0), ("info", 1), ("violation", 1), ("warning", 1), ("violation", 1),
+             ("info", 2), ("odd", 3), ("violation", 0)]
+    with GameStore.open(tmp_path, "g") as store:
+        log = AlertLog(store)
+        log.record([Alert(f"k{i}", sev, f"m{i}", post_id=i, occurred_at=t0 + timedelta(
+            minutes=m)) for i, (sev, m) in enumerate(given)], t0)
+        terminal = [s.id for s in most_severe_first(log.all())]
+        assert [s.id for s in log.triage().open] == terminal
+        severities = [s.alert.severity for s in most_severe_first(log.all())]
+    assert severities == ["violation"] * 3 + ["warning"] * 2 + ["info"] * 2 + ["odd"]
