@@ -66,7 +66,7 @@ def setup_store(data_dir: Path, forum: str, url: str) -> None:
         thread_url=url,
         posting={"pm_copy": "violation"},
         recheck_every_polls=1,
-        title="Chat Mafia — Day 2",
+        title="Chat Mafia",
     )
     store.close()
 

@@ -27,12 +27,15 @@ from receivers import json_receiver, smtp_receiver
 from assistant.alerts import SEVERITIES, AlertLog
 from assistant.clock import FakeClock
 from assistant.daemon import setup_logging
+from assistant.monitor import game_title
 from assistant.notify.outbox import Outbox
 from assistant.store import GameStore
 
 HOOK_TOKEN = "hook-tok-9Xq2"
 SMTP_PASSWORD = "mail:pw/7@Zr"
 GAMES = ["thread-b", "majority", "night"]
+NIGHT = "Paranormal (Doppelgangers, Aliens, Mad Scientists)"
+"""The night game's name: it has no title and no thread read, so its ruleset's title."""
 
 
 @pytest.fixture
@@ -44,8 +47,8 @@ def secrets(monkeypatch) -> None:
 def alert_titles(data, game: str, lowest: str) -> list[str]:
     """The titles the game's alerts at or above `lowest` are told with, from its store."""
     with GameStore.open(data, game, create=False) as store:
-        found = AlertLog(store).all()
-    return [f"{game}: {s.alert.severity} — {s.alert.kind.replace('_', ' ')} — {s.alert.player}"
+        found, title = AlertLog(store).all(), game_title(store)
+    return [f"{title}: {s.alert.severity} — {s.alert.kind.replace('_', ' ')} — {s.alert.player}"
             for s in found if SEVERITIES.index(s.alert.severity) >= SEVERITIES.index(lowest)]
 
 
@@ -77,14 +80,14 @@ def test_each_event_arrives_once_with_its_text_and_no_secret_is_kept(
 
     expected = [
         *alert_titles(data, "thread-b", "warning"),
-        "thread-b: Day 2 ends in 5 min",
-        "thread-b: Day 2 ends in 1 min",
-        "thread-b: Day 2 is over — xX_Slayer_Xx",
-        "thread-b: Day 2 dusk drafted — xX_Slayer_Xx",
-        "majority: Day 2 hammered — xX_Slayer_Xx",
-        "majority: Day 2 is over — xX_Slayer_Xx",
-        "night: the thread cannot be read (for 30 min)",
-        "night: Night 1 ends in 1 h; orders missing: Alice, Bob, the doppelgangers side",
+        "Chat Mafia: Day 2 ends in 5 min",
+        "Chat Mafia: Day 2 ends in 1 min",
+        "Chat Mafia: Day 2 is over — xX_Slayer_Xx",
+        "Chat Mafia: Day 2 dusk drafted — xX_Slayer_Xx",
+        "Chat Mafia: Day 2 hammered — xX_Slayer_Xx",
+        "Chat Mafia: Day 2 is over — xX_Slayer_Xx",
+        f"{NIGHT}: the thread cannot be read (for 30 min)",
+        f"{NIGHT}: Night 1 ends in 1 h; orders missing: Alice, Bob, the doppelgangers side",
     ]
     assert sorted(arrived) == sorted(expected)  # each once, whatever the refusals
     assert hook.inbox.refused == 2
@@ -93,19 +96,19 @@ def test_each_event_arrives_once_with_its_text_and_no_secret_is_kept(
     assert len(mails) == 2 and smtp.logins[0] == ("gm", SMTP_PASSWORD)
 
     by_title = {m["title"]: m["body"] for m in hook.inbox.messages}
-    hammer = by_title["majority: Day 2 hammered — xX_Slayer_Xx"].splitlines()
+    hammer = by_title["Chat Mafia: Day 2 hammered — xX_Slayer_Xx"].splitlines()
     assert hammer[0].startswith("Jd-'s vote in post 153 (Sun 22 Nov 2026 11:18 UTC) reached "
                                 "the majority of 4")
     assert hammer[1].endswith("/index.php?msg=153")
     assert hammer[2] == "The dusk: assistant draft dusk majority --day 2"
-    dusk = by_title["thread-b: Day 2 dusk drafted — xX_Slayer_Xx"].splitlines()
+    dusk = by_title["Chat Mafia: Day 2 dusk drafted — xX_Slayer_Xx"].splitlines()
     assert dusk[0].endswith("/drafts/thread-b/day2-dusk.txt")
     assert dusk[1] == ("Check it and store the lynch: assistant draft dusk thread-b --day 2 "
                        "--confirm")
-    polls = by_title["night: the thread cannot be read (for 30 min)"].splitlines()
+    polls = by_title[f"{NIGHT}: the thread cannot be read (for 30 min)"].splitlines()
     assert "the forum could not be reached" in polls[0]
     assert polls[1] == "Try it: assistant fetch --game night"
-    orders = by_title["night: Night 1 ends in 1 h; orders missing: Alice, Bob, the "
+    orders = by_title[f"{NIGHT}: Night 1 ends in 1 h; orders missing: Alice, Bob, the "
                       "doppelgangers side"]
     assert orders == ("Deadline: Sun 22 Nov 2026 13:00 UTC.\n"
                       'Enter one: assistant order night "NAME: ABILITY TARGET"')
@@ -139,12 +142,12 @@ def test_quiet_hours_hold_all_but_violations_then_send_one_digest(
 
     violations = alert_titles(data, "thread-b", "violation")
     assert sorted(during) == sorted(violations)  # only violations in the quiet hours
-    assert after["title"].startswith("thread-b: ") and after["title"].endswith(
+    assert after["title"].startswith("Chat Mafia: ") and after["title"].endswith(
         " notices held over the quiet hours")
     held = told([after])
     assert sorted(held) == sorted(
         [t for t in alert_titles(data, "thread-b", "warning") if t not in violations]
-        + ["thread-b: Day 2 ends in 5 min", "thread-b: Day 2 ends in 1 min",
-           "thread-b: Day 2 is over — xX_Slayer_Xx",
-           "thread-b: Day 2 dusk drafted — xX_Slayer_Xx"])
+        + ["Chat Mafia: Day 2 ends in 5 min", "Chat Mafia: Day 2 ends in 1 min",
+           "Chat Mafia: Day 2 is over — xX_Slayer_Xx",
+           "Chat Mafia: Day 2 dusk drafted — xX_Slayer_Xx"])
     assert len(hook.inbox.messages) == len(violations) + 1

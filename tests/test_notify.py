@@ -27,13 +27,14 @@ NEW_YORK = ZoneInfo("America/New_York")
 
 def notice(key: str, severity: str = "warning", event: str = "alerts",
            at: datetime = T0) -> Notice:
-    return Notice(key, event, severity, f"g1: {severity} — {key}", f"what happened ({key})", at)
+    return Notice(key, event, severity, f"Chat Mafia: {severity} — {key}",
+                  f"what happened ({key})", at)
 
 
 @pytest.fixture
 def store(tmp_path):
     s = GameStore.open(tmp_path, "g1")
-    s.update_config(tz="America/New_York")
+    s.update_config(tz="America/New_York", title="Chat Mafia")
     yield s
     s.close()
 
@@ -102,7 +103,7 @@ def test_a_receiver_that_fails_twice_then_accepts_gets_the_message_once(store) -
         assert later.messages == 0 and later.next_at is None
         [record] = box.records()
     assert hook.inbox.refused == 2
-    assert [m["title"] for m in hook.inbox.messages] == ["g1: warning — alert:a1"]
+    assert [m["title"] for m in hook.inbox.messages] == ["Chat Mafia: warning — alert:a1"]
     assert record.attempts == 2 and record.delivered_at == second.next_at
     assert backoff(1) == timedelta(minutes=1) and backoff(30) == timedelta(hours=1)
 
@@ -116,7 +117,7 @@ def test_quiet_hours_hold_all_but_violations_then_send_one_digest(store) -> None
                    notice("alert:e1", "warning", at=evening),
                    notice("alert:v1", "violation", at=evening)], [target], evening)
         night = deliver(store, [target], evening, NEW_YORK)
-        assert hook.inbox.titles() == ["g1: violation — alert:v1"]
+        assert hook.inbox.titles() == ["Chat Mafia: violation — alert:v1"]
         assert night.held == 2
         morning = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)  # 07:00 EST
         assert night.next_at == morning
@@ -126,9 +127,9 @@ def test_quiet_hours_hold_all_but_violations_then_send_one_digest(store) -> None
         assert deliver(store, [target], morning + timedelta(hours=1), NEW_YORK).messages == 0
     assert len(hook.inbox.messages) == 2
     digest = hook.inbox.messages[1]
-    assert digest["title"] == "g1: 2 notices held over the quiet hours"
-    assert "- g1: info — day2:warn:3600" in digest["body"]
-    assert "- g1: warning — alert:e1" in digest["body"]
+    assert digest["title"] == "Chat Mafia: 2 notices held over the quiet hours"
+    assert "- Chat Mafia: info — day2:warn:3600" in digest["body"]
+    assert "- Chat Mafia: warning — alert:e1" in digest["body"]
 
 
 def test_a_burst_goes_out_as_one_message_and_each_target_gets_what_it_asked_for(store) -> None:
@@ -141,8 +142,9 @@ def test_a_burst_goes_out_as_one_message_and_each_target_gets_what_it_asked_for(
         Outbox(store).queue(burst, [wide, narrow], T0)
         deliver(store, [wide, narrow], T0, ZoneInfo("UTC"))
     [digest] = everything.inbox.messages
-    assert digest["title"] == f"g1: {DIGEST_OVER + 3} notices"  # not the one before it was added
-    assert serious.inbox.titles() == ["g1: violation — alert:v"]
+    # the whole burst, not the one before the last was added
+    assert digest["title"] == f"Chat Mafia: {DIGEST_OVER + 3} notices"
+    assert serious.inbox.titles() == ["Chat Mafia: violation — alert:v"]
 
 
 def test_one_process_at_a_time_delivers_a_games_outbox(store) -> None:
@@ -176,7 +178,7 @@ def test_an_email_target_logs_in_with_the_password_from_the_environment() -> Non
 
 def test_notify_adds_tests_lists_and_removes_a_target_keeping_no_secret(
         tmp_path, capsys, monkeypatch) -> None:
-    GameStore.open(tmp_path, "g1").update_config(tz="UTC")
+    GameStore.open(tmp_path, "g1").update_config(tz="UTC", title="Chat Mafia")
     monkeypatch.setenv("ASSISTANT_NOW", "2026-11-22T12:00:00+00:00")
     token = "Zq8-hook-token-Y3"
     with json_receiver(path=f"hook/{token}") as hook:
@@ -192,7 +194,8 @@ def test_notify_adds_tests_lists_and_removes_a_target_keeping_no_secret(
         assert code == 0, err
         assert out.endswith(": arrived\n")
         [test] = hook.inbox.messages
-        assert test["title"] == "g1: a test from the assistant" and token in test["path"]
+        assert test["title"] == "Chat Mafia: a test from the assistant" and token in test["path"]
+        assert "Notifications of Chat Mafia (g1) reach you here" in test["body"]
         code, out, err = call(capsys, tmp_path, "--json", "notify", "g1")
         [row] = json.loads(out)["targets"]
         assert (row["url"], row["events"], row["quiet"]) == (url, ["alerts", "deadline"],

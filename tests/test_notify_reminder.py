@@ -42,7 +42,7 @@ def test_the_warning_names_who_has_not_voted_or_posted(tmp_path, capsys, monkeyp
     with GameStore.open(tmp_path, "thread-b", create=False) as store:
         [warning] = [n for n in gather(store, load_view(store, now), now, handled=[marker])
                      if n.key == "day2:warn:300"]
-    assert warning.title == "thread-b: Day 2 ends in 5 min"
+    assert warning.title == "Turtle's Chat Mafia: Day 2 ends in 5 min"  # the ruleset's title
     assert [ln for ln in warning.body.splitlines() if not ln.startswith("Deadline:")] == [
         f"Not voted: {', '.join(not_voting)}.",
         f"No post since Day 2 began: {', '.join(silent)} "

@@ -73,7 +73,7 @@ def test_notification_targets_and_prods_from_the_page(
         assert r.status_code == 303
         flash = client.get(r.headers["location"]).text
         assert f"{target['id']} {hook.url()}: arrived" in flash.replace("&amp;", "&")
-        assert hook.inbox.titles() == ["thread-b: a test from the assistant"]
+        assert hook.inbox.titles() == ["Chat Mafia: a test from the assistant"]
         r = _post(client, "/game/thread-b/notify-remove", target=target["id"])
         assert r.status_code == 303
         code, out, err = run_at(capsys, monkeypatch, live.data, live.now(), "notify",

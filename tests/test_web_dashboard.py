@@ -98,7 +98,7 @@ def live(tmp_path: Path) -> Iterator[Live]:
         clock = FakeClock(snaps[0].saved_at)
         setup_store_with_roles(tmp_path, FORUM, thread_url(forum, FORUM))
         with GameStore.open(tmp_path, "thread-b", create=False) as store:
-            store.update_config(title="Chat Mafia — Day 2")
+            store.update_config(title="Chat Mafia")
         daemon = make_daemon(tmp_path, clock)
         web = start(Dashboard(tmp_path, clock, Guard(), watch_interval=0.1), "127.0.0.1", 0)
         try:
@@ -145,7 +145,7 @@ def test_the_dashboard_shows_and_acts_like_the_command_line(
     # The overview: every game, what needs attention first.
     page.goto(live.web.url + "/")
     row = page.locator("tr.game[data-game='thread-b']")
-    assert "Chat Mafia — Day 2" in row.inner_text()
+    assert "Chat Mafia" in row.inner_text()
     assert "Day 2" in row.inner_text()
     page.screenshot(path=str(shots / "overview.png"), full_page=True)
 

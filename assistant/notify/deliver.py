@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from assistant.monitor import game_title
 from assistant.notify import send as sending
 from assistant.notify.outbox import Outbox, Record
 from assistant.notify.targets import SEVERITIES, Target
@@ -77,7 +78,7 @@ def _deliver(store: GameStore, targets: Sequence[Target], now: datetime, zone: Z
     pending = box.records(pending=True)
     if not pending:
         return Delivery()
-    game_id = store.game_id
+    game_id, name = store.game_id, game_title(store)
     delivered: list[tuple[str, str]] = []
     messages = failed = held = 0
     wakes: list[datetime] = []
@@ -99,7 +100,7 @@ def _deliver(store: GameStore, targets: Sequence[Target], now: datetime, zone: Z
         else:
             groups = [[r] for r in due]
         for group in groups:
-            title, body = compose(game_id, group, zone)
+            title, body = compose(name, group, zone)
             severity = max((r.notice.severity for r in group), key=SEVERITIES.index)
             result = send(target, title, body, severity, env)
             keys = ", ".join(r.key for r in group)
@@ -118,15 +119,16 @@ def _deliver(store: GameStore, targets: Sequence[Target], now: datetime, zone: Z
     return Delivery(tuple(delivered), messages, failed, held, min(wakes) if wakes else None)
 
 
-def compose(game_id: str, records: Sequence[Record], zone: ZoneInfo) -> tuple[str, str]:
-    """A record's own title and body; several make one digest, oldest first."""
+def compose(game: str, records: Sequence[Record], zone: ZoneInfo) -> tuple[str, str]:
+    """A record's own title and body; several make one digest, oldest first, titled with
+    the game's title (`game`)."""
     if len(records) == 1:
         n = records[0].notice
         return n.title, n.body
     held = any(r.held_at for r in records)
     first = min(r.notice.happened_at for r in records)
     since = f" since {local_text(first, zone)}"
-    title = f"{game_id}: {len(records)} notices{' held over the quiet hours' if held else ''}"
+    title = f"{game}: {len(records)} notices{' held over the quiet hours' if held else ''}"
     parts = [f"- {r.notice.title}\n  " + r.notice.body.replace("\n", "\n  ")
              for r in sorted(records, key=lambda r: (r.notice.happened_at, r.doc_id))]
     return title, f"{len(records)} things happened{since}:\n\n" + "\n\n".join(parts)

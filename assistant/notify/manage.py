@@ -10,6 +10,7 @@ from typing import Any
 
 from assistant.errors import ConfigError
 from assistant.models import to_iso
+from assistant.monitor import game_title
 from assistant.notify.outbox import Outbox
 from assistant.notify.targets import (
     CONFIG_KEY,
@@ -63,10 +64,11 @@ def send_test(store: GameStore, key: str, now: datetime) -> list[dict[str, Any]]
                           f"`assistant notify {game_id} --add URL`")
     chosen: list[Target] = targets if key == "*" else [find_target(targets, key, game_id)]
     zone = game_zone(store.config().get("tz"))
+    title = game_title(store)
     results = []
     for t in chosen:
-        sent = send(t, f"{game_id}: a test from the assistant",
-                    f"Notifications of game {game_id} reach you here "
+        sent = send(t, f"{title}: a test from the assistant",
+                    f"Notifications of {title} ({game_id}) reach you here "
                     f"(sent {local_text(now, zone)}).", "info")
         results.append({"id": t.id, "url": t.url, "arrived": sent.ok, "reason": sent.reason})
     return results

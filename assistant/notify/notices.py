@@ -3,7 +3,8 @@
 Each notice has a stable key (the same fact always gives the same key), so the daemon
 derives the notices on every review and the outbox keeps one record per key and target:
 nothing is told twice, and nothing is lost to a restart. A message says the game, what
-happened, and the one command (or page) to act on it.
+happened, and the one command (or page) to act on it. A message calls the game by its
+title (`monitor.game_title`); the game's id appears only in the command to type.
 
     alerts    a new alert (its severity, its post link)             alert:ID
     hammer    a majority reached before the deadline                day2:hammer
@@ -62,6 +63,15 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class GameName:
+    """A game as a notice names it: its title where the GM reads ("Chat Mafia: Day 2 ends
+    in 5 min"), its id only in the command the GM types ("assistant count thread-b")."""
+
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
 class PollFailure:
     """The thread has not been read since `since`: the latest poll's error."""
 
@@ -69,19 +79,19 @@ class PollFailure:
     error: str
 
 
-def alert_notice(game_id: str, s: StoredAlert) -> Notice:
+def alert_notice(game: GameName, s: StoredAlert) -> Notice:
     a = s.alert
     who = f" — {a.player}" if a.player else ""
     body = [a.message]
     if a.post_url:
         body.append(a.post_url)
-    body.append(f"Acknowledge: assistant alerts {game_id} --ack {s.id}")
+    body.append(f"Acknowledge: assistant alerts {game.id} --ack {s.id}")
     return Notice(f"alert:{s.id}", "alerts", a.severity,
-                  f"{game_id}: {a.severity} — {a.kind.replace('_', ' ')}{who}",
+                  f"{game.title}: {a.severity} — {a.kind.replace('_', ' ')}{who}",
                   "\n".join(body), s.first_seen, a.post_url)
 
 
-def hammer_notice(game_id: str, view: GameView) -> Notice | None:
+def hammer_notice(game: GameName, view: GameView) -> Notice | None:
     """The day ended at a majority (the hammer), while it is the game's phase."""
     phase, tally = view.phase, view.tally
     if phase is None or phase.kind != "day" or tally is None:
@@ -100,13 +110,13 @@ def hammer_notice(game_id: str, view: GameView) -> Notice | None:
     link = vote.url if vote else None
     if link:
         body.append(link)
-    body.append(f"The dusk: assistant draft dusk {game_id} --day {phase.number}")
+    body.append(f"The dusk: assistant draft dusk {game.id} --day {phase.number}")
     return Notice(f"day{phase.number}:hammer", "hammer", "warning",
-                  f"{game_id}: {phase_label(phase)} hammered — {who}", "\n".join(body), at, link)
+                  f"{game.title}: {phase_label(phase)} hammered — {who}", "\n".join(body), at, link)
 
 
 def event_notices(
-    game_id: str,
+    game: GameName,
     view: GameView,
     handled: Iterable[Mapping[str, Any]],
     finals: Sequence[Mapping[str, Any]],
@@ -128,21 +138,21 @@ def event_notices(
             continue
         label, number = f"{m_tag[1].capitalize()} {m_tag[2]}", m_tag[2]
         if kind == "warning" and status == "drafted":
-            out.append(_warning(game_id, view, key, label, when, to_act if phase == tag else ()))
+            out.append(_warning(game, view, key, label, when, to_act if phase == tag else ()))
         elif kind == "deadline" and status == "locked":
             final = next((f for f in reversed(finals) if f.get("phase") == label), None)
-            out.append(_final(game_id, label, number, final, m.get("file"), when, zone))
+            out.append(_final(game, label, number, final, m.get("file"), when, zone))
         elif kind == "deadline" and status == "ended":
             out.append(Notice(
-                f"{phase}:ended", "deadline", "info", f"{game_id}: {label} ended",
-                f"Resolve it: assistant resolve {game_id} --night {number} --dry-run", when))
+                f"{phase}:ended", "deadline", "info", f"{game.title}: {label} ended",
+                f"Resolve it: assistant resolve {game.id} --night {number} --dry-run", when))
         elif kind == "dusk" and status == "drafted":
             final = next((f for f in reversed(finals) if f.get("phase") == label), None)
             who = _lynched(final)
             out.append(Notice(
-                f"{phase}:dusk", "deadline", "info", f"{game_id}: {label} dusk drafted — {who}",
+                f"{phase}:dusk", "deadline", "info", f"{game.title}: {label} dusk drafted — {who}",
                 f"Draft: {m.get('file')}\n"
-                f"Check it and store the lynch: assistant draft dusk {game_id} --day {number} "
+                f"Check it and store the lynch: assistant draft dusk {game.id} --day {number} "
                 "--confirm", when))
     for i, f in enumerate(finals):
         if f.get("revises"):
@@ -151,9 +161,9 @@ def event_notices(
             was = _lynched(finals[i - 1]) if i else "?"
             out.append(Notice(
                 f"{label.lower().replace(' ', '')}:final:{f['locked_at']}", "deadline", "warning",
-                f"{game_id}: {label}'s final count changed — {was} -> {_lynched(f)}",
+                f"{game.title}: {label}'s final count changed — {was} -> {_lynched(f)}",
                 "A post made before the deadline was seen only after it, or a GM input "
-                f"changed the count.\nThe count: assistant count {game_id} --day {number}",
+                f"changed the count.\nThe count: assistant count {game.id} --day {number}",
                 from_iso(f["locked_at"]) or view.now))  # type: ignore[arg-type]
     return out
 
@@ -164,7 +174,7 @@ def _lynched(final: Mapping[str, Any] | None) -> str:
     return ", ".join(final.get("tally", {}).get("outcome", {}).get("lynched") or []) or "no lynch"
 
 
-def _warning(game_id: str, view: GameView, key: str, label: str, when: datetime,
+def _warning(game: GameName, view: GameView, key: str, label: str, when: datetime,
              to_act: Sequence[str]) -> Notice:
     before = timedelta(seconds=int(key.rsplit(":", 1)[-1]))
     zone = game_zone(view.game.tz)
@@ -172,13 +182,13 @@ def _warning(game_id: str, view: GameView, key: str, label: str, when: datetime,
     if view.deadline is not None and view.deadline.at is not None:
         body.append(f"Deadline: {local_text(view.deadline.at, zone)}.")
     body.extend(to_act)
-    body.append(f"The count: assistant count {game_id}" if label.startswith("Day")
-                else f"The orders: assistant phase {game_id}")
+    body.append(f"The count: assistant count {game.id}" if label.startswith("Day")
+                else f"The orders: assistant phase {game.id}")
     return Notice(key, "deadline", "info",
-                  f"{game_id}: {label} ends in {format_duration(before)}", "\n".join(body), when)
+                  f"{game.title}: {label} ends in {format_duration(before)}", "\n".join(body), when)
 
 
-def _final(game_id: str, label: str, number: str, final: Mapping[str, Any] | None,
+def _final(game: GameName, label: str, number: str, final: Mapping[str, Any] | None,
            file: str | None, when: datetime, zone: Any) -> Notice:
     outcome = (final or {}).get("tally", {}).get("outcome", {})
     deadline = from_iso((final or {}).get("deadline"))
@@ -188,12 +198,12 @@ def _final(game_id: str, label: str, number: str, final: Mapping[str, Any] | Non
         body.append(f"Final count locked{at}: {outcome['reason']}.")
     if file:
         body.append(f"Count: {file}")
-    body.append(f"The dusk: assistant draft dusk {game_id} --day {number}")
+    body.append(f"The dusk: assistant draft dusk {game.id} --day {number}")
     return Notice(f"{label.lower().replace(' ', '')}:final", "deadline", "info",
-                  f"{game_id}: {label} is over — {_lynched(final)}", "\n".join(body), when)
+                  f"{game.title}: {label} is over — {_lynched(final)}", "\n".join(body), when)
 
 
-def orders_notice(game_id: str, view: GameView, missing: Sequence[str]) -> Notice | None:
+def orders_notice(game: GameName, view: GameView, missing: Sequence[str]) -> Notice | None:
     """Night orders still missing within `ORDERS_LEAD` of the night's end."""
     phase, dl = view.phase, view.deadline
     if phase is None or phase.kind != "night" or dl is None or dl.at is None or not missing:
@@ -205,10 +215,10 @@ def orders_notice(game_id: str, view: GameView, missing: Sequence[str]) -> Notic
     names = ", ".join(_need(n) for n in missing)
     return Notice(
         f"night{phase.number}:orders", "orders", "warning",
-        f"{game_id}: {phase_label(phase)} ends in {format_duration(dl.at - view.now)}; "
+        f"{game.title}: {phase_label(phase)} ends in {format_duration(dl.at - view.now)}; "
         f"orders missing: {names}",
         f"Deadline: {local_text(dl.at, zone)}.\n"
-        f"Enter one: assistant order {game_id} \"NAME: ABILITY TARGET\"", at)
+        f"Enter one: assistant order {game.id} \"NAME: ABILITY TARGET\"", at)
 
 
 def orders_due(view: GameView) -> datetime | None:
@@ -224,15 +234,15 @@ def _need(need: str) -> str:
     return f"the {need[5:]} side" if need.startswith("side:") else need
 
 
-def poll_notice(game_id: str, failure: PollFailure | None, now: datetime,
+def poll_notice(game: GameName, failure: PollFailure | None, now: datetime,
                 after: timedelta = POLL_FAILING_AFTER) -> Notice | None:
     """The thread unread for longer than `after`."""
     if failure is None or now - failure.since < after:
         return None
     return Notice(
         f"poll:{to_iso(failure.since)}", "polls", "warning",
-        f"{game_id}: the thread cannot be read (for {format_duration(now - failure.since)})",
-        f"{failure.error}\nTry it: assistant fetch --game {game_id}", failure.since + after)
+        f"{game.title}: the thread cannot be read (for {format_duration(now - failure.since)})",
+        f"{failure.error}\nTry it: assistant fetch --game {game.id}", failure.since + after)
 
 
 def to_act_lines(prods: Sequence[Any], not_voting: Sequence[str], game_id: str) -> list[str]:

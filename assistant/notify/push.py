@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.alerts import AlertLog
 from assistant.models import from_iso, to_iso
+from assistant.monitor import game_title
 from assistant.notify.deliver import Delivery, deliver
 from assistant.notify.notices import (
     ORDERS_LEAD,
     POLL_FAILING_AFTER,
+    GameName,
     Notice,
     PollFailure,
     alert_notice,
@@ -97,16 +99,16 @@ def gather(
     finals: Sequence[Mapping[str, Any]] = (),
 ) -> list[Notice]:
     """Every notice of the game as of `now`; the outbox keeps one of each per target."""
-    game_id = store.game_id
+    game = game_name(store)
     config = store.config()
     first = min(t.added_at for t in targets_of(config))
-    found = [alert_notice(game_id, s) for s in AlertLog(store).all() if s.first_seen >= first]
-    failing = poll_notice(game_id, poll_failure(store), now, _poll_after(config))
+    found = [alert_notice(game, s) for s in AlertLog(store).all() if s.first_seen >= first]
+    failing = poll_notice(game, poll_failure(store), now, _poll_after(config))
     if failing is not None:
         found.append(failing)
     if view is None:
         return found
-    hammer = hammer_notice(game_id, view)
+    hammer = hammer_notice(game, view)
     if hammer is not None:
         found.append(hammer)
     recent = [m for m in handled if (from_iso(m.get("handled_at")) or now) >= first]
@@ -114,9 +116,9 @@ def gather(
     tag = f"{view.phase.kind}{view.phase.number}" if view.phase else None
     warned = any(m["kind"] == "warning" and m["key"].startswith(f"{tag}:")
                  and m["key"] not in queued for m in recent)
-    found += event_notices(game_id, view, recent, finals,
+    found += event_notices(game, view, recent, finals,
                            _to_act(store, view, now) if warned else ())
-    orders = _orders_notice(store, view, now)
+    orders = _orders_notice(store, game, view, now)
     if orders is not None:
         found.append(orders)
     return found
@@ -149,12 +151,18 @@ def _missing_orders(store: GameStore, view: GameView) -> tuple[str, ...]:
     return status.missing if status else ()
 
 
-def _orders_notice(store: GameStore, view: GameView, now: datetime) -> Notice | None:
+def _orders_notice(store: GameStore, game: GameName, view: GameView, now: datetime
+                   ) -> Notice | None:
     dl = view.deadline
     if (view.phase is None or view.phase.kind != "night" or dl is None or dl.at is None
             or not dl.at - ORDERS_LEAD <= now < dl.at):
         return None  # the orders are read only in the night's last hour
-    return orders_notice(store.game_id, view, _missing_orders(store, view))
+    return orders_notice(game, view, _missing_orders(store, view))
+
+
+def game_name(store: GameStore) -> GameName:
+    """The game as its notices name it: its title, and its id for the commands."""
+    return GameName(store.game_id, game_title(store))
 
 
 def poll_failure(store: GameStore) -> PollFailure | None:
