@@ -419,6 +419,16 @@ def _pm(label: str) -> Any:
     return lambda d, _: f"{label} sent to {d['player']} ({len(str(d['text']).split())} words)"
 
 
+def _posted(d: dict[str, Any], _: Any) -> str:
+    """ "tally of Day 2 posted as post 812 by the daemon (the interval tally of 12:05)"."""
+    what = d.get("draft") or "post"
+    of = f" of {str(d['phase']).title()} {d['number']}" if d.get("phase") and d.get("number") \
+        else ""
+    again = ", found in the thread after a lost answer" if d.get("found_after_failure") else ""
+    by = f" by the daemon ({d['why']})" if d.get("by") == "daemon" else ""
+    return f"{what}{of} posted as post {d['post_id']}{by}{again}"
+
+
 def _modifier(d: dict[str, Any], _: Any) -> str:
     extra = (", powerless" if d.get("powerless") else "") + (
         f", Day {d['day']}" if d.get("day") else ""
@@ -455,6 +465,7 @@ _SAY = {
     "tie_break": _simple("tie of Day {day}: {choice} chosen"),
     "role_pm": _pm("role PM"),
     "result_pm": _pm("result PM"),
+    "posted": _posted,
     "rest": lambda d, _: "rests the stopped lynch set off: "
     + ", ".join(f"{r[0]} from {r[1]}" for r in d["rests"]),
 }

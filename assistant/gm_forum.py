@@ -23,7 +23,9 @@ from assistant.gm import (
     tally_bbcode,
     title_of,
 )
-from assistant.monitor import load_game
+from assistant.models import to_iso
+from assistant.monitor import game_ruleset, load_game
+from assistant.phases import format_duration
 from assistant.store import GameStore
 
 if TYPE_CHECKING:
@@ -175,3 +177,71 @@ def inbox_list(store: GameStore) -> list[InboxMessage]:
     from assistant.inbox import messages
 
     return messages(store)
+
+
+AUTO_POST_MODES = ("tallies", "off")
+"""`game rules GAME --auto-post`: what the daemon may post on its own."""
+
+
+def set_auto_post(store: GameStore, mode: str | None, gap: str | None,
+                  now: datetime) -> list[str]:
+    """Turn the daemon's own tallies on or off for the game, or set their least gap (a
+    setting: `log` lists it, `undo` takes it back); the lines returned say what it means.
+    On needs the GM's forum login (`fetch --login`), not a player's, and a ruleset with
+    interval tallies or request phrases. Turned on, only requests made from now on are
+    answered (`after_post`: the last post stored)."""
+    from assistant.corrections import record_setting
+    from assistant.outbox import gm_account_check
+    from assistant.phases import parse_duration
+
+    game = store.game_id
+    if mode is not None and mode not in AUTO_POST_MODES:
+        raise ConfigError(f"--auto-post {mode!r}: give one of {', '.join(AUTO_POST_MODES)}")
+    values: dict[str, object] = {}
+    notes: list[str] = []
+    if gap is not None:
+        parse_duration(gap, where="--auto-post-gap")
+        values["gap"] = gap
+    if mode == "tallies":
+        ruleset = game_ruleset(store)
+        if ruleset.phases.tally_interval is None and not ruleset.auto_post.phrases():
+            raise ConfigError(
+                f"{ruleset.name} asks for no interval tallies and has no phrases a player asks "
+                f"for the count with ([auto_post] requests): the daemon would post nothing in "
+                f"{game}; give the game a ruleset that has them (e.g. a copy of chat-mafia)")
+        user = (store.config().get("login") or {}).get("user")
+        if not user:
+            raise ConfigError(
+                f"game {game!r} has no forum login to post with: run `assistant fetch --game "
+                f"{game} --login USER --password-env VARIABLE` once as the GM's forum account")
+        note = gm_account_check(store, user, add=False)
+        if note:
+            notes.append(note + " at the first post")
+        posts = store.posts()
+        values |= {"mode": "tallies", "since": to_iso(now),
+                   "after_post": max((sp.post_id for sp in posts), default=0)}
+    elif mode == "off":
+        values["mode"] = "off"
+    if values:
+        record_setting(store, "auto_post", values, now)
+    return notes + [auto_post_line(store)]
+
+
+def auto_post_line(store: GameStore) -> str:
+    """What the daemon posts on its own in the game, in one line."""
+    from assistant.tally_requests import gap_of, settings_of
+
+    settings = settings_of(store.config())
+    ruleset = game_ruleset(store)
+    gap = gap_of(settings.get("gap"), ruleset.auto_post, where="auto_post gap")
+    if settings.get("mode") != "tallies":
+        return (f"auto_post = off  (the daemon posts nothing in {store.game_id}; "
+                "--auto-post tallies to let it)")
+    interval = ruleset.phases.tally_interval
+    what = [f"the interval tallies (every {format_duration(interval)})"] if interval else []
+    if ruleset.auto_post.phrases():
+        what.append(f"a tally for a player who asks ({len(ruleset.auto_post.phrases())} "
+                    f"phrases of {ruleset.name})")
+    return (f"auto_post = tallies  (the daemon posts {' and '.join(what)}, at most one post "
+            f"in {format_duration(gap)}, never a dusk or dawn; the daemon needs the password "
+            "variable of the game's login)")

@@ -72,6 +72,10 @@ class PostDraft:
     number: int | None = None
     source: str | None = None
     """The file a "file" draft was read from."""
+    by: str | None = None
+    """Who wrote it when not the GM's command: "daemon" (an auto-posted tally)."""
+    why: str | None = None
+    """Why the daemon posted it ("the interval tally of 12:05", "asked for in post 7")."""
 
     @property
     def key(self) -> str:
@@ -259,13 +263,10 @@ def post(store: GameStore, account: Account, draft: PostDraft, clock: Clock) -> 
     if added:
         account.notes.append(added)
     _also_gm(store, account)
-    base = {"key": draft.key, "draft": draft.kind, "phase": draft.phase,
-            "number": draft.number}
-    pending = _open_attempt(store, POST_ATTEMPT, POSTED, draft.key)
-    if pending is not None:
-        found = writer.find_reply(draft.text, pending.get("after"))
-        if found is not None:
-            return _posted(store, account, base, pending["attempt"], found, clock, True)
+    base = _post_base(draft)
+    settled = find_attempt(store, account, draft, clock)
+    if settled is not None:
+        return settled
     attempt = uuid.uuid4().hex[:12]
 
     def before(after: int | None) -> None:
@@ -286,6 +287,31 @@ def post(store: GameStore, account: Account, draft: PostDraft, clock: Clock) -> 
                 "twice", e.url) from None
         return _posted(store, account, base, attempt, found, clock, True)
     return _posted(store, account, base, attempt, written, clock, False)
+
+
+def _post_base(draft: PostDraft) -> dict[str, Any]:
+    base = {"key": draft.key, "draft": draft.kind, "phase": draft.phase,
+            "number": draft.number}
+    return base | ({"by": draft.by, "why": draft.why} if draft.by else {})
+
+
+def find_attempt(store: GameStore, account: Account, draft: PostDraft,
+                 clock: Clock) -> PostResult | None:
+    """An attempt at `draft` left without its write (the process stopped after the form went
+    out), looked for in the thread: found, it is recorded as posted and returned; None when
+    no attempt is open or the thread does not show it (the caller decides what to post)."""
+    pending = _open_attempt(store, POST_ATTEMPT, POSTED, draft.key)
+    if pending is None:
+        return None
+    found = account.writer.find_reply(draft.text, pending.get("after"))
+    if found is None:
+        return None
+    return _posted(store, account, _post_base(draft), pending["attempt"], found, clock, True)
+
+
+def open_attempt(store: GameStore, key: str) -> bool:
+    """Whether an attempt at the post `key` is stored without its write."""
+    return _open_attempt(store, POST_ATTEMPT, POSTED, key) is not None
 
 
 def _posted(store: GameStore, account: Account, base: dict[str, Any], attempt: str,

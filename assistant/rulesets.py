@@ -2,7 +2,8 @@
 
 A `Ruleset` is made of the section types the modules that use them own: `VoteRules`
 (`votes.py`, `[votes]`), `TallyRules` (`outcome.py`, `[tally]`), `PhaseRules`
-(`phases.py`, `[phases]`), `PostingRules` (`checks/`, `[posting]`) and `EngineRules`
+(`phases.py`, `[phases]`), `PostingRules` (`checks/`, `[posting]`), `AutoPostRules`
+(`tally_requests.py`, `[auto_post]`) and `EngineRules`
 (`engine/rules.py`, `[night]`, `[roles.*]`, `[reveal]`, `[win]`). This loader sits above
 them all: it reads the file, has each section read by its own module, and refuses the
 file with every problem at once (a misspelt section or key, a value of the wrong type),
@@ -37,6 +38,7 @@ from assistant.settings import (  # noqa: F401 - re-exported: older callers impo
     typed,
     typed_fields,
 )
+from assistant.tally_requests import AutoPostRules, auto_post_rules
 
 SCHEMA_VERSION = 1
 
@@ -44,7 +46,7 @@ SCHEMA_VERSION = 1
 #: The keys at the top of a file, outside any section.
 TOP_KEYS = ("schema_version", "name", "title", "aliases")
 #: Every section this assistant reads; any other is a mistake (a misspelt `[votez]`).
-SECTIONS = ("votes", "tally", "phases", "posting", *ENGINE_SECTIONS)
+SECTIONS = ("votes", "tally", "phases", "posting", "auto_post", *ENGINE_SECTIONS)
 
 T = TypeVar("T")
 
@@ -75,6 +77,7 @@ class Ruleset:
     posting: PostingRules = field(default_factory=PostingRules)
     engine: EngineRules | None = None
     """None for a counting-only ruleset (no `[night]`, `[roles.*]`, `[reveal]`, `[win]`)."""
+    auto_post: AutoPostRules = field(default_factory=AutoPostRules)
 
 
 @dataclass(frozen=True)
@@ -140,13 +143,15 @@ def load_ruleset(path: Path | str) -> Ruleset:
     tally = read(lambda: TallyRules.from_ruleset(tables))
     phases = read(lambda: phase_rules(tables))
     posting = read(lambda: posting_rules(tables))
+    auto_post = read(lambda: auto_post_rules(tables))
     engine = None
     if any(name in raw for name in ENGINE_SECTIONS):
         engine = read(lambda: load_engine_rules(tables))
     if problems:
         raise RulesetError(_together(path, problems))
     return Ruleset(
-        raw["name"], raw["title"], path, aliases, votes, tally, phases, posting, engine  # type: ignore[arg-type]
+        raw["name"], raw["title"], path, aliases, votes, tally, phases, posting, engine,  # type: ignore[arg-type]
+        auto_post,  # type: ignore[arg-type]
     )
 
 

@@ -39,6 +39,11 @@ NOT_RUN = {
          "send g1 result-pms", "send g1 result-pms --night 2", "inbox g1"],
         "writes or reads as the GM's forum account, which the demo forum has not; "
         "tests/test_live_post_pm_inbox.py runs them on the real SMF and phpBB"),
+    **dict.fromkeys(
+        ["game rules g1 --auto-post tallies",
+         "game rules g1 --auto-post tallies --auto-post-gap 3m"],
+        "needs the GM's forum login and a ruleset with interval tallies (g1 is mafiascum's); "
+        "tests/test_live_autopost.py turns it on for a 002 game on the real SMF and phpBB"),
 }
 """Examples left out, each with its reason (the test fails for one no page shows)."""
 

@@ -279,13 +279,22 @@ def game_title_cmd(ctx: click.Context, game_id: str, title: str | None) -> None:
 @game.command("rules")
 @click.argument("game_id", metavar="GAME")
 @_majority_options
+@click.option("--auto-post", "auto_post", type=click.Choice(["tallies", "off"]),
+              help="Let the daemon post the ruleset's interval tallies and answer a player "
+              "who asks for the count, as the game's forum login (off by default).")
+@click.option("--auto-post-gap", metavar="DURATION",
+              help="At most one post of the daemon's own in this long (e.g. 2m; default: "
+              "the ruleset's [auto_post] min_gap).")
 @common_options
 @click.pass_context
 def game_rules(
-    ctx: click.Context, game_id: str, at_deadline: str | None, no_lynch_majority: str | None
+    ctx: click.Context, game_id: str, at_deadline: str | None, no_lynch_majority: str | None,
+    auto_post: str | None, auto_post_gap: str | None,
 ) -> None:
     """Show or set GAME's own majority variants over its ruleset's [tally]: what the
-    deadline does without a majority, and the votes No Lynch needs."""
+    deadline does without a majority, and the votes No Lynch needs; and what the daemon
+    may post on its own (--auto-post)."""
+    from assistant.gm_forum import auto_post_line, set_auto_post
 
     a = app(ctx)
     with a.open_game(game_id) as store:
@@ -295,17 +304,24 @@ def game_rules(
             from assistant.corrections import record_setting
 
             record_setting(store, "tally", given, a.clock.now())  # `log` lists it; `undo` too
+        if auto_post is not None or auto_post_gap is not None:
+            posting = set_auto_post(store, auto_post, auto_post_gap, a.clock.now())
+        else:
+            posting = [auto_post_line(store)]
         rules = TallyRules.from_ruleset(game_ruleset(store))
         own = store.config().get("tally") or {}
+        auto = dict(store.config().get("auto_post") or {})
     shown = {k: getattr(rules, k) for k in GAME_TALLY_KEYS}
     lines = [
         f"  {k} = {v}" + ("  (this game's)" if k in own else f"  ({base.name}'s default)")
         for k, v in shown.items()
     ]
+    changed = given or auto_post is not None or auto_post_gap is not None
     a.emit(
-        {"game": game_id, "ruleset": base.name, **shown, "own": sorted(own)},
-        ("Set. " if given else "") + f"{game_id} counts under {base.name} with:\n"
-        + "\n".join(lines),
+        {"game": game_id, "ruleset": base.name, **shown, "own": sorted(own),
+         "auto_post": auto.get("mode", "off"), "auto_post_gap": auto.get("gap")},
+        ("Set. " if changed else "") + f"{game_id} counts under {base.name} with:\n"
+        + "\n".join(lines + [f"  {line}" for line in posting]),
     )
 
 

@@ -9,6 +9,7 @@ import logging
 import math
 import os
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -17,13 +18,16 @@ from urllib.parse import urlsplit
 
 from assistant.clock import Clock, ClockWatch
 from assistant.count.resume import keep_counts
+from assistant.daemon.autopost import AutoPosted, auto_post, auto_post_on
 from assistant.daemon.logs import BusyJobs
 from assistant.daemon.process import REVIEW_THREADS, STOP_GRACE, Workers, exit_now
 from assistant.daemon.reports import CycleReport, PollStats
 from assistant.daemon.review import Review, drafts_dir, review_game
 from assistant.errors import AssistantError, ConfigError, LoginError
 from assistant.models import from_iso
+from assistant.monitor import load_view
 from assistant.notify.push import note_poll, push
+from assistant.outbox import Account, open_account
 from assistant.phases import (
     format_duration,
     game_zone,
@@ -199,9 +203,29 @@ class Daemon:
             log.error("review %s failed: %s", game_id, e)
             self._push_unreviewed(game_id)
             return CycleReport(game_id, result, poll_error, (), (), None, error=str(e))
+        posted = self.auto_post(game_id)
+        wakes = [t for t in (review.next_event, posted and posted.wake_at) if t is not None]
         return CycleReport(
-            game_id, result, poll_error, review.new_alerts, review.handled, review.next_event
+            game_id, result, poll_error, review.new_alerts, review.handled,
+            min(wakes) if wakes else None, auto_post=posted,
         )
+
+    def auto_post(self, game_id: str) -> AutoPosted | None:
+        """The tally the game's GM let the daemon post on its own, if one is due
+        (autopost.py); None for a game without `--auto-post`."""
+        if not auto_post_on(self._config(game_id) or {}):
+            return None
+        try:
+            with GameStore.open(self.data_dir, game_id, create=False) as store:
+                view = load_view(store, self.clock.now())
+                return auto_post(store, view, self.clock, self._account)
+        except AssistantError as e:
+            log.error("auto post %s: %s", game_id, e)
+            return AutoPosted(error=str(e))
+
+    def _account(self, store: GameStore) -> AbstractContextManager[Account]:
+        """The GM's forum account, logged in for one write (as `assistant post` does)."""
+        return open_account(store, settings=self.fetch_settings)
 
     def _push_unreviewed(self, game_id: str) -> None:
         """A game that cannot be reviewed still tells of its failing polls and sends what

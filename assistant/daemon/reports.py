@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from assistant.alerts import StoredAlert
+from assistant.daemon.autopost import AutoPosted
 from assistant.daemon.review import HandledEvent
 from assistant.models import to_iso
 from assistant.poller import PollResult
@@ -27,6 +28,8 @@ class CycleReport:
     error: str | None = None
     """Why the game could not be reviewed (no players yet, a broken ruleset...): nothing
     was counted, alerted or drafted for it this cycle; the other games still were."""
+    auto_post: AutoPosted | None = None
+    """What the daemon posted on its own (a game with `--auto-post`), or why it could not."""
 
     @property
     def failed(self) -> bool:
@@ -44,6 +47,7 @@ class CycleReport:
             "new_alerts": [a.to_json() for a in self.new_alerts],
             "events": [e.to_json() for e in self.handled],
             "next_event": to_iso(self.next_event),
+            "auto_post": None if self.auto_post is None else self.auto_post.to_json(),
         }
 
     def summary(self) -> str:
@@ -62,6 +66,8 @@ class CycleReport:
             parts.append(f"{len(self.new_alerts)} new alert(s)")
             parts += [f"{e.kind} {e.status}" + (f" -> {e.file}" if e.file else "")
                       for e in self.handled]
+        if self.auto_post is not None and (self.auto_post.post_id or self.auto_post.error):
+            parts.append(self.auto_post.line())
         return f"{self.game_id}: " + "; ".join(parts)
 
 
