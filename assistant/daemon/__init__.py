@@ -8,7 +8,9 @@ outcome, then (once the game has a setup, `assistant roles`) the dusk post: the 
 its reveal and a win, from `engine.dusk.draft_dusk`. Events are keyed by phase and
 kind and marked handled in the store's "daemon" table, so a restart neither repeats nor
 loses one: a deadline missed while the daemon was down is handled once when it starts
-again (interval tallies missed then are not drafted late, except the latest).
+again (interval tallies missed then are not drafted late, except the latest). Where the
+GM turned it on (`game rules GAME --auto-post tallies`), the interval tallies and a tally
+for a player who asks are also posted, through the GM's outbox (`autopost.py`).
 
 APScheduler (3.x) only decides *when* to tick: one interval job per game (with jitter)
 and one date job at the game's next clock event. Everything else takes the injected
@@ -25,7 +27,8 @@ with nothing new log at DEBUG; a one-line summary comes every `summary_every` se
 The package in layers (pyproject.toml): `run.py` (`run_forever`: signals, the stop
 deadline) over `core.py` (`Daemon`: polls, cycles, scheduling) over `reports.py` (what a
 cycle did) over `review.py` (one game's review: alerts, feed, clock events and their
-drafts), `process.py` (the review threads, leaving at once) and `logs.py` (the log lines).
+drafts), `autopost.py` (what it posts on its own), `process.py` (the review threads,
+leaving at once) and `logs.py` (the log lines).
 """
 
 from assistant.daemon.core import Daemon, DaemonSettings
