@@ -337,7 +337,7 @@ class Game:
         for doc in inputs:
             kind, data = doc["kind"], doc["data"]
             if kind == "players":
-                slots = [Slot(p[0], tuple(p[1:])) for p in data["players"]]
+                slots = _stored_slots(data["players"])
             elif kind == "death" and data.get("how") == "replaced":
                 slots = _add_replacement(slots, data)
             elif kind == "reset":
@@ -613,6 +613,17 @@ def _happened(record: Any, post_id: int | None, at: datetime | None, *, inclusiv
     if record.at is not None and at is not None:
         return at >= record.at if inclusive else at > record.at
     return True
+
+
+def _stored_slots(value: Any) -> list[Slot]:
+    """The slots of a stored "players" input, a list of [name, alias...] lists; anything
+    else (a string: each letter would have become a player) is refused."""
+    if not isinstance(value, list) or not value or not all(
+            isinstance(slot, list) and slot and all(type(n) is str and n for n in slot)
+            for slot in value):
+        raise ValueError(f"its players {value!r:.80} are not a list of [name, alias...] "
+                         "lists")
+    return [Slot(p[0], tuple(p[1:])) for p in value]
 
 
 def _int_or_none(value: Any) -> int | None:

@@ -35,6 +35,22 @@ from assistant.errors import ConfigError
          "Invalid value for '--available'"),
         (["resolve", "g", "--night", "-1"], "Invalid value for '--night'"),
         (["draft", "pms", "g", "--night", "nan"], "Invalid value for '--night'"),
+        # Finite but absurd: refused like nan (1e12 s was a date past the year 9999).
+        (["run", "--interval", "1e12"],
+         "Invalid value for '--interval': '1e12': give at most 86400 seconds (1 day)"),
+        (["run", "--interval", "86401"], "give at most 86400 seconds (1 day)"),
+        (["run", "--jitter", "1e9"], "Invalid value for '--jitter': '1e9': give at most 3600"),
+        (["run", "--summary-every", "1e300"], "Invalid value for '--summary-every'"),
+        (["run", "--delay", "1e6"], "Invalid value for '--delay': '1e6': give at most 60"),
+        (["fetch", "--game", "g", "--delay", "3601"], "Invalid value for '--delay'"),
+        (["count", "g", "--at-post", "99999999999999999999999"], "Invalid value for '--at-post'"),
+        (["count", "g", "--day", "1000"], "Invalid value for '--day'"),
+        (["game", "modifier", "g", "Kat", "--weight", "99999999999999999999999"],
+         "Invalid value for '--weight'"),
+        (["game", "modifier", "g", "Kat", "--weight", "-1"], "Invalid value for '--weight'"),
+        (["phase", "g", "--living", "1000000"], "Invalid value for '--living'"),
+        (["undo", "g", "5000000000"], "Invalid value for 'ID'"),
+        (["rule", "g", "--post", "5", "--which", "100000"], "Invalid value for '--which'"),
     ],
 )
 def test_a_bad_number_is_one_line_naming_the_option(tmp_path, capsys, args, says) -> None:
@@ -61,3 +77,58 @@ def test_the_daemon_refuses_a_summary_review_or_forum_limit_that_cannot_work(set
     """A summary every 0 s would log without pause; a forum limit of 0 would never poll."""
     with pytest.raises(ConfigError):
         DaemonSettings(**settings)
+
+
+def _commands(group: object, path: tuple[str, ...] = ()):  # noqa: ANN202
+    import click
+
+    if isinstance(group, click.Group):
+        ctx = click.Context(group)
+        for name in group.list_commands(ctx):
+            yield from _commands(group.get_command(ctx, name), (*path, name))
+    else:
+        yield path, group
+
+
+def test_every_number_the_command_line_takes_has_a_floor_and_a_ceiling() -> None:
+    """Every numeric option and argument of every command (lazily loaded ones too) is one
+    of the bounded types of cli/numbers.py: a plain int or float would take 1e12."""
+    import click
+
+    from assistant.cli import cli
+    from assistant.cli.numbers import Seconds
+
+    numeric = []
+    for path, command in _commands(cli):
+        for param in command.params:
+            kind = param.type
+            if isinstance(kind, Seconds):
+                assert math.isfinite(kind.maximum), (path, param.name)
+                numeric.append((path, param.name))
+            elif isinstance(kind, click.types._NumberParamTypeBase):  # noqa: SLF001
+                assert isinstance(kind, click.types._NumberRangeBase), (path, param.name)  # noqa: SLF001
+                assert kind.min is not None and kind.max is not None, (path, param.name)
+                numeric.append((path, param.name))
+    assert (("run",), "interval") in numeric and (("undo",), "input_id") in numeric
+    assert len(numeric) >= 35
+
+
+@pytest.mark.parametrize("settings", [
+    {"poll_interval": 1e12}, {"jitter": 1e9}, {"summary_every": 1e300}, {"review_every": 1e12},
+])
+def test_the_daemon_refuses_absurd_finite_numbers_from_any_caller(settings) -> None:
+    with pytest.raises(ConfigError, match="at most"):
+        DaemonSettings(**settings)
+
+
+def test_a_games_own_poll_interval_of_1e12_is_logged_and_the_default_used(caplog) -> None:
+    from pathlib import Path
+
+    from assistant.clock import FakeClock
+    from assistant.daemon import Daemon
+
+    daemon = Daemon(Path("."), FakeClock(__import__("datetime").datetime.now()), lambda: None,  # type: ignore[arg-type, return-value]
+                    DaemonSettings(poll_interval=300))
+    assert daemon._interval("g", 1e12) == 300  # noqa: SLF001
+    assert "its poll_interval 1000000000000.0 is not a number of seconds above 0 and at " \
+        "most 86400" in caplog.text

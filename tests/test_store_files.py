@@ -197,6 +197,15 @@ DAMAGES = {
     "a death naming no player": (
         lambda data: _damage_game_file(data, "inputs", "death", lambda d: d["data"].pop("player")),
         "thread-b.json: the GM's input #2 (death) is damaged: it has no 'player'"),
+    "a players input that is a string": (
+        lambda data: _damage_game_file(
+            data, "inputs", "players", lambda d: d["data"].update(players="Kat, Jd-, Conia")),
+        "thread-b.json: the GM's input #1 (players) is damaged: its players 'Kat, Jd-, Conia' "
+        "are not a list of [name, alias...] lists"),
+    "a players input of names, not slots": (
+        lambda data: _damage_game_file(
+            data, "inputs", "players", lambda d: d["data"].update(players=["Kat", "Jd-"])),
+        "the GM's input #1 (players) is damaged: its players ['Kat', 'Jd-'] are not a list"),
     "an alert's date that is not a date": (
         lambda data: _damage_game_file(data, "alerts", None, lambda d: d.update(first_seen=1)),
         "is damaged: its first sighting (first_seen) 1 is not a date"),

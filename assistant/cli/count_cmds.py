@@ -10,7 +10,14 @@ from typing import Any
 import click
 
 from assistant.cli import app, cli, common_options, draft
-from assistant.cli.numbers import ARCHIVE_POST, COUNT, PHASE_NUMBER, POST_ID
+from assistant.cli.numbers import (
+    ARCHIVE_POST,
+    COUNT,
+    DAY_NUMBER,
+    PHASE_NUMBER,
+    POST_ID,
+    VOTE_WEIGHT,
+)
 from assistant.count.gm_facts import fact_proposals
 from assistant.count.outcome import TallyRules, with_tally
 from assistant.count.tally import Tally, count
@@ -27,6 +34,7 @@ from assistant.gm import (
     tally_bbcode,
     why_name,
 )
+from assistant.limits import HEAVIEST_VOTE
 from assistant.monitor import GAME_TALLY_KEYS, game_ruleset, load_game
 from assistant.names import parse_players_file
 from assistant.rulesets import find_ruleset, stored_name
@@ -331,10 +339,10 @@ def game_rules(
 @click.option(
     "--weight",
     "vote_weight",
-    type=int,  # checked with the modifier: "a vote is worth 0 or more"
+    type=VOTE_WEIGHT,
     default=1,
     show_default=True,
-    help="How many votes the player's vote is worth, 0 or more (doublevoter, Enchanter: 2).",
+    help="How many votes the player's vote is worth, 0 to 100 (doublevoter, Enchanter: 2).",
 )
 @click.option("--powerless", is_flag=True, help="The vote is shown but does not count (a hex).")
 @click.option("--lover-of", help="The player's lover (lovers voting together get a bonus).")
@@ -352,11 +360,6 @@ def game_modifier(
 ) -> None:
     """Record how PLAYER's vote counts (from their role): weight, powerless, lover."""
     a = app(ctx)
-    if vote_weight < 0:
-        raise VoteError(
-            f"--weight {vote_weight}: a vote is worth 0 or more (0: it never counts; "
-            "--powerless: shown but not counted)"
-        )
     with a.open_game(game_id) as store:
         g = load_game(store)
         names = [player] + ([lover_of] if lover_of else [])
@@ -665,10 +668,11 @@ def replay(
 def _weight(given: str) -> tuple[str, int]:
     """ "TwoFace=2" -> ("TwoFace", 2); anything else is refused with what to write."""
     name, sep, value = given.rpartition("=")
-    if not sep or not name.strip() or not value.strip().isdigit():
+    if not sep or not name.strip() or not value.strip().isdigit() \
+            or int(value) > HEAVIEST_VOTE:
         raise ConfigError(
             f"--weight {given!r}: write NAME=N, the player's name and what the vote is "
-            "worth (a doublevoter: --weight 'Jd-=2')"
+            f"worth, 0 to {HEAVIEST_VOTE} (a doublevoter: --weight 'Jd-=2')"
         )
     return name.strip(), int(value)
 
@@ -681,7 +685,7 @@ def _weight(given: str) -> tuple[str, int]:
 @click.argument("player")
 @click.option(
     "--day",
-    type=click.IntRange(min=1),
+    type=DAY_NUMBER,
     help="The day of the election (default: the current day); serves from it on.",
 )
 @click.option(
@@ -707,7 +711,7 @@ def sheriff_cmd(
 @click.argument("choice")
 @click.option(
     "--day",
-    type=click.IntRange(min=1),
+    type=DAY_NUMBER,
     help="The day whose tie this decides (default: the current day).",
 )
 @common_options

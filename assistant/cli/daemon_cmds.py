@@ -14,7 +14,15 @@ import click
 
 from assistant.alerts import AlertLog, StoredAlert, most_severe_first
 from assistant.cli import AppContext, app, cli, common_options
-from assistant.cli.numbers import COUNT, PHASE_NUMBER, POSITIVE_SECONDS, POST_ID, SECONDS
+from assistant.cli.numbers import (
+    COUNT,
+    DELAY,
+    INTERVAL,
+    JITTER,
+    PHASE_NUMBER,
+    POST_ID,
+    SUMMARY_EVERY,
+)
 from assistant.daemon import Daemon, DaemonSettings, only_daemon, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
 from assistant.files import read_text
@@ -34,28 +42,28 @@ from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
 @cli.command("run")
 @click.option(
     "--interval",
-    type=POSITIVE_SECONDS,
+    type=INTERVAL,
     default=300.0,
     show_default=True,
     help="Seconds between polls of each game (a game's poll_interval setting wins).",
 )
 @click.option(
     "--jitter",
-    type=SECONDS,
+    type=JITTER,
     default=None,
     help="Up to this many seconds added at random to each poll, at most the interval "
     "(default: 30, or a tenth of --interval if that is less).",
 )
 @click.option(
     "--delay",
-    type=SECONDS,
+    type=DELAY,
     default=None,
     help="Seconds between two requests to a forum (default: the polite 1.5).",
 )
 @click.option("--once", is_flag=True, help="One cycle for every game, then exit (for cron).")
 @click.option(
     "--summary-every",
-    type=POSITIVE_SECONDS,
+    type=SUMMARY_EVERY,
     default=600.0,
     show_default=True,
     help="Seconds between two one-line summaries of the polls in the log.",

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import click
 
 from assistant.cli import app, cli, common_options
-from assistant.cli.numbers import SECONDS
+from assistant.cli.numbers import DELAY
 from assistant.errors import AssistantError, ConfigError
 from assistant.gm import alerts_line, check_now
 from assistant.models import to_iso
@@ -35,7 +35,7 @@ from assistant.store import GameStore, StoredPost
 @click.option("--password-env", metavar="VARIABLE",
               help="The environment variable holding the password for --login.")
 @click.option("--recheck", is_flag=True, help="Also re-read the earlier pages of the last day.")
-@click.option("--delay", type=SECONDS, default=None,
+@click.option("--delay", type=DELAY, default=None,
               help="Seconds between requests (default 1.5).")
 @common_options
 @click.pass_context

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from assistant.cli import app, cli, common_options
-from assistant.cli.numbers import POST_ID
+from assistant.cli.numbers import INPUT_ID, MARK, POST_ID
 from assistant.corrections import enter_ruling, game_log, log_text, undo
 
 
@@ -18,7 +18,7 @@ from assistant.corrections import enter_ruling, game_log, log_text, undo
 @click.option("--vote", "target", metavar="NAME",
               help="It is a vote for NAME (a player or No Lynch).")
 @click.option("--unvote", is_flag=True, help="It is an unvote.")
-@click.option("--which", type=click.IntRange(min=1), metavar="N",
+@click.option("--which", type=MARK, metavar="N",
               help="Only the post's N-th vote (`count --why` shows #N when a post has several); "
                    "the other votes of the post are read as usual.")
 @click.option("--from", "from_text", metavar="TIME",
@@ -86,7 +86,7 @@ def log_cmd(ctx: click.Context, game_id: str) -> None:
 
 @cli.command("undo")
 @click.argument("game_id", metavar="GAME")
-@click.argument("input_id", metavar="ID", type=click.IntRange(min=1))
+@click.argument("input_id", metavar="ID", type=INPUT_ID)
 @common_options
 @click.pass_context
 def undo_cmd(ctx: click.Context, game_id: str, input_id: int) -> None:

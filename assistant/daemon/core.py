@@ -24,6 +24,7 @@ from assistant.daemon.process import REVIEW_THREADS, STOP_GRACE, Workers, exit_n
 from assistant.daemon.reports import CycleReport, PollStats
 from assistant.daemon.review import Review, drafts_dir, review_game
 from assistant.errors import AssistantError, ConfigError, LoginError
+from assistant.limits import LONGEST_INTERVAL, LONGEST_JITTER
 from assistant.models import from_iso
 from assistant.monitor import load_view
 from assistant.notify.push import note_poll, push
@@ -65,10 +66,13 @@ class DaemonSettings:
 
     def __post_init__(self) -> None:
         # An interval of 0 or less polls without pause (100 % CPU, a hammered forum).
-        if not (math.isfinite(self.poll_interval) and self.poll_interval > 0):
-            raise ConfigError(f"poll interval {self.poll_interval!r}: give more than 0 seconds")
-        if not (math.isfinite(self.jitter) and self.jitter >= 0):
-            raise ConfigError(f"jitter {self.jitter!r}: give 0 seconds or more")
+        interval = self.poll_interval
+        if not (math.isfinite(interval) and 0 < interval <= LONGEST_INTERVAL):
+            raise ConfigError(f"poll interval {self.poll_interval!r}: give more than 0 seconds, "
+                              f"at most {LONGEST_INTERVAL:g}")
+        if not (math.isfinite(self.jitter) and 0 <= self.jitter <= LONGEST_JITTER):
+            raise ConfigError(f"jitter {self.jitter!r}: give 0 seconds or more, at most "
+                              f"{LONGEST_JITTER:g}")
         if self.jitter > self.poll_interval:
             # A poll pushed back by more than the interval lands after the next one is due:
             # polls bunch up and the interval the GM asked for means nothing.
@@ -79,8 +83,9 @@ class DaemonSettings:
             )
         for name in ("review_every", "summary_every"):
             value = getattr(self, name)
-            if not (math.isfinite(value) and value > 0):
-                raise ConfigError(f"{name.replace('_', ' ')} {value!r}: give more than 0 seconds")
+            if not (math.isfinite(value) and 0 < value <= LONGEST_INTERVAL):
+                raise ConfigError(f"{name.replace('_', ' ')} {value!r}: give more than 0 "
+                                  f"seconds, at most {LONGEST_INTERVAL:g}")
         if self.per_forum < 1:
             raise ConfigError(f"requests per forum {self.per_forum!r}: give 1 or more")
 
@@ -521,10 +526,10 @@ class Daemon:
             seconds = float(value)
         except (TypeError, ValueError):
             seconds = math.nan
-        if not (math.isfinite(seconds) and seconds > 0):
-            log.warning("game %s: its poll_interval %r is not a number of seconds above 0; "
-                        "polling every %s s instead", game_id, value,
-                        f"{self.settings.poll_interval:g}")
+        if not (math.isfinite(seconds) and 0 < seconds <= LONGEST_INTERVAL):
+            log.warning("game %s: its poll_interval %r is not a number of seconds above 0 and "
+                        "at most %s; polling every %s s instead", game_id, value,
+                        f"{LONGEST_INTERVAL:g}", f"{self.settings.poll_interval:g}")
             return self.settings.poll_interval
         return seconds
 
