@@ -320,8 +320,10 @@ def orders_night(store: GameStore, now: datetime) -> int:
 
 
 #: "Conia: none": the actor takes no action; the orders entered for them are withdrawn.
+#: The actor is all before the last colon ("Re: Zero: none"), quotes around it dropped.
 _NO_ACTION = re.compile(
-    r"^\s*(?P<actor>[^:]+?)\s*:\s*(?:none|nothing|no action|no order)\s*\.?\s*$", re.I
+    r"""^\s*(?:["'\u201c\u2018](?P<quoted>.+?)["'\u201d\u2019]|(?P<actor>.+?))\s*:\s*"""
+    r"(?:none|nothing|no action|no order)\s*\.?\s*$", re.I
 )
 
 
@@ -390,7 +392,7 @@ def enter_order_lines(
         try:
             none = _NO_ACTION.match(line)
             if none is not None:
-                text = none.group("actor")
+                text = none.group("quoted") or none.group("actor")
                 side = next((k for k, sd in rep.state.rules.sides.items()
                              if text.lower() in {k.lower(), sd.title.lower()}), None)
                 who = None if side else match_player(

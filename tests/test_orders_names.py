@@ -88,3 +88,74 @@ def test_the_order_command_stores_it(tmp_path: Path, capsys) -> None:
     with GameStore.open(tmp_path, "g") as store:
         orders = [i for i in store.inputs() if i["kind"] == "order"]
     assert [o["data"]["targets"] for o in orders] == [[TOM]]
+
+
+COLON = "Re: Zero"
+"""A member name with a colon, which a players file and a setup accept like any other."""
+COLON_SETUP = f"""seed = 2
+players = [
+  {{ name = "{COLON}", role = "doctor" }}, {{ name = "Bob", role = "investigator" }},
+  {{ name = "Carol", role = "godfather" }}, {{ name = "x:y", side = "town" }},
+  {{ name = "Eve", side = "town" }},
+]
+"""
+
+
+def _colon_state() -> GameState:
+    rules = load_engine_rules(find_ruleset("chat-mafia"))
+    return GameState.from_setup(rules, parse_setup(COLON_SETUP, rules, where="test",
+                                                    default_seed=2))
+
+
+@pytest.mark.parametrize(
+    ("line", "actor", "targets"),
+    [
+        (f"{COLON}: protect Eve", COLON, ("Eve",)),  # as written
+        (f'"{COLON}": protect Eve', COLON, ("Eve",)),  # quoted
+        (f"\u201c{COLON}\u201d: protect Eve", COLON, ("Eve",)),  # curly quotes
+        (f"'{COLON}' : protect Eve", COLON, ("Eve",)),
+        ("re: zero: protect Eve", COLON, ("Eve",)),  # case-blind, as a vote reads it
+        (f"{COLON}: protect x:y", COLON, ("x:y",)),  # a target with one too
+        ("x:y: check Carol", None, None),  # a vanilla: no ability, said by name
+        (f"Bob: check {COLON}", "Bob", (COLON,)),
+        (f"Mafia: kill {COLON} by Carol", "Carol", (COLON,)),
+    ],
+)
+def test_an_order_names_an_actor_whose_name_holds_a_colon(line, actor, targets) -> None:
+    """Before: the actor ended at the first colon ("Re"), so "Re: Zero: protect Eve" was
+    "no player called 'Re'" and the doctor could not act."""
+    if actor is None:
+        with pytest.raises(MalformedOrderError, match="x:y .*has no ability 'check'"):
+            parse_order(line, _colon_state(), phase="night", number=1)
+        return
+    order = parse_order(line, _colon_state(), phase="night", number=1)
+    assert (order.actor, order.targets) == (actor, targets)
+
+
+def test_the_actor_whose_name_holds_a_colon_acts(tmp_path: Path, capsys) -> None:
+    """Through the command line, as the GM enters a night: the doctor "Re: Zero" protects
+    Eve from the mafia's kill (nobody dies), and "Re: Zero: none" takes the order back."""
+    (tmp_path / "names.txt").write_text(f"{COLON} | Rem\nBob\nCarol\nx:y\nEve\n",
+                                        encoding="utf-8")
+    from assistant.names import parse_players_file
+
+    assert [s.name for s in parse_players_file((tmp_path / "names.txt").read_text())] == [
+        COLON, "Bob", "Carol", "x:y", "Eve"]
+    (tmp_path / "setup.toml").write_text(COLON_SETUP, encoding="utf-8")
+    code, _, err = call(capsys, tmp_path, "roles", "g", "--file", str(tmp_path / "setup.toml"),
+                        "--ruleset", "chat-mafia")
+    assert code == 0, err
+    for line in (f"{COLON}: protect Eve", "Mafia: kill Eve"):
+        code, out, err = call(capsys, tmp_path, "order", "g", line)
+        assert (code, err) == (0, ""), err
+    code, out, err = call(capsys, tmp_path, "resolve", "g", "--night", "1", "--dry-run")
+    assert code == 0, err
+    assert out.splitlines()[1:] == [
+        f"[protections] {COLON}: protect Eve: protects Eve (against all)",
+        f"[nightkills] Carol (mafia): kill Eve: fails (Eve is protected by {COLON})",
+        "deaths: none",
+    ]
+    code, out, err = call(capsys, tmp_path, "order", "g", f"{COLON}: none")
+    assert code == 0, err
+    code, out, err = call(capsys, tmp_path, "resolve", "g", "--night", "1", "--dry-run")
+    assert "deaths: Eve (nightkill)" in out.splitlines(), out

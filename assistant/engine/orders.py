@@ -1,7 +1,8 @@
 """Night and day orders: parse the GM's text, check it against the rules and the state.
 
 `"Conia: protect Jd-"` names an actor, an ability word and targets. The actor may be a
-side ("Mafia: kill Bob by Carol" — Carol carries the kill). Three errors, as in
+side ("Mafia: kill Bob by Carol" — Carol carries the kill), or a player whose name holds a
+colon ("Re: Zero: protect Kat", or quoted: `"Re: Zero": protect Kat`). Three errors, as in
 python-chess: malformed (not an order / unknown name or ability), illegal (the rules
 forbid it), ambiguous (a name that fits several players).
 """
@@ -25,6 +26,44 @@ _SPLIT_TARGETS = re.compile(r"(\s*(?:,|\+|&|\band\b|\bwith\b)\s*)", re.IGNORECAS
 # substring, so "Tom & Jerry's" is one player, not "Tom" and "Jerry's" matched loosely twice.
 _SURE = {"exact", "ignoring case and accents"}
 _ORDER_RE = re.compile(r"^\s*(?P<actor>[^:]+?)\s*:\s*(?P<rest>.+?)\s*$")
+# A quoted actor: "Re: Zero": protect Kat (straight or curly quotes, double or single).
+_QUOTED_ACTOR = re.compile(
+    r"""^\s*(?P<q>["'\u201c\u2018])(?P<actor>.+?)["'\u201d\u2019]\s*:\s*(?P<rest>.+?)\s*$""")
+
+
+def split_actor(
+    text: str,
+    names: Sequence[str],
+    sides: Mapping[str, str] = {},  # noqa: B006 - read only
+    *,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[str, str] | None:
+    """(who acts, the rest) of an order line "Actor: ability targets"; None when it has no
+    colon. The actor is written before a colon, but any name a players file accepts may
+    hold colons itself ("Re: Zero: protect Kat"): it is written quoted, or as it is, and
+    then of the colons the one after the longest text that names a player (or a side,
+    `sides`: key -> title) as written, ignoring case and accents, ends it; with none such,
+    the first colon does (the name is then refused as unknown, with the players)."""
+    quoted = _QUOTED_ACTOR.match(text)
+    if quoted:
+        return quoted.group("actor").strip(), quoted.group("rest")
+    cuts = [(text[:i].strip(), text[i + 1:].strip()) for i, ch in enumerate(text) if ch == ":"]
+    cuts = [(actor, rest) for actor, rest in cuts if actor and rest]
+    if len(cuts) <= 1:
+        m = _ORDER_RE.match(text)
+        return (m.group("actor"), m.group("rest")) if m else None
+    side_words = {w.lower() for k, title in sides.items() for w in (k, title)}
+    others = aliases or {}
+    matcher = NameMatcher([Slot(n, tuple(others.get(n, ()))) for n in names], close_spelling=0)
+
+    def named(actor: str) -> bool:
+        if actor.lower() in side_words:
+            return True
+        m = matcher.match(actor)
+        return m.ok and m.how in _SURE
+
+    sure = [cut for cut in cuts if named(cut[0])]
+    return max(sure, key=lambda cut: len(cut[0])) if sure else cuts[0]
 
 
 @dataclass(frozen=True)
@@ -191,14 +230,15 @@ def parse_order(
 ) -> Order:
     """Turn the GM's line into an Order naming real players and a real ability. `aliases`:
     each player's other names (the game's players file), so "Slayer" names xX_Slayer_Xx."""
-    m = _ORDER_RE.match(text)
-    if not m:
+    rules = state.rules
+    names = list(state.players)
+    cut = split_actor(text, names, {k: s.title for k, s in rules.sides.items()},
+                      aliases=aliases)
+    if cut is None:
         raise MalformedOrderError(
             f'{text!r} is not an order; write "Actor: ability target", e.g. "Conia: protect Jd-"'
         )
-    actor_text, rest = m.group("actor"), m.group("rest")
-    rules = state.rules
-    names = list(state.players)
+    actor_text, rest = cut
     side_key = next(
         (k for k, s in rules.sides.items() if actor_text.lower() in {k.lower(), s.title.lower()}),
         None,
