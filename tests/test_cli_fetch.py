@@ -208,3 +208,30 @@ def test_a_print_view_says_which_topic_address_to_give(forum, run):
     assert err.startswith(f"error: {forum.base_url}/index.php?topic=7.0 is the print view of "
                           "“Mafia Game 1 — Day 1”")
     assert f"give the topic's own address instead: {forum.base_url}/index.php?topic=2.0" in err
+
+
+def test_game_new_keeps_the_zone_fetch_gave_the_game(forum, run, tmp_path):
+    """Found by the docs: `fetch --tz Europe/London` then `game new` without --tz set the
+    game back to UTC, so every deadline typed after was an hour off in summer. Now the zone
+    stays; a different --tz changes it and says so; a game new from nothing is UTC."""
+    url = forum.serve_thread("smf", thread_files("smf"))
+    players = tmp_path / "players.txt"
+    players.write_text("Conia\nKat\n", encoding="utf-8")
+    new = ("game", "new", "g1", "--thread", url, "--ruleset", "mafiascum",
+           "--players", str(players))
+    code, _, err = run("fetch", url, "--game", "g1", "--tz", "Europe/London", "--delay", "0")
+    assert code == 0, err
+    code, out, err = run(*new, "--json")
+    assert (code, err) == (0, "") and json.loads(out)["tz"] == "Europe/London"
+    with GameStore.open(tmp_path, "g1", create=False) as store:
+        assert store.config()["tz"] == "Europe/London"
+
+    code, _, err = run("fetch", url, "--game", "g2", "--tz", "Europe/London", "--delay", "0")
+    assert code == 0, err
+    code, out, err = run(*new[:2], "g2", *new[3:], "--tz", "America/New_York")
+    assert code == 0 and out.endswith("time zone America/New_York.\n")
+    assert err == "note: g2's time zone changes from Europe/London (given to fetch) to " \
+        "America/New_York\n"
+
+    code, out, err = run(*new[:2], "g3", *new[3:], "--json")
+    assert code == 0 and json.loads(out)["tz"] == "UTC"

@@ -172,7 +172,9 @@ def _own_tally(ruleset: Any, at_deadline: str | None, no_lynch: str | None) -> d
 @click.option("--gm", "gms", multiple=True, help="A GM's forum name (repeat for co-GMs).")
 @click.option("--title", help="The game's name in drafts and PM subjects (default: the thread's "
               "title without its day: \"Chat Mafia\" for \"Chat Mafia — Day 2\").")
-@click.option("--tz", default="UTC", show_default=True, help="The game's time zone (IANA name).")
+@click.option("--tz", default=None,
+              help="The game's time zone (IANA name); default: the zone `fetch --tz` gave the "
+              "game, else UTC.")
 @click.option("--forum-tz", "forum_tz", default=None,
               help="The zone the forum shows its dates in, when not the game's (SMF).")
 @_majority_options
@@ -186,19 +188,21 @@ def game_new(
     players_file: Path,
     gms: tuple[str, ...],
     title: str | None,
-    tz: str,
+    tz: str | None,
     forum_tz: str | None,
     at_deadline: str | None,
     no_lynch_majority: str | None,
 ) -> None:
-    """Create GAME: its thread, ruleset, players, GMs, name and time zone."""
+    """Create GAME: its thread, ruleset, players, GMs, name and time zone. A game `fetch`
+    made first is completed, keeping its zone unless --tz gives another (which is said)."""
     from assistant.scrapers import thread_url_info  # the forum pages' code, only here
 
     a = app(ctx)
     thread_url_info(thread_url)  # a URL that is not a topic is refused now, not at the first poll
     ruleset = find_ruleset(ruleset_name)  # every section checked: a broken file is refused now
     own = _own_tally(ruleset, at_deadline, no_lynch_majority)
-    zone(tz)
+    if tz is not None:
+        zone(tz)
     if forum_tz:
         zone(forum_tz)
     slots = parse_players_file(read_text(players_file, "players file"), source=str(players_file))
@@ -219,6 +223,11 @@ def game_new(
                     f"{thread_url}; give that thread, or pick another name for a new game"
                 )
             thread_url = known["thread_url"]
+        kept = known.get("tz")
+        if tz is not None and kept and kept != tz:
+            click.echo(f"note: {game_id}'s time zone changes from {kept} (given to fetch) to "
+                       f"{tz}", err=True)
+        tz = tz or kept or "UTC"
         with store.batch():
             store.update_config(
                 thread_url=thread_url,
