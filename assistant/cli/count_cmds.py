@@ -16,7 +16,6 @@ from assistant.cli.numbers import (
     DAY_NUMBER,
     PHASE_NUMBER,
     POST_ID,
-    VOTE_WEIGHT,
 )
 from assistant.count.gm_facts import fact_proposals
 from assistant.count.outcome import TallyRules, with_tally
@@ -348,7 +347,7 @@ def game_rules(
 @click.option(
     "--weight",
     "vote_weight",
-    type=VOTE_WEIGHT,
+    type=int,  # checked with the modifier: one line, "a vote is worth 0 to 100"
     default=1,
     show_default=True,
     help="How many votes the player's vote is worth, 0 to 100 (doublevoter, Enchanter: 2).",
@@ -369,6 +368,11 @@ def game_modifier(
 ) -> None:
     """Record how PLAYER's vote counts (from their role): weight, powerless, lover."""
     a = app(ctx)
+    if not 0 <= vote_weight <= HEAVIEST_VOTE:
+        raise VoteError(
+            f"--weight {vote_weight}: a vote is worth 0 or more, at most {HEAVIEST_VOTE} (0: it "
+            "never counts; --powerless: shown but not counted)"
+        )
     with a.open_game(game_id) as store:
         g = load_game(store)
         names = [player] + ([lover_of] if lover_of else [])

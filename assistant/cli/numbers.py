@@ -13,7 +13,6 @@ from typing import Any
 import click
 
 from assistant.limits import (
-    HEAVIEST_VOTE,
     LARGEST_ID,
     LAST_PHASE,
     LONGEST_DELAY,
@@ -87,7 +86,5 @@ DAY_NUMBER = click.IntRange(min=1, max=LAST_PHASE)
 """A day that has a lynch or an election: 1 or more, below 1,000."""
 COUNT = click.IntRange(min=0, max=MOST_PLAYERS)
 """How many (players, lynches, votes): 0 or more, no more than a forum game can hold."""
-VOTE_WEIGHT = click.IntRange(min=0, max=HEAVIEST_VOTE)
-"""What one player's vote is worth: 0 (never counts) to 100."""
 MARK = click.IntRange(min=1, max=MOST_PLAYERS)
 """Which vote of a post (`count --why` shows #N): 1 or more."""
