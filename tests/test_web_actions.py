@@ -10,14 +10,17 @@ import re
 from pathlib import Path
 
 import httpx
+import thread_b_support as tb
 from cli_support import run_at
 from cli_support import run_cli as run
+from daemon_support import setup_store
 from markupsafe import escape
 from realthreads import NOW
 from receivers import json_receiver
 from test_cli_count import _game_001
 from test_web_dashboard import browser, live  # noqa: F401 - the fixtures
 
+from assistant import TEMPLATES_DIR
 from assistant.clock import FakeClock
 from assistant.web.app import Dashboard
 from assistant.web.guard import Guard
@@ -86,3 +89,37 @@ def test_notification_targets_and_prods_from_the_page(
         page = client.get("/game/thread-b").text
         text = page.split('id="text-prods"', 1)[1].split(">", 1)[1].split("</textarea>")[0]
         assert html.unescape(text).rstrip("\n") == out.rstrip("\n")
+
+
+RTL = "\u05dc\u05d9\u05dc\u05d4"  # Hebrew letters: text an isolate would wrap
+
+
+def test_a_refused_notification_form_comes_back_as_typed(tmp_path: Path) -> None:
+    """Before: the URL, events and quiet hours came back wrapped in bidi isolates (U+2068
+    ... U+2069), so the GM's corrected form sent characters they never typed."""
+    setup_store(tmp_path, "smf21", tb.THREAD_URL["smf21"])
+    typed = {"url": f"json://127.0.0.1:9/{RTL}", "events": f"alerts {RTL}",
+             "quiet": f"23:00-07:00 {RTL}"}
+    web = start(Dashboard(tmp_path, FakeClock(tb.SAVED_AT), Guard()), "127.0.0.1", 0)
+    try:
+        with httpx.Client(base_url=web.url) as client:
+            r = _post(client, "/game/thread-b/notify-add", min_severity="info", **typed)
+    finally:
+        web.stop()
+    assert r.status_code == 400, r.text
+    form = r.text.split('id="notify-add"', 1)[1].split("</form>", 1)[0]
+    for name, value in typed.items():
+        shown = re.search(rf'<input name="{name}"[^>]* value="([^"]*)"', form)
+        assert shown and html.unescape(shown.group(1)) == value, (name, shown)
+
+
+def test_every_value_a_form_sends_back_is_printed_verbatim() -> None:
+    """A form field's value (`value="{{ form.get(...) }}"`) is printed through `verbatim`
+    in every template of the dashboard, never bidi isolated."""
+    unguarded = [
+        f"{path.name}: {m.group(0)}"
+        for path in sorted((TEMPLATES_DIR / "web").glob("*.html"))
+        for m in re.finditer(r"value=\"\{\{[^}]*\bform\b[^}]*\}\}\"", path.read_text())
+        if "verbatim" not in m.group(0)
+    ]
+    assert unguarded == []
