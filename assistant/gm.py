@@ -371,7 +371,7 @@ def enter_order_lines(
     and a "no_order" fact, so a night that waits for every order knows the actor is done."""
     from assistant.engine.abilities.items import with_gifts
     from assistant.engine.history import ORDER
-    from assistant.engine.orders import check_order, match_player, parse_order
+    from assistant.engine.orders import check_order, match_player, parse_order, side_of_actor
     from assistant.night_orders import NO_ORDER
 
     game = store.game_id
@@ -393,8 +393,8 @@ def enter_order_lines(
             none = _NO_ACTION.match(line)
             if none is not None:
                 text = none.group("quoted") or none.group("actor")
-                side = next((k for k, sd in rep.state.rules.sides.items()
-                             if text.lower() in {k.lower(), sd.title.lower()}), None)
+                side = side_of_actor(text, rep.state.rules, list(rep.state.players),
+                                     quoted=none.group("quoted") is not None)
                 who = None if side else match_player(
                     text, list(rep.state.players), order=line, aliases=aliases
                 )

@@ -159,3 +159,54 @@ def test_the_actor_whose_name_holds_a_colon_acts(tmp_path: Path, capsys) -> None
     assert code == 0, err
     code, out, err = call(capsys, tmp_path, "resolve", "g", "--night", "1", "--dry-run")
     assert "deaths: Eve (nightkill)" in out.splitlines(), out
+
+
+SIDE_NAMED = """seed = 2
+players = [
+  { name = "Mafia", role = "vigilante" }, { name = "Bob", role = "investigator" },
+  { name = "Carol", role = "godfather" }, { name = "Town", role = "investigator" },
+  { name = "Eve", side = "town" },
+]
+"""
+"""Members called like a side: a players file accepts "Mafia" and "Town" like any name."""
+
+
+@pytest.mark.parametrize(
+    ("line", "actor", "side"),
+    [
+        ('"Mafia": kill Eve', "Mafia", None),  # quoted: the member, the vigilante's kill
+        ("\u201cMafia\u201d: shoot Eve", "Mafia", None),
+        ("Mafia: kill Eve", "Carol", "mafia"),  # as written: the side, as it always read
+        ("Mafia: kill Eve by Carol", "Carol", "mafia"),
+        ("Mafia: shoot Eve", "Mafia", None),  # the side has no 'shoot': the member
+        ("Town: check Eve", "Town", None),  # the town side has no ability: the member
+        ('"Town": check Eve', "Town", None),
+    ],
+)
+def test_an_order_names_a_member_called_like_a_side(line, actor, side) -> None:
+    """Before: "Mafia" and "Town" always named the side, so '"Mafia": kill Eve' was the
+    mafia's kill and 'Town: check Eve' was "the Town have no ability 'check'"."""
+    rules = load_engine_rules(find_ruleset("chat-mafia"))
+    state = GameState.from_setup(rules, parse_setup(SIDE_NAMED, rules, where="test",
+                                                    default_seed=2))
+    order = parse_order(line, state, phase="night", number=1)
+    assert (order.actor, order.side) == (actor, side)
+
+
+def test_a_member_called_like_a_side_takes_back_their_own_order(tmp_path: Path, capsys) -> None:
+    """'"Mafia": none' withdraws the member's shot and leaves the mafia's kill standing;
+    'Mafia: none' (as written) is the side's, as before."""
+    (tmp_path / "setup.toml").write_text(SIDE_NAMED, encoding="utf-8")
+    code, _, err = call(capsys, tmp_path, "roles", "g", "--file", str(tmp_path / "setup.toml"),
+                        "--ruleset", "chat-mafia")
+    assert code == 0, err
+    for line in ('"Mafia": shoot Bob', "Mafia: kill Eve", '"Mafia": none'):
+        code, _, err = call(capsys, tmp_path, "order", "g", line)
+        assert (code, err) == (0, ""), (line, err)
+    code, out, err = call(capsys, tmp_path, "resolve", "g", "--night", "1", "--dry-run")
+    assert code == 0, err
+    assert "deaths: Eve (nightkill)" in out.splitlines(), out
+    code, _, err = call(capsys, tmp_path, "order", "g", "Mafia: none")
+    assert code == 0, err
+    code, out, err = call(capsys, tmp_path, "resolve", "g", "--night", "1", "--dry-run")
+    assert "deaths: none" in out.splitlines(), out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from assistant.engine.claims import find_verb, parse_claim, split_claim
 from assistant.engine.rules import AbilityDef, EngineRules, phase_index
@@ -31,13 +32,21 @@ _QUOTED_ACTOR = re.compile(
     r"""^\s*(?P<q>["'\u201c\u2018])(?P<actor>.+?)["'\u201d\u2019]\s*:\s*(?P<rest>.+?)\s*$""")
 
 
+class Cut(NamedTuple):
+    """An order line cut at its actor's colon; `quoted` when the actor was in quotes."""
+
+    actor: str
+    rest: str
+    quoted: bool = False
+
+
 def split_actor(
     text: str,
     names: Sequence[str],
     sides: Mapping[str, str] = {},  # noqa: B006 - read only
     *,
     aliases: Mapping[str, Sequence[str]] | None = None,
-) -> tuple[str, str] | None:
+) -> Cut | None:
     """(who acts, the rest) of an order line "Actor: ability targets"; None when it has no
     colon. The actor is written before a colon, but any name a players file accepts may
     hold colons itself ("Re: Zero: protect Kat"): it is written quoted, or as it is, and
@@ -46,12 +55,12 @@ def split_actor(
     the first colon does (the name is then refused as unknown, with the players)."""
     quoted = _QUOTED_ACTOR.match(text)
     if quoted:
-        return quoted.group("actor").strip(), quoted.group("rest")
+        return Cut(quoted.group("actor").strip(), quoted.group("rest"), quoted=True)
     cuts = [(text[:i].strip(), text[i + 1:].strip()) for i, ch in enumerate(text) if ch == ":"]
     cuts = [(actor, rest) for actor, rest in cuts if actor and rest]
     if len(cuts) <= 1:
         m = _ORDER_RE.match(text)
-        return (m.group("actor"), m.group("rest")) if m else None
+        return Cut(m.group("actor"), m.group("rest")) if m else None
     side_words = {w.lower() for k, title in sides.items() for w in (k, title)}
     others = aliases or {}
     matcher = NameMatcher([Slot(n, tuple(others.get(n, ()))) for n in names], close_spelling=0)
@@ -63,7 +72,23 @@ def split_actor(
         return m.ok and m.how in _SURE
 
     sure = [cut for cut in cuts if named(cut[0])]
-    return max(sure, key=lambda cut: len(cut[0])) if sure else cuts[0]
+    return Cut(*max(sure, key=lambda cut: len(cut[0])) if sure else cuts[0])
+
+
+def side_of_actor(actor: str, rules: EngineRules, names: Sequence[str], *, quoted: bool = False,
+                  ability: str | None = None) -> str | None:
+    """The side an order's actor names ("Mafia: kill Bob"), None for a player. A member
+    may be called like a side (a players file accepts "Mafia"): quoted ('"Mafia": check
+    Bob'), or with an ability only that player has, the actor is the player."""
+    side = next((k for k, s in rules.sides.items()
+                 if actor.lower() in {k.lower(), s.title.lower()}), None)
+    if side is None or not any(n.casefold() == actor.casefold() for n in names):
+        return side
+    if quoted:
+        return None
+    if ability is not None and _find_ability(ability, dict(rules.side(side).abilities)) is None:
+        return None
+    return side
 
 
 @dataclass(frozen=True)
@@ -238,15 +263,12 @@ def parse_order(
         raise MalformedOrderError(
             f'{text!r} is not an order; write "Actor: ability target", e.g. "Conia: protect Jd-"'
         )
-    actor_text, rest = cut
-    side_key = next(
-        (k for k, s in rules.sides.items() if actor_text.lower() in {k.lower(), s.title.lower()}),
-        None,
-    )
+    actor_text, rest, quoted = cut
     performer_text = None
     by = re.search(r"\s+by\s+(?P<who>.+)$", rest, re.IGNORECASE)
     if by:
         performer_text, rest = by.group("who"), rest[: by.start()]
+    side_key = side_of_actor(actor_text, rules, names, quoted=quoted, ability=rest)
     if side_key is not None:
         actor = None
         side_abilities = dict(rules.side(side_key).abilities)
