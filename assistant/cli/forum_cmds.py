@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from assistant.cli import AppContext, app, cli, common_options
-from assistant.cli.numbers import PHASE_NUMBER, SECONDS
+from assistant.cli.numbers import DELAY, PHASE_NUMBER
 from assistant.files import read_text
 from assistant.gm_forum import (
     PM_BATCHES,
@@ -36,7 +36,7 @@ from assistant.safe_text import for_terminal
 from assistant.scrapers.http import FetchSettings
 
 _yes = click.option("--yes", is_flag=True, help="Do it without asking (for scripts).")
-_delay = click.option("--delay", type=SECONDS, default=None,
+_delay = click.option("--delay", type=DELAY, default=None,
                       help="Seconds between requests to the forum (default 1.5).")
 
 
