@@ -26,6 +26,9 @@ from assistant.phases import parse_duration
 from assistant.settings import known_section, typed
 
 DEFAULT_GAP = timedelta(minutes=2)
+AUTO_POSTS = "auto_posts"
+"""The game store's table of what the daemon posted on its own, or tried to
+(daemon/autopost.py writes it; the GM's notifications read its failures)."""
 _KEYS: dict[str, Any] = {"requests": tuple[str, ...], "min_gap": str}
 _WORD = re.compile(r"[^\w#]+")
 _SENTENCE = re.compile(r"[\n.!?;]+")

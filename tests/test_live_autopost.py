@@ -12,6 +12,7 @@ or the remaining time can be given on request."
     T0+10m  the next slot: one tally, the process killed after the form went out and
             before the write was recorded; restarted, the daemon finds it in the thread
             and records it: never posted twice
+    T0+15m  the daemon's password variable gone: nothing posted, the GM told once
 A second game on its own topic, auto-post off, gets the same request and slots: nothing.
 """
 
@@ -23,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 from cli_support import call
+from receivers import json_receiver
 
 import assistant.outbox
 from assistant.clock import FakeClock
@@ -69,6 +71,7 @@ def test_daemon_auto_posts_interval_tallies_and_answers_a_request_once(
         cli("fetch", "--game", game, "--delay", "0", *login)
         cli("phase", game, "day", "1", "--starts", t0.isoformat(),
             "--ends", (t0 + timedelta(minutes=20)).isoformat())
+    topic_title = "g game"  # the thread's title without its day, as notices name the game
     shown = cli("game", "rules", "g", "--auto-post", "tallies")
     assert "auto_post = tallies" in shown and "every 5 min" in shown, shown
     assert "auto_post = off" in cli("game", "rules", "h")
@@ -151,6 +154,18 @@ def test_daemon_auto_posts_interval_tallies_and_answers_a_request_once(
     log = cli("log", "g")
     assert f"posted as post {slot10} by the daemon (the interval tally of" in log, log
     assert "found in the thread after a lost answer" in log
+
+    # The daemon cannot post (its password variable is gone): the GM is told, once.
+    with json_receiver() as hook:
+        cli("notify", "g", "--add", hook.url(), "--events", "polls")
+        monkeypatch.delenv(VARIABLE)
+        clock.set(t0 + timedelta(minutes=15))
+        failed = runner.cycle("g").auto_post
+        assert VARIABLE in failed.error and "\n" not in failed.error
+        tick(15.5)  # the next review pushes it; the slot is not tried again within the gap
+        tick(16)
+        assert hook.inbox.titles() == [f"{topic_title}: the daemon cannot post its tallies"]
+    assert board.post_ids(topics["g"])[-1] == slot10
 
     # The game without auto-post: the same slots and request, nothing posted.
     for minutes in (5, 7, 10):

@@ -52,11 +52,17 @@ from assistant.outbox import (
 )
 from assistant.phases import game_zone, local_text, phase_label, tally_times
 from assistant.store import GameStore
-from assistant.tally_requests import auto_post_rules, count_requests, gap_of, settings_of
+from assistant.tally_requests import (
+    AUTO_POSTS,
+    auto_post_rules,
+    count_requests,
+    gap_of,
+    settings_of,
+)
 
 log = logging.getLogger("assistant.daemon")
 
-TABLE = "auto_posts"
+TABLE = AUTO_POSTS
 """Rows: {"kind": "post", "status": "attempt|posted|abandoned|failed", "key", "text",
 "reason", "slot", "requests", "at", "post_id", "error"}, {"kind": "slot", "slot",
 "status": "posted|skipped", "by_post"}, {"kind": "request", "post_id", "by_post",

@@ -245,6 +245,25 @@ def poll_notice(game: GameName, failure: PollFailure | None, now: datetime,
         f"{failure.error}\nTry it: assistant fetch --game {game.id}", failure.since + after)
 
 
+def auto_post_notice(game: GameName, rows: Sequence[Mapping[str, Any]]) -> Notice | None:
+    """The daemon could not post a tally the GM let it post (`--auto-post`): the password
+    not set for it, the forum refusing. Told once per run of failures (the daemon tries
+    again after each gap), with the last failure's words."""
+    posts = [r for r in rows if r.get("kind") == "post" and r.get("status") != "abandoned"]
+    failed: list[Mapping[str, Any]] = []
+    for row in posts:
+        failed = [*failed, row] if row.get("status") == "failed" else []
+    if not failed:
+        return None
+    first, last = failed[0], failed[-1]
+    return Notice(
+        f"autopost:{first.get('at')}", "polls", "warning",
+        f"{game.title}: the daemon cannot post its tallies",
+        f"{last.get('why')}: {last.get('error')}\nIt tries again after each gap; "
+        f"stop it: assistant game rules {game.id} --auto-post off",
+        from_iso(first.get("at")) or datetime.min)  # type: ignore[arg-type]
+
+
 def to_act_lines(prods: Sequence[Any], not_voting: Sequence[str], game_id: str) -> list[str]:
     """The deadline reminder's lines of who still has to act: no vote yet, and the posts
     the ruleset asks for (`prods.at_risk`), with the command that drafts their prods."""

@@ -27,6 +27,7 @@ from assistant.notify.notices import (
     Notice,
     PollFailure,
     alert_notice,
+    auto_post_notice,
     event_notices,
     hammer_notice,
     orders_due,
@@ -38,6 +39,7 @@ from assistant.notify.outbox import Outbox
 from assistant.notify.targets import targets_of
 from assistant.phases import game_zone
 from assistant.store import GameStore
+from assistant.tally_requests import AUTO_POSTS
 
 if TYPE_CHECKING:
     from assistant.monitor import GameView
@@ -106,6 +108,9 @@ def gather(
     failing = poll_notice(game, poll_failure(store), now, _poll_after(config))
     if failing is not None:
         found.append(failing)
+    cannot_post = auto_post_notice(game, store.table(AUTO_POSTS).all())
+    if cannot_post is not None:
+        found.append(cannot_post)
     if view is None:
         return found
     hammer = hammer_notice(game, view)
