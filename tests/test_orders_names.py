@@ -210,3 +210,34 @@ def test_a_member_called_like_a_side_takes_back_their_own_order(tmp_path: Path, 
     assert code == 0, err
     code, out, err = call(capsys, tmp_path, "resolve", "g", "--night", "1", "--dry-run")
     assert "deaths: none" in out.splitlines(), out
+
+
+BY_SETUP = """seed = 2
+players = [
+  { name = "Stand by Me", role = "doctor" }, { name = "Pass Me By", role = "godfather" },
+  { name = "Carol", side = "mafia" }, { name = "Eve", side = "town" },
+]
+"""
+"""Names holding "by", which also introduces who carries out a side's kill."""
+
+
+@pytest.mark.parametrize(
+    ("line", "actor", "targets"),
+    [
+        ("Mafia: kill Stand by Me by Carol", "Carol", ("Stand by Me",)),
+        ("Mafia: kill Stand by Me", "Pass Me By", ("Stand by Me",)),  # the default performer
+        ("Mafia: kill Eve by Pass Me By", "Pass Me By", ("Eve",)),
+        ("Mafia: kill Eve by Carol", "Carol", ("Eve",)),
+        ("Mafia: kill Eve by car", "Carol", ("Eve",)),  # a performer read loosely, as before
+        ("Stand by Me: protect Eve", "Stand by Me", ("Eve",)),
+    ],
+)
+def test_a_name_holding_by_is_a_target_or_the_performer_as_written(line, actor, targets) -> None:
+    """Before: the first "by" began the performer: 'kill Stand by Me by Carol' looked for a
+    player called 'Me by Carol', and 'kill Stand by Me' gave the mafia's kill to the town
+    doctor (read loosely from 'Me')."""
+    rules = load_engine_rules(find_ruleset("chat-mafia"))
+    state = GameState.from_setup(rules, parse_setup(BY_SETUP, rules, where="test",
+                                                    default_seed=2))
+    order = parse_order(line, state, phase="night", number=1)
+    assert (order.actor, order.targets) == (actor, targets)

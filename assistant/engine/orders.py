@@ -75,6 +75,32 @@ def split_actor(
     return Cut(*max(sure, key=lambda cut: len(cut[0])) if sure else cuts[0])
 
 
+_BY = re.compile(r"(?<=\s)by(?=\s)", re.IGNORECASE)
+
+
+def split_performer(
+    rest: str, names: Sequence[str], *, aliases: Mapping[str, Sequence[str]] | None = None
+) -> tuple[str, str | None]:
+    """(the order, who carries it out) of "kill Bob by Carol"; None without "by". A name
+    may hold " by " itself ("Stand by Me"): the "by" taken is the first whose rest names a
+    player as written; with none such, a target's name ending the line keeps its "by";
+    else the first "by" is, as before (its name then read loosely, or refused)."""
+    cuts = [(rest[:m.start()].rstrip(), rest[m.end():].strip()) for m in _BY.finditer(rest)]
+    cuts = [(order, who) for order, who in cuts if order and who]
+    if not cuts:
+        return rest, None
+    others = aliases or {}
+    matcher = NameMatcher([Slot(n, tuple(others.get(n, ()))) for n in names], close_spelling=0)
+    for order, who in cuts:
+        m = matcher.match(who)
+        if m.ok and m.how in _SURE:
+            return order, who
+    low = rest.casefold()
+    if any(_BY.search(n) and low.endswith(n.casefold()) for n in names):
+        return rest, None
+    return cuts[0]
+
+
 def side_of_actor(actor: str, rules: EngineRules, names: Sequence[str], *, quoted: bool = False,
                   ability: str | None = None) -> str | None:
     """The side an order's actor names ("Mafia: kill Bob"), None for a player. A member
@@ -264,10 +290,7 @@ def parse_order(
             f'{text!r} is not an order; write "Actor: ability target", e.g. "Conia: protect Jd-"'
         )
     actor_text, rest, quoted = cut
-    performer_text = None
-    by = re.search(r"\s+by\s+(?P<who>.+)$", rest, re.IGNORECASE)
-    if by:
-        performer_text, rest = by.group("who"), rest[: by.start()]
+    rest, performer_text = split_performer(rest, names, aliases=aliases)
     side_key = side_of_actor(actor_text, rules, names, quoted=quoted, ability=rest)
     if side_key is not None:
         actor = None
