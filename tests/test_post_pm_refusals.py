@@ -43,6 +43,9 @@ CASES = [
     (PHPBB_MESSAGE, "You cannot reply in this forum.", "permission", None),
     (PHPBB_MESSAGE, "You are not authorised to send private messages.", "permission", None),
     (SMF_FORM, "One or more 'to'-recipients could not be found.", "recipient", None),
+    (PHPBB_FORM, "The requested users to be added do not exist.", "recipient", None),
+    (PHPBB_FORM, "Some users couldn’t be added as they have disabled private message receipt.",
+     "recipient", None),
     (SMF_FATAL, "You have exceeded the limit of 20 personal messages per hour.", "permission",
      None),
 ]

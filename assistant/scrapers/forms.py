@@ -136,6 +136,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("recipient", re.compile(
         r"recipients? could not be found|recipients? failed|no recipients|"
         r"could not be (?:found|added)|the following (?:recipients|users)|"
+        r"users to be added do not exist|couldn.t be added|"
         r"not receiving private messages|blocked private messages|ignoring you", re.I)),
     ("permission", re.compile(
         r"not (?:allowed|permitted|authori[sz]ed)|cannot (?:reply|post|send)|"

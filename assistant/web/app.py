@@ -65,6 +65,7 @@ from assistant.store import GameStore, list_games
 from assistant.templating import web_environment
 from assistant.web.guard import CSRF_FIELD, Guard, GuardMiddleware
 from assistant.web.pages import TABS, game_page, history_page, overview
+from assistant.web.writes import WRITE_ACTIONS, confirm_page
 
 WEB_TEMPLATES = TEMPLATES_DIR / "web"
 STATIC = {"dashboard.js": "text/javascript", "dashboard.css": "text/css"}
@@ -248,6 +249,7 @@ def create_app(dashboard: Dashboard) -> Starlette:
         Route("/game/{game}/live", game_live),
         Route("/game/{game}/count.json", count_json),
         Route("/game/{game}/votes", votes),
+        Route("/game/{game}/confirm/{verb}/{what}", lambda r: confirm_page(d, r)),
         Route("/game/{game}/{action}", act, methods=["POST"]),
     ]
     app = Starlette(routes=routes)
@@ -456,13 +458,14 @@ ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_co
            "phase": _phase, "deadline": _deadline, "kill": _kill, "pm": _pm,
            "tiebreak": _tiebreak, "sheriff": _sheriff, "resolve": _resolve, "rule": _rule,
            "undo": _undo, "notify-add": _notify_add, "notify-remove": _notify_remove,
-           "notify-test": _notify_test}
+           "notify-test": _notify_test, **WRITE_ACTIONS}
 """Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
 and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
 more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""
 ANCHORS = {"ack": "alerts", "dusk-confirm": "live", "phase": "live", "deadline": "live",
            "kill": "death", "resolve": "order", "rule": "why", "undo": "log",
-           "notify-add": "notify", "notify-remove": "notify", "notify-test": "notify"}
+           "notify-add": "notify", "notify-remove": "notify", "notify-test": "notify",
+           "post": "drafts", "send": "drafts"}
 """Where the page scrolls back to after an action (default: the action's own id)."""
 
 

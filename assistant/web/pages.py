@@ -47,6 +47,7 @@ from assistant.gm import (
 from assistant.monitor import GameView, day_deadline, draft_dusk, game_title, load_view
 from assistant.night_orders import night_orders_status
 from assistant.notify.manage import target_rows
+from assistant.outbox import PostDraft
 from assistant.phase_entry import game_over
 from assistant.phases import Deadline, game_zone, local_text, phase_label
 from assistant.safe_text import isolate, names
@@ -60,6 +61,7 @@ from assistant.web.chart import (
     steps_html,
     vote_history,
 )
+from assistant.web.writes import DraftWrite, draft_writes
 
 RECENT_POSTS = 12
 TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
@@ -95,6 +97,10 @@ class Draft:
     later: str | None = None
     """The draft cannot exist yet: when it will (shown in grey, not as an error)."""
     actions: tuple[DraftAction, ...] = ()
+    post: PostDraft | None = None
+    """What its Post button posts (tally, dusk, dawn); None while it cannot be posted."""
+    post_not_yet: str | None = None
+    """Why it cannot be posted yet, when the draft itself is shown."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +224,10 @@ class GamePage:
     post_links: dict[int, str] = field(default_factory=dict)
     notify_rows: list[dict[str, Any]] = field(default_factory=list)
     """The game's notification targets (`notify --list`)."""
+    writes: dict[str, DraftWrite] = field(default_factory=dict)
+    """Each draft card's Post or Send button and what was written of it (web/writes.py)."""
+    send_cards: list[DraftWrite] = field(default_factory=list)
+    """PM kinds with no draft card of their own, each shown on a card with its Send."""
 
     def open_by_severity(self) -> dict[str, int]:
         return self.alert_counts
@@ -471,6 +481,7 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
     ]
     _orders(page, store, view, now)
     page.drafts = _drafts(store, view, now, page)
+    page.writes, page.send_cards = draft_writes(store, page.drafts, now, page.zone)
     page.log = list(reversed(game_log(store)))
     page.ruling_targets = [*game.players, NO_LYNCH]
     page.notify_rows = target_rows(store)
@@ -609,7 +620,8 @@ def _drafts(store: GameStore, view: GameView, now: datetime, page: GamePage) -> 
     if page.tally is not None:
         text = tally_bbcode(view.game, view.ruleset, page.tally, page.tally_at or now)
         title = f"Tally · Day {page.tally.day}" if page.tally.day is not None else "Tally"
-        out.append(Draft("tally", title, text))
+        out.append(Draft("tally", title, text, post=PostDraft(
+            "tally", text.strip() + "\n", "day", page.tally.day)))
     elif page.count_error:
         out.append(Draft("tally", "Tally", None, page.count_error))
     if view.game.day() is not None:
@@ -650,7 +662,13 @@ def _dusk(store: GameStore, view: GameView, now: datetime, page: GamePage,
         actions = (DraftAction(
             "dusk-confirm", "Record the lynch", (("day", str(result.day or "")),),
             confirm="Record the lynch (and the deaths it sets off) as deaths?"),)
-    return Draft("dusk", title, post, notes=notes, actions=actions)
+    ready = PostDraft("dusk", post.strip() + "\n", "day", result.day) \
+        if result.final and result.confirmed else None
+    not_yet = None if ready else (
+        "Posted once the lynch is recorded." if result.final
+        else f"Posted once Day {result.day} is over.")
+    return Draft("dusk", title, post, notes=notes, actions=actions, post=ready,
+                 post_not_yet=not_yet)
 
 
 def _night_drafts(store: GameStore, view: GameView, now: datetime, zone: ZoneInfo,
@@ -670,7 +688,11 @@ def _night_drafts(store: GameStore, view: GameView, now: datetime, zone: ZoneInf
     out = []
     try:
         dawn = dawn_draft(store)
-        out.append(Draft("dawn", f"Dawn · after Night {dawn['night']}", dawn["post"]))
+        ready = PostDraft("dawn", dawn["post"].strip() + "\n", "night", dawn["night"]) \
+            if dawn["confirmed"] else None
+        out.append(Draft("dawn", f"Dawn · after Night {dawn['night']}", dawn["post"],
+                         post=ready, post_not_yet=None if ready else
+                         f"Posted once Night {dawn['night']} is resolved."))
     except AssistantError as e:
         out.append(Draft("dawn", "Dawn", None, str(e)))
     try:
