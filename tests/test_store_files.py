@@ -18,8 +18,13 @@ PM = "You are the Doctor. Each night you may protect one player from a kill."
 
 
 @pytest.fixture
-def game(tmp_path):
-    """Thread B's game, set up as its GM did, with its alert feed written once."""
+def game(tmp_path, monkeypatch):
+    """Thread B's game, set up as its GM did, with its alert feed written once. Its thread
+    is a closed port: `run --once` is refused there at once, without the half minute of
+    the daemon's backoff between retries (these tests are about the files, not the forum)."""
+    from assistant.scrapers.http import Fetcher
+
+    monkeypatch.setattr(Fetcher, "_wait", lambda self, seconds: None)
     ds.setup_store(tmp_path, "smf21", "http://127.0.0.1:9/index.php?topic=3.0")
     with ds.open_store(tmp_path) as store:
         feed = feed_path(store)
