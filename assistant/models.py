@@ -51,7 +51,8 @@ def built(cls: type[T], **fields: Any) -> T:
     """A frozen dataclass with every one of its `fields` given, made without its `__init__`:
     that sets them one by one through `object.__setattr__`, which was most of reading a
     long game's store (10,000 posts, each a Post, a version and a stored post). Only for
-    records read back from the store, which were checked when they were made."""
+    records read back from the store, which were checked when they were made, and for
+    those a parser makes with every field (a class with no `__post_init__` to skip)."""
     obj = object.__new__(cls)
     obj.__dict__.update(fields)
     return obj

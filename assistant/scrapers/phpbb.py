@@ -21,14 +21,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from functools import cached_property
+from typing import NamedTuple
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.errors import LayoutError, NotAThreadError
-from assistant.models import EditNote, Post, Quote, TopicPage
+from assistant.models import EditNote, Post, Quote, TopicPage, built
 from assistant.scrapers import common, dates, page_zone
 from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
+from assistant.scrapers.page_tree import may_hold_tag, page_tree
 
 # --- recognising a phpBB page ---------------------------------------------------------
 
@@ -60,9 +62,10 @@ def looks_like_phpbb(html: str) -> bool:
 
 # --- the page --------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Block:
-    """The nodes holding one post: a prosilver `div#pNNN`, or subsilver2's table rows."""
+class _Block(NamedTuple):
+    """The nodes holding one post: a prosilver `div#pNNN`, or subsilver2's table rows.
+    (A tuple: made for every post of every page, a frozen dataclass cost a hundredth of
+    a page's parse.)"""
 
     post_id: int
     nodes: tuple[LexborNode, ...]
@@ -81,7 +84,7 @@ def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime,
     `forum_tz` when the GM gave one, else in the zone the page states or shows
     (`page_zone`), else in `tz`. `source` is what the C parser reads when not the text
     itself (`common.decode_page`)."""
-    tree = LexborHTMLParser(html if source is None else source)
+    tree = page_tree(html if source is None else source)
     tz = forum_tz or page_zone.stated_zone(tree) or page_zone.offset_from_times(
         tree, lambda text, zone: parse_forum_time(text, zone, now)) or tz
     clean_url = strip_session_ids(url).split("#", 1)[0]
@@ -121,10 +124,10 @@ def _find_blocks(tree: LexborHTMLParser) -> list[_Block]:
     blocks: list[_Block] = []
     seen: set[int] = set()
     for node in tree.css('div[id^="p"]'):  # (ids not starting with p never match)
-        m = _POST_ANCHOR.match(node.attrs.get("id") or "")
-        if m and int(m.group(1)) not in seen:
-            seen.add(int(m.group(1)))
-            blocks.append(_Block(int(m.group(1)), (node,), table=False))
+        m = _POST_ANCHOR.match(node.id or "")
+        if m and (post_id := int(m.group(1))) not in seen:
+            seen.add(post_id)
+            blocks.append(_Block(post_id, (node,), table=False))
     if blocks:
         return blocks
     for anchor in tree.css("a[name], a[id]"):  # subsilver2: <tr><td><a name="p24"></a>
@@ -351,6 +354,8 @@ class _Has:
     be searched for what the page does not hold (most pages quote nothing)."""
 
     quotes: bool
+    quote_titles: bool
+    """subsilver2's `div.quotetitle`: one is on the page."""
     highlights: bool
     notices: bool = False
     """The page's style prints edit notices as `.notice` (prosilver): one of them holds
@@ -360,18 +365,21 @@ class _Has:
     def of(cls, tree: LexborHTMLParser) -> _Has:
         # Told apart by tag: a div here is only ever a div.quotetitle, a span a posthilit.
         tags = {node.tag for node in tree.css("blockquote, div.quotetitle, span.posthilit")}
-        notices = any(_EDIT_PHRASES.search(clean_text(n.text())) for n in tree.css(".notice"))
-        return cls(quotes=bool(tags & {"blockquote", "div"}), highlights="span" in tags,
+        notices = any(_EDIT_PHRASES.search(clean_text(n.text()))
+                      for n in tree.css(".notice"))
+        return cls(quotes=bool(tags & {"blockquote", "div"}), quote_titles="div" in tags,
+                   highlights="span" in tags,
                    notices=notices)
 
 
 def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
                 tz: tzinfo, now: datetime, has: _Has) -> Post:
-    body = _body(block)
+    parts = None if block.table else _parts(block.nodes[0], has)
+    body = parts[0] if parts is not None else _body(block)
     if body is None:
         raise _missing(url, f"the body of {block.name}",
                        "div.postbody" if block.table else "div.content")
-    outside = _Outside(block, body)
+    outside = _Outside(block, body, parts[1] if parts is not None else {})
     author_node = _author_node(block, outside)
     author = clean_text(author_node.text()) if author_node is not None else ""
     if not author:
@@ -382,16 +390,21 @@ def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
         raise _missing(url, f"the time of {block.name}",
                        "the \"Posted:\" date" if block.table else "the date after \"by NAME »\"")
     edit = _edit_note(block, body, outside, url, tz, now, has)
-    quotes = tuple(_quotes(body)) if has.quotes else ()
-    for hilit in body.css("span.posthilit") if has.highlights else ():
-        hilit.unwrap()  # search highlights: not part of the post
-    return Post(
+    inner = body.inner_html or ""
+    quotes = tuple(_quotes(body)) if has.quotes and (
+        has.quote_titles or may_hold_tag(body, inner, "blockquote")) else ()
+    if has.highlights:
+        for hilit in body.css("span.posthilit"):
+            hilit.unwrap()  # search highlights: not part of the post
+        inner = body.inner_html or ""
+    return built(  # (Post's own __init__ sets its ten fields one by one: 2 % of a parse)
+        Post,
         post_id=block.post_id,
         position=position,
         author=author,
         author_id=_member_id(author_node, outside, block.table),
         posted_at=posted_at,
-        body_html=_clean_body_html(body.inner_html or ""),
+        body_html=_clean_body_html(inner),
         page=page,
         edit=edit,
         quotes=quotes,
@@ -401,6 +414,46 @@ def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
 
 def _missing(url: str, what: str, looked_for: str) -> LayoutError:
     return common.layout_error(url, what, f"{what} was not found (looked for {looked_for})")
+
+
+# What a post's elements are asked for first, in one query (three cost three set-ups of
+# the selector engine, a tenth of a post's parsing): its body, its "by NAME » DATE"
+# lines, its edit notices (on a page whose style prints them as `.notice`).
+_PARTS = "div.content, .author"
+_PARTS_NOTICES = "div.content, .author, .notice"
+
+
+def _parts(top: LexborNode, has: _Has) -> tuple[LexborNode, dict[str, list[LexborNode]]] | None:
+    """A prosilver-like post's body (its first `div.content`), and the elements under
+    `top` of the classes "author" and "notice" (the latter when `has.notices`), as
+    `top.css(".author")` would list them, from one query. None when the post has no
+    `div.content`, or when lexbor may have matched a class otherwise than as written (a
+    class differing in case, on a quirks-mode page; odd spaces): the caller asks the
+    usual way."""
+    body: LexborNode | None = None
+    classes: dict[str, list[LexborNode]] = {"author": []}
+    if has.notices:
+        classes["notice"] = []
+    last = None
+    for node in top.css(_PARTS_NOTICES if has.notices else _PARTS):
+        key = node.mem_id
+        if key == last:
+            continue  # (matching two of the selectors, it is listed twice in a row)
+        last = key
+        tokens = common.plain_classes(node.attrs.get("class") or "")
+        if tokens is None:
+            return None
+        matched = False
+        if "content" in tokens and node.tag == "div":
+            body = body or node
+            matched = True
+        for name, found in classes.items():
+            if name in tokens:
+                found.append(node)
+                matched = True
+        if not matched:
+            return None
+    return (body, classes) if body is not None else None
 
 
 def _body(block: _Block) -> LexborNode | None:
@@ -417,6 +470,7 @@ def _body(block: _Block) -> LexborNode | None:
 
 _PROFILE_LINK = re.compile(r"memberlist[^?]*\?(?:[^\"'#]*?[&;])?mode=viewprofile")
 _NAME_SELECTOR = ".username, .username-coloured"
+_LINE_PARTS = _NAME_SELECTOR + ", time[datetime]"
 
 
 def _is_profile_link(node: LexborNode) -> bool:
@@ -435,7 +489,7 @@ def _author_candidates(outside: _Outside) -> Iterator[LexborNode]:
     """The places a name may stand, best first; each looked in only if those before were
     empty (nearly always the first one holds it)."""
     for line in outside.of_class("author"):
-        yield from line.css(_NAME_SELECTOR)
+        yield from outside.in_line(line)[0]
         yield from (a for a in line.css("a") if _is_profile_link(a))
         yield from line.css("strong")
     for profile in outside.of_class("postprofile"):
@@ -466,7 +520,7 @@ def _posted_at(block: _Block, outside: _Outside, author: str, tz: tzinfo,
                now: datetime) -> datetime | None:
     lines = outside.of_class("author")
     for line in lines:
-        stamp = line.css_first("time[datetime]")
+        stamp = outside.in_line(line)[1]
         if stamp is not None:
             parsed = dates.parse_iso(stamp.attrs.get("datetime") or "", tz)
             if parsed is not None:
@@ -672,10 +726,39 @@ class _Outside:
     class once per question, took most of a page's parsing time), all of them only when
     a question needs them."""
 
-    def __init__(self, block: _Block, body: LexborNode) -> None:
+    def __init__(self, block: _Block, body: LexborNode,
+                 matched: dict[str, list[LexborNode]]) -> None:
         self._block = block
         self._body = body
         self._by_class: dict[str, list[LexborNode]] = {}
+        self._matched = matched
+        """Per class, what `.css(".class")` of the block's one node found already."""
+        self._lines: dict[int, tuple[list[LexborNode], LexborNode | None]] = {}
+
+    def in_line(self, line: LexborNode) -> tuple[list[LexborNode], LexborNode | None]:
+        """The names in a "by NAME » DATE" line (`line.css(_NAME_SELECTOR)`, each once),
+        and its first `time[datetime]`, from one query (two cost two set-ups of the
+        selector engine, a fifteenth of a post's parsing)."""
+        key = line.mem_id
+        found = self._lines.get(key)
+        if found is None:
+            names: list[LexborNode] = []
+            stamp: LexborNode | None = None
+            matches = line.css(_LINE_PARTS)
+            i = 0
+            while i < len(matches):
+                node, node_key = matches[i], matches[i].mem_id
+                times = 1  # how many of the selectors it matched: it is listed so often, in a row
+                while i + times < len(matches) and matches[i + times].mem_id == node_key:
+                    times += 1
+                i += times
+                if node.tag == "time" and "datetime" in node.attrs:
+                    stamp = stamp or node
+                    if times == 1:
+                        continue  # (a time, not a name)
+                names.append(node)
+            found = self._lines[key] = (names, stamp)
+        return found
 
     @cached_property
     def nodes(self) -> list[LexborNode]:
@@ -687,7 +770,8 @@ class _Outside:
             for top in self._block.nodes:
                 if top.mem_id == self._body.mem_id:
                     continue
-                for node in (top, *top.css(f".{name}")):
+                matched = self._matched.get(name)
+                for node in (top, *(top.css(f".{name}") if matched is None else matched)):
                     if (name in (node.attrs.get("class") or "").split()
                             and not _within(node, self._body, top)):
                         found.append(node)

@@ -28,9 +28,10 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.errors import LayoutError, NotAThreadError
-from assistant.models import EditNote, Post, Quote, TopicPage
+from assistant.models import EditNote, Post, Quote, TopicPage, built
 from assistant.scrapers import common, dates, page_zone
 from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
+from assistant.scrapers.page_tree import may_hold_tag, page_tree
 
 __all__ = ["looks_like_smf", "parse_page", "parse_forum_time"]
 
@@ -111,9 +112,12 @@ def _collect_markers(tree: LexborHTMLParser) -> list[_Markers]:
         if not m:
             continue
         pid = int(m[2])
-        marks = found.setdefault(pid, _Markers(pid))
-        if getattr(marks, _MARKER_SLOT[m[1]]) is None:
-            setattr(marks, _MARKER_SLOT[m[1]], node)
+        marks = found.get(pid)
+        if marks is None:
+            marks = found[pid] = _Markers(pid)
+        slot = _MARKER_SLOT[m[1]]
+        if getattr(marks, slot) is None:
+            setattr(marks, slot, node)
     return list(found.values())  # dicts keep document order of first sight
 
 
@@ -177,6 +181,9 @@ class _PageContext:
     quotes: bool = True
     """Whether the page holds a quote at all (most pages quote nothing: their posts need
     not be searched for one)."""
+    quote_headers: bool = True
+    """Whether it holds SMF 2.0's `div.quoteheader` (else a post whose HTML opens no
+    blockquote quotes nothing)."""
 
     def error(self, post_id: int, what: str, hint: str) -> LayoutError:
         return common.layout_error(self.url, f"post #msg{post_id}: {what}",
@@ -319,6 +326,12 @@ def _quote_post_id(header: LexborNode) -> int | None:
 _QUOTE_BOXES = "div.quoteheader, blockquote"
 
 
+def _may_quote(body: LexborNode, inner_html: str, ctx: _PageContext) -> bool:
+    """Whether `_quotes` may find a quote box in a post's body (`inner_html`): the page
+    holds one, and the body one of `_QUOTE_BOXES` (a blockquote seen in its HTML)."""
+    return ctx.quotes and (ctx.quote_headers or may_hold_tag(body, inner_html, "blockquote"))
+
+
 def _quotes(body: LexborNode) -> tuple[Quote, ...]:
     """Quote boxes in document order (outer before inner). SMF 2.0 puts a
     `div.quoteheader` before the blockquote, SMF 2.1 a `<cite>` inside it."""
@@ -352,8 +365,10 @@ def _parse_post(marks: _Markers, container: LexborNode, position: int, page: int
     sides = container.css(_SIDES)
     author, author_id = _author(container, _first_poster(sides, container), marks.post_id, ctx)
     posted_at = _posted_at(container, marks, sides, ctx)
-    body_html = strip_session_ids_in_html((marks.body.inner_html or "").strip())
-    return Post(
+    inner = marks.body.inner_html or ""
+    body_html = strip_session_ids_in_html(inner.strip())
+    return built(  # (Post's own __init__ sets its ten fields one by one: 2 % of a parse)
+        Post,
         post_id=marks.post_id,
         position=position,
         author=author,
@@ -362,7 +377,7 @@ def _parse_post(marks: _Markers, container: LexborNode, position: int, page: int
         body_html=body_html,
         page=page,
         edit=_edit_note(marks, ctx),
-        quotes=_quotes(marks.body) if ctx.quotes else (),
+        quotes=_quotes(marks.body) if _may_quote(marks.body, inner, ctx) else (),
         url=f"{ctx.permalink_base}?msg={marks.post_id}",
     )
 
@@ -577,7 +592,7 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
     if now.tzinfo is None:
         raise ValueError("parse_page needs an aware `now` (UTC)")
     clean_url = strip_session_ids(url)
-    tree = LexborHTMLParser(html if source is None else source)
+    tree = page_tree(html if source is None else source)
     times = tree.css("time[datetime]")  # (searched once: each search walks the whole page)
     zone = forum_tz or _shown_zone(tree, times, tz, now)
     markers = _collect_markers(tree)
@@ -597,8 +612,9 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
             "page links); keep this page and report it.", url=clean_url, what="the topic id")
     pages = _pagination(tree, html, url, topic_id)
     script, page_url = _url_builders(url, topic_id)
+    boxes = {node.tag for node in tree.css(_QUOTE_BOXES)}
     ctx = _PageContext(clean_url, zone, _page_clock(times, now), script, _holders(times),
-                       quotes=tree.css_first(_QUOTE_BOXES) is not None)
+                       quotes=bool(boxes), quote_headers="div" in boxes)
     containers = _containers(markers)
     posts = tuple(
         _parse_post(marks, containers[marks.post_id], pages.start + i, pages.page, ctx)
