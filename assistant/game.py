@@ -291,9 +291,12 @@ class Game:
     _life: tuple[tuple[str, Any], ...] = ()
     """("death" | "revive", record) in the order entered: `is_alive` replays it."""
     _matcher: dict[float, NameMatcher] = field(init=False, compare=False, repr=False)
+    _gms_folded: frozenset[str] = field(init=False, compare=False, repr=False)
+    """The GMs' names case-folded (`is_gm`: asked of every post, several times a count)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_matcher", {})  # a cache, rebuilt by dataclasses.replace
+        object.__setattr__(self, "_gms_folded", frozenset(g.casefold() for g in self.gms))
         if not self._life and (self.deaths or self.revivals):  # built without from_parts
             life = [("death", d) for d in self.deaths] + [("revive", r) for r in self.revivals]
             object.__setattr__(self, "_life", tuple(life))
@@ -448,7 +451,7 @@ class Game:
         return m.slot
 
     def is_gm(self, author: str) -> bool:
-        return author in self.gms or any(author.casefold() == g.casefold() for g in self.gms)
+        return author in self.gms or author.casefold() in self._gms_folded
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -48,6 +48,11 @@ _DIES = re.compile(
     r"|died)(?P<rest>.{0,30})",
     re.I,
 )
+#: A word every one of `_DIES` holds: a line without any names no death (most lines; asked
+#: before each player's name is looked for in it).
+_DEATH_WORD = re.compile(r"killed|removed\s+from\s+the\s+game|shot\b|died", re.I)
+#: The word `_REPLACES` and `_REPLACED_BY` hold.
+_REPLACE_WORD = re.compile(r"replac", re.I)
 _NIGHT = re.compile(
     r"^\W*(?:dead\s+)?(?:on\s+|during\s+(?:the\s+)?|at\s+)?(?:night|n\d|overnight|endgame)",
     re.I,
@@ -183,16 +188,18 @@ def _read_line(line: str, post_id: int, game: Game) -> list[FactProposal]:
     said = " ".join(line.split())[:200]
     if _RESET.search(line) and post_id not in game.resets:
         found.append(FactProposal("reset", post_id, said))
-    replaced = [(m.group("old"), _last_words(m.group("new"), game))
-                for m in _REPLACES.finditer(line)]
-    replaced += [(_last_words(m.group("old"), game), _first_words(m.group("by"), game))
-                 for m in _REPLACED_BY.finditer(line)]
+    replaced = []
+    if _REPLACE_WORD.search(line):
+        replaced = [(m.group("old"), _last_words(m.group("new"), game))
+                    for m in _REPLACES.finditer(line)]
+        replaced += [(_last_words(m.group("old"), game), _first_words(m.group("by"), game))
+                     for m in _REPLACED_BY.finditer(line)]
     for said_old, new in replaced:
         old = _tail_name(said_old, game) or _slot(said_old, game)
         if old is None or not new or _slot(new, game) is not None:
             continue
         found.append(FactProposal("replacement", post_id, said, old, new))
-    if _LYNCH.search(line):
+    if _LYNCH.search(line) or not _DEATH_WORD.search(line):
         return found
     for slot in game.slots:
         for name in (slot.name,):  # a replaced-out player's fate is not the slot's
