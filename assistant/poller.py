@@ -67,11 +67,13 @@ async def adrive(
     steps: Steps[T],
     get: Callable[[str], Awaitable[Response]],
     run: Callable[..., Awaitable[Any]] | None = None,
+    waiting: Callable[[], None] | None = None,
 ) -> T:
     """Run a poll's steps, awaiting each request. `run(fn, *args)` runs each step (parsing
     a page, writing the store) elsewhere, e.g. on a worker thread, so the event loop only
-    waits on forums. A cancelled poll is abandoned where it waits: nothing more is
-    written (every write is whole), and the next poll reads those pages again."""
+    waits on forums; `waiting()` is called before each wait (no step runs then). A
+    cancelled poll is abandoned where it waits: nothing more is written (every write is
+    whole), and the next poll reads those pages again."""
     import asyncio
 
     async def advance(method: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
@@ -79,6 +81,8 @@ async def adrive(
 
     done, value = await advance(next, steps)
     while not done:
+        if waiting is not None:
+            waiting()
         try:
             answer = await get(value)
         except asyncio.CancelledError:
@@ -211,8 +215,9 @@ class Poller:
     ) -> PollResult:
         """The same poll with an `AsyncFetcher`: the daemon waits on many forums at once
         from one thread, and a cancelled poll stops at its request in flight. `run`: see
-        `adrive`."""
-        return await adrive(self._poll(recheck, recheck_since), self.fetcher.get, run)
+        `adrive`. The game file as read is dropped while the poll waits on the forum."""
+        return await adrive(self._poll(recheck, recheck_since), self.fetcher.get, run,
+                            self.store.forget_read)
 
     def _poll(self, recheck: bool | None, recheck_since: datetime | None) -> Steps[PollResult]:
         state = self.store.crawl_state()

@@ -266,6 +266,13 @@ class AtomicJSONStorage(Storage):
     def close(self) -> None:
         self.flush()
 
+    def forget(self) -> None:
+        """Drop the document as read (read again when next asked), unless a batch holds it
+        or it waits to be written."""
+        if self._depth == 0 and not self._dirty:
+            self._data = None
+            self._signature = None
+
 
 def _check_shape(path: Path, data: Any) -> None:
     """A game file is an object of tables, each an object of documents by numeric id;
@@ -454,6 +461,13 @@ class GameStore:
 
     def close(self) -> None:
         self.db.close()
+
+    def forget_read(self) -> None:
+        """Keep no copy of the game file until it is next read: a daemon's poll waiting on
+        its forum holds its game open, and 200 games' files held so, each mostly its
+        alerts, were a quarter of the daemon's memory."""
+        if self._storage is not None:
+            self._storage.forget()
 
     def __enter__(self) -> GameStore:
         return self

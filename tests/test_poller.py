@@ -449,3 +449,39 @@ def test_an_idle_poll_leaves_the_game_file_alone(forum, store, clock, monkeypatc
     reopened = GameStore.open(store.path.parent.parent, store.game_id, create=False)
     assert reopened.crawl_state()["polls"] == 5
     assert reopened.db.table("crawl").get(doc_id=1)["polls"] == 5  # in the file itself
+
+
+class _HeldOpen:
+    """An async fetcher (as the daemon's) answering from a plain one, noting at each
+    request whether the poll's game file was held in memory while it waited."""
+
+    def __init__(self, fetcher: Fetcher, store: GameStore) -> None:
+        self.fetcher, self.store, self.held = fetcher, store, []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.fetcher, name)
+
+    async def get(self, url: str) -> object:
+        self.held.append(self.store._storage._data is not None)
+        return self.fetcher.get(url)
+
+
+@pytest.mark.parametrize("software", FORUMS)
+def test_a_poll_waiting_on_its_forum_holds_no_copy_of_the_game_file(forum, store, clock,
+                                                                       software):
+    import asyncio
+
+    url = forum.serve_thread(software, thread_files(software))
+    poller = make_poller(store, url, clock, recheck_every_polls=0, recheck_every=None)
+    poller.poll()
+    clock.advance(300)
+    store.config()  # (read: the file is held from here)
+    assert store._storage._data is not None
+    waiting = _HeldOpen(poller.fetcher, store)
+    poller.fetcher = waiting
+
+    result = asyncio.run(poller.apoll())
+
+    assert waiting.held and not any(waiting.held)
+    assert (result.new, result.changed, result.vanished) == ((), (), ())
+    assert sum(len(sp.versions) for sp in store.posts()) == 66
