@@ -612,9 +612,10 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
             "page links); keep this page and report it.", url=clean_url, what="the topic id")
     pages = _pagination(tree, html, url, topic_id)
     script, page_url = _url_builders(url, topic_id)
-    boxes = {node.tag for node in tree.css(_QUOTE_BOXES)}
+    quotes = tree.css_first(_QUOTE_BOXES) is not None
     ctx = _PageContext(clean_url, zone, _page_clock(times, now), script, _holders(times),
-                       quotes=bool(boxes), quote_headers="div" in boxes)
+                       quotes=quotes,
+                       quote_headers=quotes and tree.css_first("div.quoteheader") is not None)
     containers = _containers(markers)
     posts = tuple(
         _parse_post(marks, containers[marks.post_id], pages.start + i, pages.page, ctx)
