@@ -27,7 +27,7 @@ from rapidfuzz.distance import OSA
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.errors import RulesetError
-from assistant.models import Post
+from assistant.models import BodyKey, Post
 from assistant.names import fold
 from assistant.settings import known_section, show, typed_fields
 from assistant.vote_codes import VoteCode
@@ -913,31 +913,10 @@ def extract_votes(
     if not may_hold_marks(body, rules):
         return []  # the common case, and the fast path of a full recount
     by_gm = post.author in set(gms)
-    key = _Body(body, post.post_id)
-    try:
-        return list(_judged(key, by_gm, rules, chunker))
-    finally:
-        key.text = ""  # (kept as the cache's key: without the body it was made from)
-
-
-class _Body:
-    """A post's body as the judged marks' cache's key: equal to another by the post's id,
-    the body's length and its hash (64 bits, keyed anew in every process), so the cache
-    does not keep the body itself once its marks are judged: 32,768 posts' bodies held
-    some 20 MB of a daemon polling 200 games, and bodies are read anew at every poll."""
-
-    __slots__ = ("text", "_digest", "_hash")
-
-    def __init__(self, text: str, post_id: int) -> None:
-        self.text = text
-        self._digest = (post_id, len(text), hash(text))
-        self._hash = hash(self._digest)
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Body) and self._digest == other._digest
+    key = BodyKey(body, post.post_id)
+    marks = list(_judged(key, by_gm, rules, chunker))
+    key.text = ""  # (kept as the cache's key: without the body it was made from)
+    return marks
 
 
 #: Posts whose judged marks are kept; more than the longest day, so that a full recount
@@ -947,9 +926,9 @@ EXTRACT_CACHE_SIZE = 1 << 15
 
 @lru_cache(maxsize=EXTRACT_CACHE_SIZE)
 def _judged(
-    key: _Body, by_gm: bool, rules: VoteRules, chunker: Any
+    key: BodyKey, by_gm: bool, rules: VoteRules, chunker: Any
 ) -> tuple[VoteMark, ...]:
-    body, post_id = key.text, key._digest[0]
+    body, post_id = key.text, key.key[0]
     out = []
     for i, mark in enumerate(raw_marks(body, post_id, chunker)):
         if by_gm and mark.action == "name":
