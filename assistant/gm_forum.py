@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -18,8 +19,10 @@ from assistant.gm import (
     draft_result,
     game_tally,
     pm_drafts,
+    prod_drafts,
     replay_of,
     require_posts,
+    role_pm_drafts,
     tally_bbcode,
     title_of,
 )
@@ -100,12 +103,22 @@ def post_to_thread(store: GameStore, account: Account, draft: PostDraft,
     return post(store, account, draft, clock)
 
 
-def result_pm_batch(store: GameStore, now: datetime, night: int | None) -> list[PmDraft]:
+@dataclass(frozen=True)
+class SendAsk:
+    """What `send GAME KIND` was asked for beside the kind."""
+
+    night: int | None = None
+    """`--night`: whose result PMs (default: the last resolved night)."""
+    since: datetime | None = None
+    """`--since`: prod who has not posted since then (default: the ruleset's window)."""
+
+
+def result_pm_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDraft]:
     """The result PMs of a resolved night, one per player who gets one."""
     from assistant.outbox import pm_draft
 
     rep = replay_of(store)[1]
-    result, confirmed = draft_result(store, night, rep)
+    result, confirmed = draft_result(store, ask.night, rep)
     if not confirmed:
         raise ConfigError(
             f"night {result.number} of {store.game_id} is not resolved: confirm it with "
@@ -116,17 +129,57 @@ def result_pm_batch(store: GameStore, now: datetime, night: int | None) -> list[
                      number=result.number) for player, text in texts.items()]
 
 
-PM_BATCHES: dict[str, Callable[[GameStore, datetime, int | None], list[PmDraft]]] = {
+def role_pm_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDraft]:
+    """The role PMs of the setup (`draft role-pms`), one per player."""
+    from assistant.outbox import pm_draft
+
+    title = title_of(store)
+    return [pm_draft("role_pm", player, text, title=title)
+            for player, text in role_pm_drafts(store).items()]
+
+
+def prod_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDraft]:
+    """The prods (`draft prods`): one PM per living player who has not posted (or voted) as
+    the ruleset asks. A player is prodded once a phase: a later run sends only to those
+    who have fallen behind since, even though the wording (the posts made) changed."""
+    from assistant.monitor import load_view
+    from assistant.outbox import pm_draft
+
+    view = load_view(store, now)
+    texts = prod_drafts(store, now, since=ask.since, view=view)
+    if not texts:
+        raise ConfigError(
+            f"nobody to prod in {store.game_id}: every living player has posted (and voted) "
+            "as the ruleset asks")
+    phase = view.phase
+    kind, number = (phase.kind, phase.number) if phase is not None else (None, None)
+    title = title_of(store)
+    return [pm_draft("prod", player, text, title=title, phase=kind, number=number,
+                     once=f"{kind} {number}") for player, text in texts.items()]
+
+
+PM_BATCHES: dict[str, Callable[[GameStore, datetime, SendAsk], list[PmDraft]]] = {
     "result-pms": result_pm_batch,
+    "role-pms": role_pm_batch,
+    "prods": prod_batch,
 }
-"""What `send GAME KIND` sends: KIND -> the drafts (given the game, the moment and
-`--night`). A new kind of PM draft is one line here."""
+"""What `send GAME KIND` sends: KIND -> the drafts (given the game, the moment and what
+else was asked). A new kind of PM draft is one line here."""
+
+ASKS = {"night": "result-pms", "since": "prods"}
+"""Which kind each of SendAsk's fields is for (given with another kind, it is refused)."""
 
 
-def pm_batch(store: GameStore, kind: str, now: datetime, night: int | None) -> list[PmDraft]:
+def pm_batch(store: GameStore, kind: str, now: datetime, night: int | None = None, *,
+             since: datetime | None = None) -> list[PmDraft]:
+    """The PMs `send GAME KIND` would send (sent or not yet)."""
     if kind not in PM_BATCHES:
         raise ConfigError(f"{kind!r}: send one of {', '.join(PM_BATCHES)}")
-    drafts = PM_BATCHES[kind](store, now, night)
+    ask = SendAsk(night=night, since=since)
+    for name, only in ASKS.items():
+        if getattr(ask, name) is not None and kind != only:
+            raise ConfigError(f"--{name} is for `send {store.game_id} {only}`, not {kind}")
+    drafts = PM_BATCHES[kind](store, now, ask)
     if not drafts:
         raise ConfigError(f"no {kind} to send for {store.game_id}")
     return drafts

@@ -94,21 +94,26 @@ class PmDraft:
     """One PM to send to one player."""
 
     kind: str
-    """The fact kind it is known as: "result_pm", "role_pm"."""
+    """The fact kind it is known as: "result_pm", "role_pm", "prod"."""
     player: str
     """The player's slot (as the players file names it)."""
     subject: str
     body: str
     phase: str | None = None
     number: int | None = None
+    once: str | None = None
+    """What makes a second PM to the player a repeat when it is not the same text: a prod
+    is sent once a phase ("day 2"), however its wording changed since."""
 
     @property
     def key(self) -> str:
+        if self.once is not None:
+            return text_key(self.kind, self.player, self.once)
         return text_key(self.kind, self.player, self.subject, self.body)
 
 
 def pm_draft(kind: str, player: str, text: str, *, title: str, phase: str | None = None,
-             number: int | None = None) -> PmDraft:
+             number: int | None = None, once: str | None = None) -> PmDraft:
     """A drafted PM (`To: ... / Subject: ...` header, a blank line, the body) as one to send;
     a draft without the header gets the game's title for a subject."""
     lines = text.strip("\n").split("\n")
@@ -119,7 +124,8 @@ def pm_draft(kind: str, player: str, text: str, *, title: str, phase: str | None
             subject = value.strip()
     while lines and not lines[0].strip():
         lines.pop(0)
-    return PmDraft(kind, player, subject, "\n".join(lines).rstrip() + "\n", phase, number)
+    return PmDraft(kind, player, subject, "\n".join(lines).rstrip() + "\n", phase, number,
+                   once)
 
 
 # ---- the account ------------------------------------------------------------------------

@@ -44,6 +44,14 @@ NOT_RUN = {
          "game rules g1 --auto-post tallies --auto-post-gap 3m"],
         "needs the GM's forum login and a ruleset with interval tallies (g1 is mafiascum's); "
         "tests/test_live_autopost.py turns it on for a 002 game on the real SMF and phpBB"),
+    **dict.fromkeys(
+        ["send g1 role-pms", "send g1 prods", "send g1 prods --since 48h"],
+        "sends as the GM's forum account, which the demo forum has not; "
+        "tests/test_live_send_role_pms_prods.py runs them on the real SMF and phpBB"),
+    **dict.fromkeys(
+        ["fetch --game g1 --login 'Mod Otto' --password-env FORUM_PW", "post g1 dusk"],
+        "writes or reads as the GM's forum account, which the demo forum has not; "
+        "tests/test_live_post_pm_inbox.py runs them on the real SMF and phpBB"),
 }
 """Examples left out, each with its reason (the test fails for one no page shows)."""
 

@@ -11,7 +11,9 @@ new --gm`, so `post` adds it to the GMs (and says so)."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -20,6 +22,7 @@ from urllib.parse import unquote
 import httpx
 import pytest
 from cli_support import call
+from live_pm_support import line_as_shown, member_reads, recipient_of
 from live_support import FORUMS
 
 import assistant.outbox
@@ -51,9 +54,10 @@ class Gm:
         return json.loads(self.run("--json", *args)[0])
 
 
-def new_game(live, software: str, tmp_path: Path, capsys, monkeypatch, tag: str):  # noqa: ANN001, ANN201
+def new_game(live, software: str, tmp_path: Path, capsys, monkeypatch, tag: str,  # noqa: ANN001, ANN201
+             roles: tuple[str | None, ...] = ROLES):
     board = live.forum(software)
-    names = live.names(*(f"{tag}{c}" for c in "abcdef"))
+    names = live.names(*(f"{tag}{c}" for c in "abcdefgh"[:len(roles)]))
     gm = live.names(f"{tag}gm")[0]
     board.create_members(gm, password=PASSWORD)
     board.create_members(*names)
@@ -66,7 +70,7 @@ def new_game(live, software: str, tmp_path: Path, capsys, monkeypatch, tag: str)
     setup = tmp_path / "setup.toml"
     setup.write_text("seed = 2\nplayers = [\n" + ",\n".join(
         f'  {{ name = "{n}", role = "{r}" }}' if r else f'  {{ name = "{n}", side = "town" }}'
-        for n, r in zip(names, ROLES, strict=True)) + "\n]\n", encoding="utf-8")
+        for n, r in zip(names, roles, strict=True)) + "\n]\n", encoding="utf-8")
     g.run("roles", "g", "--file", str(setup))
     g.run("phase", "g", "day", "1", "--starts", (g.now - timedelta(hours=1)).isoformat(),
           "--ends", (g.now + timedelta(hours=1)).isoformat())
@@ -147,20 +151,23 @@ def restart(live) -> None:  # noqa: ANN001
                    timeout=600)
 
 
+@pytest.mark.parametrize("software", ["smf", "phpbb"])
 def test_post_dusk_dawn_and_result_pms_resumed_after_the_forum_stopped(
-        live_forums, tmp_path, capsys, monkeypatch):
-    """SMF: the dusk and dawn posted; the result PMs sent, the forum stopped after the first
-    (a hook between two sends), the rerun sending only the rest; each member reads theirs."""
+        live_forums, software, tmp_path, capsys, monkeypatch):
+    """The dusk and dawn posted; the result PMs sent, the forum stopped after the first (a
+    hook between two sends), the rerun sending only the rest; each member reads theirs."""
     board, topic, gm, (a, b, c, d, e, f), g = new_game(
-        live_forums, "smf", tmp_path, capsys, monkeypatch, "dsk")
+        live_forums, software, tmp_path, capsys, monkeypatch, f"dsk{software[0]}")
     for voter in (a, b, d, e):
         board.reply(voter, topic, f"[Vote: {f}]")
     g.run("fetch", "--game", "g", "--delay", "0", "--login", gm, "--password-env", VARIABLE)
     g.now += timedelta(hours=2)
     g.run("draft", "dusk", "g", "--confirm")
+    dusk = g.json("draft", "dusk", "g", "--day", "1")["post"].strip()
     out, _ = g.run("post", "g", "dusk", "--yes", "--delay", "0")
     assert "Day 1 is over" in out and f in out and "posted as post" in out
-    g.run("post", "g", "dusk", "--yes", "--delay", "0", ok=False)  # one dusk a day
+    _, err = g.run("post", "g", "dusk", "--yes", "--delay", "0", ok=False)  # one dusk a day
+    assert "posted already" in err
 
     g.run("phase", "g", "night", "1")
     g.run("order", "g", f"{a}: protect {b}")
@@ -170,8 +177,14 @@ def test_post_dusk_dawn_and_result_pms_resumed_after_the_forum_stopped(
     dawn = g.json("draft", "dawn", "g")["post"].strip()
     out, _ = g.run("post", "g", "dawn", "--yes", "--delay", "0")
     assert dawn in out and "posted as post" in out
+    made = {m["data"]["draft"]: m["data"]["post_id"]
+            for m in GameStore.open(tmp_path / "data", "g").inputs("posted")}
+    assert board.post_ids(topic)[-2:] == [made["dusk"], made["dawn"]]
+    shown = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", board.page(topic))).split())
+    for draft in (dusk, dawn):  # the thread as a guest reads it shows both as drafted
+        assert line_as_shown(draft, draft.splitlines()[0]) in shown, (draft, shown[-2000:])
     pms = g.json("draft", "pms", "g", "--night", "1")
-    assert set(pms) >= {b}, pms  # the investigator learns the result
+    assert set(pms) >= {b} and len(pms) >= 2, pms  # the investigator learns the result
 
     # The forum stops after the first PM (a hook between two sends), then comes back.
     real = assistant.outbox._sent
@@ -201,21 +214,27 @@ def test_post_dusk_dawn_and_result_pms_resumed_after_the_forum_stopped(
     assert sorted(d["data"]["player"] for d in done) == sorted(pms)
     assert len({d["data"]["pm_id"] for d in done}) == len(pms)
     g.run("send", "g", "result-pms", "--yes", "--delay", "0")  # all sent: nothing again
-    # Each member finds exactly their own PM in their inbox, once.
-    for player, text in pms.items():
-        _url, page = board.fetch("index.php?action=pm;f=inbox", as_member=board._session(
-            player).name)
-        body = text.strip().splitlines()[-1]
-        assert page.count(body.split(":")[0]) >= 1, (player, body)
-    rows = board.sql(f"SELECT COUNT(*) FROM smf_personal_messages WHERE id_member_from="
-                     f"{board.member_id(gm)}")
-    assert int(rows[0][0]) == len(pms)  # none sent twice
+    # Each member reads exactly their own PM in their inbox; none was sent twice.
+    for fact in done:
+        player, pm_id = fact["data"]["player"], fact["data"]["pm_id"]
+        assert recipient_of(board, software, pm_id) == board.member_id(player)
+        last = line_as_shown(pms[player], pms[player].strip().splitlines()[-1])
+        assert last in member_reads(board, software, player, pm_id), (player, last)
+    assert pms_from(board, software, gm) == len(pms)
     # The PM-copy check knows them without `assistant pm`.
     player, text = next(iter(pms.items()))
     board.reply(player, topic, "My PM says: " + text.strip().splitlines()[-1] + " honest!")
     g.run("fetch", "--game", "g", "--delay", "0")
     alerts = g.json("alerts", "g", "--check")["alerts"]
     assert any("result PM" in x["message"] for x in alerts), alerts
+
+
+def pms_from(board, software: str, member: str) -> int:  # noqa: ANN001
+    """How many PMs the forum holds from `member`."""
+    table, column = (("smf_personal_messages", "id_member_from") if software == "smf"
+                     else ("phpbb_privmsgs", "author_id"))
+    rows = board.sql(f"SELECT COUNT(*) FROM {table} WHERE {column}={board.member_id(member)}")
+    return int(rows[0][0])
 
 
 class Dropping(Fetcher):
@@ -260,9 +279,7 @@ def test_pm_answer_lost_is_found_in_the_sent_box_not_sent_twice(
     out, _ = g.run("send", "g", "result-pms", "--yes", "--delay", "0")
     done = GameStore.open(tmp_path / "data", "g").inputs("pm_sent")
     assert len(done) == 1 and done[0]["data"]["found_after_failure"] is True
-    rows = board.sql(f"SELECT COUNT(*) FROM phpbb_privmsgs WHERE author_id="
-                     f"{board.member_id(gm)}")
-    assert rows == [["1"]]
+    assert pms_from(board, "phpbb", gm) == 1
 
 
 def test_inbox_keeps_players_messages_since_the_game_began(

@@ -31,7 +31,7 @@ from assistant.gm_forum import (
     send_pm_batch,
 )
 from assistant.models import to_iso
-from assistant.phases import game_zone, local_text
+from assistant.phases import game_zone, local_text, parse_duration
 from assistant.safe_text import for_terminal
 from assistant.scrapers.http import FetchSettings
 
@@ -110,21 +110,24 @@ def post_cmd(ctx: click.Context, game_id: str, what: str, day: int | None,
 @click.argument("game_id", metavar="GAME")
 @click.argument("kind", metavar="|".join(sorted(PM_BATCHES)), type=click.Choice(
     sorted(PM_BATCHES)))
-@click.option("--night", type=PHASE_NUMBER, help="The night whose PMs to send (default: the "
-              "last resolved one).")
+@click.option("--night", type=PHASE_NUMBER, help="result-pms: the night whose PMs to send "
+              "(default: the last resolved one).")
+@click.option("--since", metavar="DURATION", help="prods: prod who has not posted for this "
+              "long (e.g. 48h) instead of the ruleset's window.")
 @_yes
 @_delay
 @common_options
 @click.pass_context
-def send_cmd(ctx: click.Context, game_id: str, kind: str, night: int | None, yes: bool,
-             delay: float | None) -> None:
-    """Send GAME's drafted PMs (one per player) through the forum's private messages as
-    the GM's forum account, after showing them and asking. A rerun sends only those not
-    sent yet."""
+def send_cmd(ctx: click.Context, game_id: str, kind: str, night: int | None,
+             since: str | None, yes: bool, delay: float | None) -> None:
+    """Send GAME's drafted PMs (role PMs, a night's result PMs, prods; one per player)
+    through the forum's private messages as the GM's forum account, after showing them
+    and asking. A rerun sends only those not sent yet (a prod: once a phase)."""
     a = app(ctx)
     now = a.clock.now()
+    window = parse_duration(since, where="--since") if since else None
     with a.open_game(game_id) as store:
-        drafts = pm_batch(store, kind, now, night)
+        drafts = pm_batch(store, kind, now, night, since=now - window if window else None)
         todo, done = pms_to_send(store, drafts)
         if not todo:
             a.emit({"game": game_id, "kind": kind, "sent": [], "already": [
@@ -175,6 +178,7 @@ def send_cmd(ctx: click.Context, game_id: str, kind: str, night: int | None, yes
             lines.append(f"not sent: {', '.join(d.player for d in report.not_sent)}")
         lines.append(f"run `assistant send {game_id} {kind}"
                      + (f" --night {night}" if night is not None else "")
+                     + (f" --since {since}" if since is not None else "")
                      + "` again to send the rest: nothing is sent twice")
     a.emit(doc, "\n".join(lines))
     if report.failed is not None:  # what was sent is recorded; the rest is for a rerun
