@@ -8,6 +8,7 @@ test and put back."""
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from datetime import UTC, datetime
@@ -19,7 +20,12 @@ from assistant.errors import WriteRefusedError
 from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
 from assistant.scrapers.login import login
-from assistant.scrapers.writing import ForumWriter, Recipient
+from assistant.scrapers.writing import (
+    MIN_FORM_AGE,
+    PHPBB_FLOOD_STEPS,
+    ForumWriter,
+    Recipient,
+)
 
 PASSWORD = "gm-Pa55word-live"
 
@@ -72,42 +78,80 @@ def test_post_reply_resent_after_new_replies_and_found_back(live_forums, softwar
     assert writer.find_reply(body, None).id == done.id  # the last page, when no anchor is known
 
 
+class ForumClock:
+    """The writer's clock, its waits taken on the forum's clock: a flood wait moves the
+    forum's record of the account's last write back by as long (SMF's flood log, phpBB's
+    last post time) instead of the test sleeping it out, so the forum's answer does not
+    depend on how fast the machine is. A form's one-second age is slept: phpBB checks it
+    against its own clock."""
+
+    def __init__(self, board, software: str, member: str) -> None:  # noqa: ANN001
+        self.board, self.software, self.member = board, software, member
+        self.offset = 0.0
+        self.waits: list[float] = []
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self.offset
+
+    def sleep(self, seconds: float) -> None:
+        if seconds <= MIN_FORM_AGE:
+            time.sleep(seconds)
+            return
+        self.waits.append(seconds)
+        self.offset += seconds
+        self.age(math.ceil(seconds))
+
+    def age(self, seconds: int) -> None:
+        """The forum's record of the account's last write, `seconds` earlier."""
+        if self.software == "smf":
+            self.board.sql(f"UPDATE smf_log_floodcontrol SET log_time = log_time - {seconds}")
+        else:
+            self.board.sql(f"UPDATE phpbb_users SET user_lastpost_time = user_lastpost_time "
+                           f"- {seconds} WHERE user_id = {self.board.member_id(self.member)}")
+
+
 @pytest.mark.parametrize("software", ["smf", "phpbb"])
 def test_post_and_pm_flood_limited_are_sent_after_the_wait(live_forums, software):
     """SMF says "less than N seconds ago" and counts from the refused attempt; phpBB says
-    "so soon after your last" and never how long. Both are waited out, once each."""
+    "so soon after your last" and never how long. Both are waited out (on the forum's
+    clock, ForumClock), then sent, once each."""
     board = live_forums.forum(software)
     gm, ann = live_forums.names("gmflood", "annflood")
     board.create_members(gm, password=PASSWORD)
     board.create_members(ann)
     topic, first = board.new_topic(ann, "Flood game", "Day 1 begins.")
-    writer = gm_writer(live_forums, software, topic, gm)
-    limit = 3
+    clock = ForumClock(board, software, gm)
+    fetcher = Fetcher(guarded_client(), FetchSettings(delay=0), sleep=clock.sleep,
+                      monotonic=clock.monotonic)
+    writer = gm_writer(live_forums, software, topic, gm, fetcher)
+    limit = 30
     if software == "smf":
         before = smf_setting(board, "postsettings;sa=posts", "spamWaitTime", str(limit))
     else:
         phpbb_config(board, "flood_interval", str(limit))
     try:
         one = writer.reply("First of two posts in a row.")
-        # SMF logs a write's whole second and, on MariaDB, a second write within the same
-        # second leaves that row unchanged (REPLACE counts one row), so it is not refused:
-        # the second post goes out in the next second, within the limit.
-        time.sleep(max(0.0, int(time.time()) + 1.05 - time.time()))
-        started = time.monotonic()
+        # SMF logs a write's whole second, and a second write within that second leaves
+        # its row unchanged (MariaDB's REPLACE counts one row): not refused. The first
+        # post is made a second older, so the next is refused however soon it comes.
+        clock.age(1)
         two = writer.reply("Second of two posts in a row.")
-        took = time.monotonic() - started
+        waits = list(clock.waits)
         pm = writer.send_pm(Recipient(ann), "Flood PM", "A PM right after two posts.")
+        pm_waits = clock.waits[len(waits):]
     finally:
         if software == "smf":
             smf_setting(board, "postsettings;sa=posts", "spamWaitTime", before)
         else:
             phpbb_config(board, "flood_interval", "0")
-    assert board.post_ids(topic) == [first, one.id, two.id]
-    assert two.waited > 0 and took >= two.waited, (two, took)
-    assert took < 60, took
-    assert pm.id > 0 and pm.waited > 0  # the gap the forum wanted is kept for the next write
-    print(f"{software}: second post waited {two.waited:.1f} s, took {took:.1f} s; "
-          f"the PM waited {pm.waited:.1f} s")
+    assert board.post_ids(topic) == [first, one.id, two.id]  # each once
+    assert one.waited == 0 and two.waited == pytest.approx(sum(waits))
+    if software == "smf":
+        assert waits == [limit + 1.0]  # "less than 30 seconds ago": 30 s + 1, once
+    else:  # never said how long: 2, 3, 5, 8, 13 s, until the forum's 30 s have passed
+        assert waits == list(PHPBB_FLOOD_STEPS[:len(waits)]) and limit <= sum(waits) + 1
+    assert pm.id > 0 and pm.waited > 0 and pm.waited == pytest.approx(sum(pm_waits))  # the gap kept
+    print(f"{software}: the second post waited {waits}, the PM {pm_waits} (forum's clock)")
 
 
 @pytest.mark.parametrize("software", ["smf", "phpbb"])
