@@ -86,10 +86,19 @@ def post_draft_of(store: GameStore, what: str, now: datetime, *, day: int | None
 def post_checks(store: GameStore, draft: PostDraft, *, again: bool) -> list[str]:
     """What must be said before the GM confirms a post: a repeat is refused (unless
     `again`), a player's login refused; the lines returned are shown with the draft."""
-    from assistant.outbox import gm_account_check, login_of, refuse_repeat
+    from assistant.outbox import refuse_repeat
 
     if not again:
         refuse_repeat(store, draft)
+    return account_checks(store)
+
+
+def account_checks(store: GameStore) -> list[str]:
+    """Before the GM is asked to confirm a write: the game has a login and its password is
+    set, and the login is no player's (refused); the line returned says the account will
+    be added to the GMs."""
+    from assistant.outbox import gm_account_check, login_of
+
     user, _password = login_of(store)
     note = gm_account_check(store, user, add=False)
     return [note] if note else []

@@ -19,6 +19,7 @@ from assistant.files import read_text
 from assistant.gm_forum import (
     PM_BATCHES,
     POST_DRAFTS,
+    account_checks,
     forum_account,
     inbox_list,
     pm_batch,
@@ -134,11 +135,11 @@ def send_cmd(ctx: click.Context, game_id: str, kind: str, night: int | None,
                 d.player for d in done]},
                 f"{game_id}: all {len(done)} {kind} were sent already; nothing to send")
             return
+        notes = account_checks(store)
         to = pm_recipients(store)
-        user = store.config().get("login", {}).get("user")
-        post_checks_note = []
+        user = store.config()["login"]["user"]
         if done:
-            post_checks_note.append(f"already sent (not sent again): "
+            notes.append(f"already sent (not sent again): "
                                     f"{', '.join(d.player for d in done)}")
         shown = []
         for d in todo:
@@ -148,7 +149,7 @@ def send_cmd(ctx: click.Context, game_id: str, kind: str, night: int | None,
             shown += [f"To: {name}{aka}", f"Subject: {d.subject}", "", d.body.rstrip("\n"),
                       "-" * 60]
         preview = "\n".join([f"{game_id}: {len(todo)} {kind} to send as {user}:", "-" * 60,
-                             *shown, *post_checks_note])
+                             *shown, *notes])
         _ask(a, preview, f"Send these {len(todo)} PMs as {user}?", yes)
 
         def progress(draft: Any, pm_id: int) -> None:
