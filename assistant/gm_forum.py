@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from assistant.errors import ConfigError
 from assistant.gm import (
@@ -112,22 +111,21 @@ def post_to_thread(store: GameStore, account: Account, draft: PostDraft,
     return post(store, account, draft, clock)
 
 
-@dataclass(frozen=True)
-class SendAsk:
-    """What `send GAME KIND` was asked for beside the kind."""
+class PmBatch(Protocol):
+    """What `send GAME KIND` sends for one KIND: its drafts, given the game, the moment,
+    `--night` (result PMs) and `--since` (prods)."""
 
-    night: int | None = None
-    """`--night`: whose result PMs (default: the last resolved night)."""
-    since: datetime | None = None
-    """`--since`: prod who has not posted since then (default: the ruleset's window)."""
+    def __call__(self, store: GameStore, now: datetime, night: int | None, *,
+                 since: datetime | None = None) -> list[PmDraft]: ...
 
 
-def result_pm_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDraft]:
+def result_pm_batch(store: GameStore, now: datetime, night: int | None, *,
+                    since: datetime | None = None) -> list[PmDraft]:
     """The result PMs of a resolved night, one per player who gets one."""
     from assistant.outbox import pm_draft
 
     rep = replay_of(store)[1]
-    result, confirmed = draft_result(store, ask.night, rep)
+    result, confirmed = draft_result(store, night, rep)
     if not confirmed:
         raise ConfigError(
             f"night {result.number} of {store.game_id} is not resolved: confirm it with "
@@ -138,7 +136,8 @@ def result_pm_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDra
                      number=result.number) for player, text in texts.items()]
 
 
-def role_pm_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDraft]:
+def role_pm_batch(store: GameStore, now: datetime, night: int | None, *,
+                  since: datetime | None = None) -> list[PmDraft]:
     """The role PMs of the setup (`draft role-pms`), one per player."""
     from assistant.outbox import pm_draft
 
@@ -147,7 +146,8 @@ def role_pm_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDraft
             for player, text in role_pm_drafts(store).items()]
 
 
-def prod_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDraft]:
+def prod_batch(store: GameStore, now: datetime, night: int | None, *,
+               since: datetime | None = None) -> list[PmDraft]:
     """The prods (`draft prods`): one PM per living player who has not posted (or voted) as
     the ruleset asks. A player is prodded once a phase: a later run sends only to those
     who have fallen behind since, even though the wording (the posts made) changed."""
@@ -155,7 +155,7 @@ def prod_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDraft]:
     from assistant.outbox import pm_draft
 
     view = load_view(store, now)
-    texts = prod_drafts(store, now, since=ask.since, view=view)
+    texts = prod_drafts(store, now, since=since, view=view)
     if not texts:
         raise ConfigError(
             f"nobody to prod in {store.game_id}: every living player has posted (and voted) "
@@ -167,16 +167,16 @@ def prod_batch(store: GameStore, now: datetime, ask: SendAsk) -> list[PmDraft]:
                      once=f"{kind} {number}") for player, text in texts.items()]
 
 
-PM_BATCHES: dict[str, Callable[[GameStore, datetime, SendAsk], list[PmDraft]]] = {
+PM_BATCHES: dict[str, PmBatch] = {
     "result-pms": result_pm_batch,
     "role-pms": role_pm_batch,
     "prods": prod_batch,
 }
-"""What `send GAME KIND` sends: KIND -> the drafts (given the game, the moment and what
-else was asked). A new kind of PM draft is one line here."""
+"""What `send GAME KIND` sends: KIND -> its drafts. A new kind of PM draft is one line
+here (the dashboard's Send buttons follow it)."""
 
-ASKS = {"night": "result-pms", "since": "prods"}
-"""Which kind each of SendAsk's fields is for (given with another kind, it is refused)."""
+OPTION_OF = {"night": "result-pms", "since": "prods"}
+"""The one kind each of `--night` and `--since` is for (given with another, refused)."""
 
 
 def pm_batch(store: GameStore, kind: str, now: datetime, night: int | None = None, *,
@@ -184,11 +184,11 @@ def pm_batch(store: GameStore, kind: str, now: datetime, night: int | None = Non
     """The PMs `send GAME KIND` would send (sent or not yet)."""
     if kind not in PM_BATCHES:
         raise ConfigError(f"{kind!r}: send one of {', '.join(PM_BATCHES)}")
-    ask = SendAsk(night=night, since=since)
-    for name, only in ASKS.items():
-        if getattr(ask, name) is not None and kind != only:
+    given = {"night": night, "since": since}
+    for name, only in OPTION_OF.items():
+        if given[name] is not None and kind != only:
             raise ConfigError(f"--{name} is for `send {store.game_id} {only}`, not {kind}")
-    drafts = PM_BATCHES[kind](store, now, ask)
+    drafts = PM_BATCHES[kind](store, now, night, since=since)
     if not drafts:
         raise ConfigError(f"no {kind} to send for {store.game_id}")
     return drafts
