@@ -22,9 +22,9 @@ from assistant.count.judge import numbered_marks
 from assistant.count.outcome import NO_LYNCH
 from assistant.count.records import ABSTAIN, Tally
 from assistant.count.votes import VoteRules
-from assistant.errors import AssistantError, StoreError, VoteError
+from assistant.errors import AssistantError, ConfigError, StoreError, VoteError
 from assistant.models import from_iso, to_iso
-from assistant.monitor import day_tally, game_ruleset, load_game, load_view
+from assistant.monitor import day_tally, game_ruleset, game_title, load_game, load_view
 from assistant.phases import game_zone, parse_past
 from assistant.store import WITHDRAW, GameStore
 
@@ -169,6 +169,7 @@ def _refuse(doc: dict[str, Any], docs: list[dict[str, Any]], game: str) -> None:
             )
     if kind == "setting":
         later = [d for d in standing if d["kind"] == "setting" and d["seq"] > seq
+                 and d["data"]["section"] == data["section"]
                  and set(d["data"]["values"]) & set(data["values"])]
         if later:
             raise StoreError(
@@ -177,10 +178,17 @@ def _refuse(doc: dict[str, Any], docs: list[dict[str, Any]], game: str) -> None:
             )
 
 
+GAME_SECTION = "game"
+"""A setting's section for the game's own keys at the top of its config (its title)."""
+
+
 def _restore_setting(store: GameStore, data: dict[str, Any], values: dict[str, Any]) -> None:
     """The game's config with a setting's keys set to `values` (None: the ruleset's
     default): its values before it when it is withdrawn, its own when it is put back."""
     section = data["section"]
+    if section == GAME_SECTION:
+        store.update_config(**{k: values.get(k) for k in data["values"]})
+        return
     current = dict(store.config().get(section) or {})
     for key in data["values"]:
         value = values.get(key)
@@ -194,13 +202,51 @@ def _restore_setting(store: GameStore, data: dict[str, Any], values: dict[str, A
 def record_setting(
     store: GameStore, section: str, values: dict[str, Any], now: datetime
 ) -> None:
-    """Store a change of the game's settings (`game rules`, `alerts --rule`) in its config
-    and as a GM input, so the log lists it and `undo` can put the old values back."""
-    own = dict(store.config().get(section) or {})
+    """Store a change of the game's settings (`game rules`, `alerts --rule`, `game title`
+    in the section `GAME_SECTION`) in its config and as a GM input, so the log lists it and
+    `undo` can put the old values back."""
+    config = store.config()
+    own = config if section == GAME_SECTION else dict(config.get(section) or {})
     before = {k: own.get(k) for k in values}
     with store.batch():
-        store.update_config(**{section: {**own, **values}})
+        if section == GAME_SECTION:
+            store.update_config(**values)
+        else:
+            store.update_config(**{section: {**own, **values}})
         store.add_input("setting", {"section": section, "values": values, "before": before}, now)
+
+
+@dataclass(frozen=True)
+class TitleShown:
+    """The game's name as drafts and subjects give it, and where it comes from."""
+
+    title: str
+    own: bool
+    """The GM gave it (`game new --title`, `game title`), rather than the thread's title."""
+    source: str
+    """Where a name the GM did not give comes from, in words ("" when `own`)."""
+
+
+def title_shown(store: GameStore) -> TitleShown:
+    own = bool(store.config().get("title"))
+    source = "" if own else (
+        "the thread's title without its day" if store.crawl_state().get("title")
+        else "the ruleset's title until the thread is read"
+    )
+    return TitleShown(game_title(store), own, source)
+
+
+def set_title(store: GameStore, text: str, now: datetime) -> tuple[TitleShown, bool]:
+    """Name the game (`game title GAME NAME`, the dashboard's form) as a GM input, so `log`
+    lists it and `undo` gives the game its earlier name back; whether it changed."""
+    title = " ".join(text.split())
+    if not title:
+        raise ConfigError(f"give {store.game_id}'s name, e.g. `assistant game title "
+                          f"{store.game_id} \"Chat Mafia\"`")
+    changed = store.config().get("title") != title
+    if changed:
+        record_setting(store, GAME_SECTION, {"title": title}, now)
+    return title_shown(store), changed
 
 
 # ---- rulings ---------------------------------------------------------------------------
@@ -409,8 +455,11 @@ def _withdraw(d: dict[str, Any], by_seq: dict[int, dict[str, Any]]) -> str:
 
 
 def _setting(d: dict[str, Any], _: Any) -> str:
-    values = ", ".join(f"{d['section']}.{k} = {v}" for k, v in d["values"].items())
     before = d.get("before") or {}
+    if d["section"] == GAME_SECTION and set(d["values"]) == {"title"}:
+        was = f'"{before["title"]}"' if before.get("title") else "the thread's title"
+        return f'the game\'s title set to "{d["values"]["title"]}" (was {was})'
+    values = ", ".join(f"{d['section']}.{k} = {v}" for k, v in d["values"].items())
     was = ", ".join(f"{v if v is not None else 'the ruleset default'}" for v in before.values())
     return f"setting {values}" + (f" (was {was})" if was else "")
 

@@ -146,7 +146,28 @@ def test_game_new_title_names_the_game_everywhere(forum, run, tmp_path) -> None:
     code, out, _ = run("draft", "pms", "b", "--night", "1")
     assert "Subject: Turtle's Chat Mafia: results of Night 1\n" in out
     code, _, err = run("game", "title", "b", "  ")
-    assert code == 1 and "--title: give the game's name" in err
+    assert code == 1 and "give b's name, e.g. `assistant game title b \"Chat Mafia\"`" in err
+    code, out, _ = run("game", "title", "b", "Turtle's  Chat Mafia")  # the same name, respaced
+    assert out.startswith("Unchanged. ")
+
+
+def test_a_title_set_is_a_gm_input_that_log_lists_and_undo_withdraws(
+        forum, run, tmp_path) -> None:
+    new_game(run, tmp_path, "smf21", serve_thread_b(forum, "smf21"), "--title", "Chat Mafia 12")
+    assert run("game", "title", "b", "Turtle's Chat Mafia")[0] == 0
+    code, out, _ = run("--json", "log", "b")
+    [entry] = [e for e in json.loads(out)["inputs"] if e["kind"] == "setting"]
+    assert entry["what"] == ("the game's title set to \"Turtle's Chat Mafia\" "
+                             "(was \"Chat Mafia 12\")")
+    code, out, err = run("--json", "undo", "b", str(entry["id"]))
+    assert code == 0, err
+    [withdrawal] = json.loads(out)["inputs"]
+    assert withdrawal["what"].startswith(f"withdrew input {entry['id']} (setting): the game's")
+    assert run("game", "title", "b")[1] == "b is called 'Chat Mafia 12' in drafts and subjects.\n"
+    assert "Subject: Chat Mafia 12: results of Night 1\n" in _night_1_pms(run, tmp_path)
+    assert run("undo", "b", str(withdrawal["id"]))[0] == 0  # undoing the undo: the name again
+    assert run("game", "title", "b")[1] == (
+        "b is called \"Turtle's Chat Mafia\" in drafts and subjects.\n")
 
 
 def test_before_the_thread_is_read_the_game_is_called_by_its_ruleset(run, tmp_path) -> None:

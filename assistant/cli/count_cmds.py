@@ -270,25 +270,23 @@ def _title(text: str | None) -> str | None:
 @common_options
 @click.pass_context
 def game_title_cmd(ctx: click.Context, game_id: str, title: str | None) -> None:
-    """Show or set GAME's name in drafts and PM subjects (`game new --title`); without one,
-    the thread's title without its day."""
-    from assistant.monitor import game_title
+    """Show or set GAME's name in drafts, PM subjects and notifications (`game new
+    --title`); without one, the thread's title without its day. Setting it is a GM input:
+    `assistant log` lists it, `assistant undo` gives the game its earlier name back."""
+    from assistant.corrections import set_title, title_shown
 
     a = app(ctx)
     with a.open_game(game_id) as store:
         if title is not None:
-            store.update_config(title=_title(title))
-        shown, own = game_title(store), store.config().get("title")
-        source = "" if own else (
-            "the thread's title without its day" if store.crawl_state().get("title")
-            else "the ruleset's title until the thread is read"
-        )
+            shown, changed = set_title(store, title, a.clock.now())
+        else:
+            shown, changed = title_shown(store), False
+    said = "Set. " if changed else ("Unchanged. " if title is not None else "")
     a.emit(
-        {"game": game_id, "title": shown, "own": bool(own)},
-        ("Set. " if title is not None else "")
-        + f"{game_id} is called {shown!r} in drafts and subjects"
-        + (f" ({source}; give it a name with `assistant game title {game_id} NAME`)."
-           if source else "."),
+        {"game": game_id, "title": shown.title, "own": shown.own},
+        said + f"{game_id} is called {shown.title!r} in drafts and subjects"
+        + (f" ({shown.source}; give it a name with `assistant game title {game_id} NAME`)."
+           if shown.source else "."),
     )
 
 
