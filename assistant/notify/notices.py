@@ -12,7 +12,8 @@ title (`monitor.game_title`); the game's id appears only in the command to type.
               the final count locked (and revised), the dusk drafted,
               a night's end                                         day2:warn:3600, day2:final...
     orders    night orders still missing an hour before the night ends   night2:orders
-    polls     the thread could not be read for longer than the game's threshold
+    polls     the thread could not be read for longer than the game's threshold,
+              and, once, that it is read again after that was told    poll:SINCE[:back]
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from assistant.alerts import StoredAlert
 from assistant.models import from_iso, to_iso
@@ -77,6 +79,14 @@ class PollFailure:
 
     since: datetime
     error: str
+
+
+@dataclass(frozen=True)
+class PollRecovery:
+    """The thread read again at `at`, after the polls had failed since `since`."""
+
+    since: datetime
+    at: datetime
 
 
 def alert_notice(game: GameName, s: StoredAlert) -> Notice:
@@ -240,7 +250,7 @@ def poll_notice(game: GameName, failure: PollFailure | None, now: datetime,
     if failure is None or now - failure.since < after:
         return None
     return Notice(
-        f"poll:{to_iso(failure.since)}", "polls", "warning",
+        poll_key(failure.since), "polls", "warning",
         f"{game.title}: the thread cannot be read (for {format_duration(now - failure.since)})",
         f"{failure.error}\nTry it: assistant fetch --game {game.id}", failure.since + after)
 
@@ -262,6 +272,21 @@ def auto_post_notice(game: GameName, rows: Sequence[Mapping[str, Any]]) -> Notic
         f"{last.get('why')}: {last.get('error')}\nIt tries again after each gap; "
         f"stop it: assistant game rules {game.id} --auto-post off",
         from_iso(first.get("at")) or datetime.min)  # type: ignore[arg-type]
+
+
+def poll_key(since: datetime) -> str:
+    """The key of the notice of polls failing since `since`."""
+    return f"poll:{to_iso(since)}"
+
+
+def poll_back_notice(game: GameName, back: PollRecovery, zone: ZoneInfo) -> Notice:
+    """The thread read again, after the GM was told it could not be (`poll_notice`)."""
+    return Notice(
+        f"{poll_key(back.since)}:back", "polls", "info",
+        f"{game.title}: the thread is read again since {back.at.astimezone(zone):%H:%M}",
+        f"It could not be read for {format_duration(back.at - back.since)}, from "
+        f"{local_text(back.since, zone)}; the posts made meanwhile are read now.\n"
+        f"The count: assistant count {game.id}", back.at)
 
 
 def to_act_lines(prods: Sequence[Any], not_voting: Sequence[str], game_id: str) -> list[str]:

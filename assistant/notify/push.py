@@ -6,7 +6,8 @@ each target that wants them (`outbox`), and delivers the outbox (`deliver`), inc
 what earlier runs could not. `wake_at` tells the daemon when to look again: a retry, the
 end of quiet hours, the orders reminder. `note_poll` keeps when the thread stopped being
 readable in the game's crawl state, so a failing forum is told once it has failed for
-longer than the game's threshold, across restarts and cron runs.
+longer than the game's threshold, across restarts and cron runs; and when it was read
+again, so a GM told of the failure is told, once, that it is over.
 """
 
 from __future__ import annotations
@@ -26,12 +27,15 @@ from assistant.notify.notices import (
     GameName,
     Notice,
     PollFailure,
+    PollRecovery,
     alert_notice,
     auto_post_notice,
     event_notices,
     hammer_notice,
     orders_due,
     orders_notice,
+    poll_back_notice,
+    poll_key,
     poll_notice,
     to_act_lines,
 )
@@ -48,6 +52,10 @@ POLL_AFTER_KEY = "notify_poll_after"
 """Game config: seconds a poll may fail before the GM is told (`notify --poll-after`)."""
 FAILING_SINCE = "failing_since"
 FAILING_ERROR = "failing_error"
+READ_AGAIN_SINCE = "read_again_since"
+"""Crawl state: when the polls that last worked again had begun failing..."""
+READ_AGAIN_AT = "read_again_at"
+"""...and when they worked again."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,10 @@ def gather(
     cannot_post = auto_post_notice(game, store.table(AUTO_POSTS).all())
     if cannot_post is not None:
         found.append(cannot_post)
+    back = poll_recovery(store)
+    if back is not None and back.at >= first and any(
+            r.key == poll_key(back.since) for r in Outbox(store).records()):
+        found.append(poll_back_notice(game, back, game_zone(config.get("tz"))))
     if view is None:
         return found
     hammer = hammer_notice(game, view)
@@ -176,13 +188,22 @@ def poll_failure(store: GameStore) -> PollFailure | None:
     return PollFailure(since, str(state.get(FAILING_ERROR) or "")) if since else None
 
 
+def poll_recovery(store: GameStore) -> PollRecovery | None:
+    """When the polls last worked again after failing, and since when they had failed."""
+    state = store.crawl_state()
+    since, at = from_iso(state.get(READ_AGAIN_SINCE)), from_iso(state.get(READ_AGAIN_AT))
+    return PollRecovery(since, at) if since and at else None
+
+
 def note_poll(store: GameStore, now: datetime, error: str | None) -> None:
-    """Keep when the polls began failing (and the latest error), or forget it when a poll
-    succeeds; writes only when that changes (a failing poll every 5 minutes would rewrite
+    """Keep when the polls began failing (and the latest error), or when they worked again
+    after it; writes only when that changes (a failing poll every 5 minutes would rewrite
     the game file each time for its error text otherwise: the first one is kept)."""
     state = store.crawl_state()
     if error is None:
         if state.get(FAILING_SINCE):
-            store.set_crawl_state(**{FAILING_SINCE: None, FAILING_ERROR: None})
+            store.set_crawl_state(**{FAILING_SINCE: None, FAILING_ERROR: None,
+                                     READ_AGAIN_SINCE: state[FAILING_SINCE],
+                                     READ_AGAIN_AT: to_iso(now)})
     elif not state.get(FAILING_SINCE):
         store.set_crawl_state(**{FAILING_SINCE: to_iso(now), FAILING_ERROR: error})
