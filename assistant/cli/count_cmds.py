@@ -18,12 +18,20 @@ from assistant.cli.numbers import (
     POST_ID,
 )
 from assistant.count.gm_facts import fact_proposals
-from assistant.count.outcome import TallyRules, with_tally
+from assistant.count.outcome import with_tally
 from assistant.count.tally import Tally, count
 from assistant.count.unlisted import accepted_aliases, alias_proposals
-from assistant.errors import ConfigError, StoreError, VoteError
+from assistant.errors import ConfigError, StoreError
 from assistant.files import read_text
 from assistant.game import Game
+from assistant.game_inputs import (
+    game_rules,
+    record_alias,
+    record_lynches,
+    record_modifier,
+    record_reset,
+    tally_variants,
+)
 from assistant.gm import (
     count_and_state,
     enter_pm_vote,
@@ -34,7 +42,6 @@ from assistant.gm import (
     why_name,
 )
 from assistant.limits import HEAVIEST_VOTE
-from assistant.monitor import GAME_TALLY_KEYS, game_ruleset, load_game
 from assistant.names import parse_players_file
 from assistant.rulesets import find_ruleset, stored_name
 from assistant.timezones import zone
@@ -144,19 +151,6 @@ def _majority_options(func: Any) -> Any:
     )(func)
 
 
-def _own_tally(ruleset: Any, at_deadline: str | None, no_lynch: str | None) -> dict[str, str]:
-    """The [tally] variants given for one game, checked against its ruleset now."""
-    own = {k: v for k, v in (("at_deadline", at_deadline), ("no_lynch_majority", no_lynch)) if v}
-    if own and TallyRules.from_ruleset(ruleset).decision != "majority":
-        raise ConfigError(
-            f"--at-deadline and --no-lynch-majority are for majority rulesets; "
-            f"{ruleset.name} decides by {TallyRules.from_ruleset(ruleset).decision}; leave "
-            "them out, or give the game a majority ruleset"
-        )
-    with_tally(ruleset, **own)  # a value the ruleset file could not hold is refused the same
-    return own
-
-
 @game.command("new")
 @click.argument("game_id")
 @click.option("--thread", "thread_url", required=True, help="The game thread's URL.")
@@ -199,7 +193,7 @@ def game_new(
     a = app(ctx)
     thread_url_info(thread_url)  # a URL that is not a topic is refused now, not at the first poll
     ruleset = find_ruleset(ruleset_name)  # every section checked: a broken file is refused now
-    own = _own_tally(ruleset, at_deadline, no_lynch_majority)
+    own = tally_variants(ruleset, at_deadline, no_lynch_majority)
     if tz is not None:
         zone(tz)
     if forum_tz:
@@ -301,42 +295,18 @@ def game_title_cmd(ctx: click.Context, game_id: str, title: str | None) -> None:
               "the ruleset's [auto_post] min_gap).")
 @common_options
 @click.pass_context
-def game_rules(
+def game_rules_cmd(
     ctx: click.Context, game_id: str, at_deadline: str | None, no_lynch_majority: str | None,
     auto_post: str | None, auto_post_gap: str | None,
 ) -> None:
     """Show or set GAME's own majority variants over its ruleset's [tally]: what the
     deadline does without a majority, and the votes No Lynch needs; and what the daemon
     may post on its own (--auto-post)."""
-    from assistant.gm_forum import auto_post_line, set_auto_post
-
     a = app(ctx)
-    with a.open_game(game_id) as store:
-        base = find_ruleset(store.config().get("ruleset", "permissive"))
-        given = _own_tally(base, at_deadline, no_lynch_majority)
-        if given:
-            from assistant.corrections import record_setting
-
-            record_setting(store, "tally", given, a.clock.now())  # `log` lists it; `undo` too
-        if auto_post is not None or auto_post_gap is not None:
-            posting = set_auto_post(store, auto_post, auto_post_gap, a.clock.now())
-        else:
-            posting = [auto_post_line(store)]
-        rules = TallyRules.from_ruleset(game_ruleset(store))
-        own = store.config().get("tally") or {}
-        auto = dict(store.config().get("auto_post") or {})
-    shown = {k: getattr(rules, k) for k in GAME_TALLY_KEYS}
-    lines = [
-        f"  {k} = {v}" + ("  (this game's)" if k in own else f"  ({base.name}'s default)")
-        for k, v in shown.items()
-    ]
-    changed = given or auto_post is not None or auto_post_gap is not None
-    a.emit(
-        {"game": game_id, "ruleset": base.name, **shown, "own": sorted(own),
-         "auto_post": auto.get("mode", "off"), "auto_post_gap": auto.get("gap")},
-        ("Set. " if changed else "") + f"{game_id} counts under {base.name} with:\n"
-        + "\n".join(lines + [f"  {line}" for line in posting]),
-    )
+    with a.open_game(game_id) as store:  # settings: `log` lists them; `undo` too
+        data, text = game_rules(store, a.clock.now(), at_deadline, no_lynch_majority,
+                                auto_post=auto_post, auto_post_gap=auto_post_gap)
+    a.emit(data, text)
 
 
 @game.command("modifier")
@@ -366,33 +336,10 @@ def game_modifier(
 ) -> None:
     """Record how PLAYER's vote counts (from their role): weight, powerless, lover."""
     a = app(ctx)
-    if not 0 <= vote_weight <= HEAVIEST_VOTE:
-        raise VoteError(
-            f"--weight {vote_weight}: a vote is worth 0 or more, at most {HEAVIEST_VOTE} (0: it "
-            "never counts; --powerless: shown but not counted)"
-        )
     with a.open_game(game_id) as store:
-        g = load_game(store)
-        names = [player] + ([lover_of] if lover_of else [])
-        for name in names:
-            m = g.matcher().match(name, strict=True)
-            if not m.ok:
-                raise VoteError(f"{m.describe()}; players: {', '.join(g.players)}")
-        data = {
-            "player": g.matcher().match(player, strict=True).slot,
-            "vote_weight": vote_weight,
-            "powerless": powerless,
-            "lover_of": g.matcher().match(lover_of, strict=True).slot if lover_of else None,
-            "day": day,
-        }
-        store.add_input("modifier", data, a.clock.now())
-    a.emit(
-        data,
-        f"Recorded for {data['player']}: weight {vote_weight}"
-        f"{', powerless' if powerless else ''}"
-        f"{', lover of ' + str(data['lover_of']) if lover_of else ''}"
-        f"{' on day ' + str(day) if day else ''}.",
-    )
+        data, text = record_modifier(store, player, a.clock.now(), vote_weight=vote_weight,
+                                     powerless=powerless, lover_of=lover_of, day=day)
+    a.emit(data, text)
 
 
 @game.command("alias")
@@ -406,16 +353,8 @@ def game_alias(ctx: click.Context, game_id: str, player: str, account: str) -> N
     non_player_vote alert): its posts and votes are PLAYER's from the start of the game."""
     a = app(ctx)
     with a.open_game(game_id) as store:
-        g = load_game(store)
-        m = g.matcher().match(player, strict=True)
-        if not m.ok:
-            raise VoteError(f"{m.describe()}; players: {', '.join(g.players)}")
-        taken = g.slot_of_author(account)
-        if taken is not None:
-            raise VoteError(f"{account!r} already posts as {taken}; nothing to record")
-        data = {"player": m.slot, "alias": account.strip()}
-        store.add_input("alias", data, a.clock.now())
-    a.emit(data, f"Recorded: {data['alias']} posts and votes as {data['player']}.")
+        data, text = record_alias(store, player, account, a.clock.now())
+    a.emit(data, text)
 
 
 @game.command("reset")
@@ -429,9 +368,8 @@ def game_reset(ctx: click.Context, game_id: str, at_post: int) -> None:
     the votes standing then end, and the day counts on from none."""
     a = app(ctx)
     with a.open_game(game_id) as store:
-        data = {"at_post": at_post}
-        store.add_input("reset", data, a.clock.now())
-    a.emit(data, f"Recorded: the votes were reset in post {at_post}.")
+        data, text = record_reset(store, at_post, a.clock.now())
+    a.emit(data, text)
 
 
 @game.command("lynches")
@@ -447,20 +385,8 @@ def game_lynches(ctx: click.Context, game_id: str, day: int, available: int) -> 
     deaths the GM resolved by hand); the GM's number wins over the engine's."""
     a = app(ctx)
     with a.open_game(game_id) as store:
-        rules = TallyRules.from_ruleset(find_ruleset(load_game(store).ruleset))
-        if rules.max_lynches <= 1:
-            raise ConfigError(
-                f"the ruleset of {game_id!r} has one lynch a day ([tally] max_lynches = "
-                f"{rules.max_lynches}); there is nothing to record"
-            )
-        if day < 1 or not 1 <= available <= rules.max_lynches:
-            raise ConfigError(
-                f"--day {day} --available {available}: give a day of 1 or more and between 1 "
-                f"and {rules.max_lynches} lynches (the ruleset's most)"
-            )
-        data = {"day": day, "available": available}
-        store.add_input("lynches", data, a.clock.now())
-    a.emit(data, f"Recorded: Day {day} has {available} lynch{'es' if available > 1 else ''}.")
+        data, text = record_lynches(store, day, available, a.clock.now())
+    a.emit(data, text)
 
 
 # ---- count / draft / vote -------------------------------------------------------------------

@@ -7,7 +7,6 @@ import re
 import sys
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import click
@@ -26,6 +25,7 @@ from assistant.cli.numbers import (
 from assistant.daemon import Daemon, DaemonSettings, only_daemon, run_forever, setup_logging
 from assistant.errors import ConfigError, PhaseError
 from assistant.files import read_text
+from assistant.game_inputs import house_rules
 from assistant.gm import acknowledge, check_now, record_death, record_pm, refresh_feed
 from assistant.monitor import describe, load_game, load_view
 from assistant.phase_entry import PhaseChange, adjust_phase, enter_phase, game_over
@@ -35,7 +35,6 @@ from assistant.phases import (
     local_text,
     phase_label,
 )
-from assistant.rulesets import find_ruleset
 from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
 
 
@@ -387,19 +386,8 @@ def alerts(
     a = app(ctx)
     now = a.clock.now()
     with a.open_game(game_id) as store:
-        if rules:
-            given: dict[str, Any] = {}
-            for item in rules:
-                key, sep, value = item.partition("=")
-                if not sep:
-                    raise ConfigError(f"--rule {item!r}: write KEY=VALUE, e.g. pm_copy=violation")
-                given[key.strip()] = _rule_value(value.strip())
-            house = {**(store.config().get("posting") or {}), **given}
-            from assistant.checks import posting_rules
-            from assistant.corrections import record_setting
-
-            posting_rules(find_ruleset(load_game(store).ruleset), house)  # validate first
-            record_setting(store, "posting", given, now)  # `log` lists it; `undo` reverts it
+        if rules:  # a setting: `log` lists it; `undo` reverts it
+            house_rules(store, list(rules), now)
         log = AlertLog(store)
         if (check or rules) and check_now(store, now) is None:
             load_game(store)  # no players yet: says what to run
@@ -432,13 +420,6 @@ def _coloured_severities(text: str) -> str:
     return _SEVERITY_AT_START.sub(
         lambda m: m.group(1) + click.style(m.group(2), **_SEVERITY_STYLE[m.group(2)]), text
     )
-
-
-def _rule_value(text: str) -> int | bool | str:
-    """A house rule's value as the ruleset file would write it: 2, true, "violation"."""
-    if text.isdigit():
-        return int(text)
-    return {"true": True, "false": False}.get(text.lower(), text)
 
 
 def _alerts_text(  # noqa: PLR0913 - what the text shows

@@ -7,22 +7,19 @@ print what the engine derives from them; see assistant/engine/history.py.
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from assistant.cli import app, cli, common_options, draft
 from assistant.cli.numbers import PHASE_NUMBER
-from assistant.engine.history import ROLES, Replay
+from assistant.engine.history import Replay
 from assistant.engine.resolver import PhaseResult
-from assistant.engine.setup import Setup, read_setup_file, setup_warnings
 from assistant.errors import (
     ConfigError,
 )
 from assistant.files import read_text
-from assistant.game import Game
+from assistant.game_inputs import enter_setup, setup_text
 from assistant.gm import (
     dawn_draft,
     dusk,
@@ -33,11 +30,8 @@ from assistant.gm import (
     result_text,
     role_pm_drafts,
 )
-from assistant.gm import game_or_none as _game_or_none
 from assistant.gm import replay_of as _replay
-from assistant.gm import rules_of as _rules
 from assistant.phases import game_zone
-from assistant.rulesets import find_ruleset, stored_name
 
 
 def _phase(
@@ -52,40 +46,6 @@ def _phase(
     if night is not None:
         return "night", night
     return "night", running if running is not None else rep.next_night()
-
-
-def _setup_for_game(setup: Setup, game: Game | None, where: Path) -> Setup:
-    """The setup with every name as the game's players file shows it; a name that is no
-    player of the game, a player named twice, or a player left out is refused, because the
-    engine and the vote counter must agree on who is who."""
-    if game is None:
-        return setup
-    matcher = game.matcher()
-    players = []
-    seen: dict[str, str] = {}
-    for p in setup.players:
-        m = matcher.match(p.name, strict=True)
-        if not m.ok:
-            raise ConfigError(
-                f"{where}: {m.describe()} of the game {game.game_id!r}; players: "
-                f"{', '.join(game.players)}"
-            )
-        slot: str = m.slot  # type: ignore[assignment]
-        if slot in seen:
-            raise ConfigError(
-                f"{where}: {seen[slot]!r} and {p.name!r} are the same player ({slot}); list "
-                "each player once"
-            )
-        seen[slot] = p.name
-        players.append(replace(p, name=slot))
-    missing = [n for n in game.players if n not in seen]
-    if missing:
-        raise ConfigError(
-            f"{where}: the setup lists {len(seen)} of the {len(game.players)} players; missing: "
-            f'{", ".join(missing)} (give each a side, e.g. {{ name = "{missing[0]}", '
-            'side = "town" })'
-        )
-    return replace(setup, players=tuple(players))
 
 
 def _read_lines(path: Path, what: str) -> list[str]:
@@ -109,27 +69,10 @@ def roles_cmd(game: str, file_: Path, ruleset: str | None) -> None:
     ctx = app(click.get_current_context())
     # Without --ruleset the game must exist (`game new`): a typo must not start a new game.
     with ctx.open_game(game, create=ruleset is not None) as store:
-        rules = _rules(store, ruleset)
-        seed = random.SystemRandom().randrange(2**31)
-        setup = read_setup_file(file_, rules, default_seed=seed)
-        setup = _setup_for_game(setup, _game_or_none(store), file_)
-        with store.batch():
-            if ruleset and not store.config().get("ruleset"):
-                store.update_config(ruleset=stored_name(ruleset, find_ruleset(ruleset)))
-            store.add_input(ROLES, setup.to_dict(), ctx.clock.now())
-    lines = [
-        f"{p.name}: {rules.role(p.role).title if p.role else 'vanilla'} "
-        f"({rules.side(p.side).title})"
-        for p in setup.players
-    ]
-    warnings = setup_warnings(setup, rules)
-    lines += [f"warning: {w}" for w in warnings]
-    ctx.emit(
-        {**setup.to_dict(), "warnings": warnings},
-        lambda: "\n".join(
-            [f"setup of {game} stored ({len(setup.players)} players, seed {setup.seed}):", *lines]
-        ),
-    )
+        entered = enter_setup(store, read_text(file_, "setup file"), str(file_),
+                              ctx.clock.now(), ruleset)
+    ctx.emit({**entered.setup.to_dict(), "warnings": entered.warnings},
+             lambda: setup_text(game, entered))
 
 
 @cli.command("order")

@@ -63,9 +63,12 @@ from assistant.phase_entry import adjust_phase, enter_phase
 from assistant.phases import game_zone
 from assistant.store import GameStore, list_games
 from assistant.templating import web_environment
+from assistant.web.forms import FormError as _FormError
+from assistant.web.forms import number as _number
 from assistant.web.guard import CSRF_FIELD, Guard, GuardMiddleware
 from assistant.web.pages import TABS, game_page, history_page, overview
 from assistant.web.writes import WRITE_ACTIONS, confirm_page
+from assistant.web.setup_actions import SETUP_ACTIONS
 
 WEB_TEMPLATES = TEMPLATES_DIR / "web"
 STATIC = {"dashboard.js": "text/javascript", "dashboard.css": "text/css"}
@@ -141,7 +144,8 @@ def create_app(dashboard: Dashboard) -> Starlette:
         values = {"order_text": "", "vote": {}, "form": {}, "error": None, "action": None,
                   "death_kinds": DEATH_KINDS,
                   "page": page, "now": d.now(), "csrf": d.guard.csrf,
-                  "csrf_field": CSRF_FIELD, "zone_info": game_zone(page.zone), "tabs": TABS}
+                  "csrf_field": CSRF_FIELD, "zone_info": game_zone(page.zone), "tabs": TABS,
+                  "setup_actions": SETUP_ACTIONS}
         values.update(extra)
         return values
 
@@ -340,19 +344,6 @@ def _vote(d: Dashboard, game_id: str, form: FormData) -> str:
     return text
 
 
-class _FormError(AssistantError):
-    """A form sent without what the action needs."""
-
-
-def _number(form: FormData, name: str, what: str) -> int | None:
-    text = (form.get(name) or "").strip().lstrip("#")
-    if not text:
-        return None
-    if not text.isdigit():
-        raise _FormError(f"{what}: give a number, not {text!r}")
-    return int(text)
-
-
 def _phase(d: Dashboard, game_id: str, form: FormData) -> str:
     """`phase GAME KIND N [--ends] [--start-post]`."""
     kind = form.get("kind") or ""
@@ -458,7 +449,7 @@ ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_co
            "phase": _phase, "deadline": _deadline, "kill": _kill, "pm": _pm,
            "tiebreak": _tiebreak, "sheriff": _sheriff, "resolve": _resolve, "rule": _rule,
            "undo": _undo, "notify-add": _notify_add, "notify-remove": _notify_remove,
-           "notify-test": _notify_test, **WRITE_ACTIONS}
+           "notify-test": _notify_test, **WRITE_ACTIONS, **SETUP_ACTIONS}
 """Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
 and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
 more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""

@@ -65,7 +65,7 @@ from assistant.web.writes import DraftWrite, draft_writes
 
 RECENT_POSTS = 12
 TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
-        ("votes", "Votes"), ("gm", "Clock & deaths"), ("log", "Log"),
+        ("votes", "Votes"), ("gm", "Clock & deaths"), ("setup", "Setup"), ("log", "Log"),
         ("notify", "Notify"), ("posts", "Posts"))
 """The tabs under the alerts, each the template `web/tab_KEY.html`: a new section of the
 page (the inbox's proposals, the log) is one more entry and one more template."""

@@ -1,0 +1,110 @@
+"""The dashboard's actions on the game itself (the "Setup" tab): its name, its own majority
+rules and house rules, a player's vote modifier or other account, a reset of the votes, a
+day's lynches, the setup. Each is the command's function (`game_inputs`, `corrections`) on
+the game's store, so the page stores what the command stores and refuses what it refuses,
+in the same words."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from starlette.datastructures import FormData
+
+from assistant.corrections import set_title
+from assistant.game_inputs import (
+    enter_setup,
+    game_rules,
+    house_rules,
+    record_alias,
+    record_lynches,
+    record_modifier,
+    record_reset,
+    setup_text,
+)
+from assistant.store import GameStore
+from assistant.web.forms import FormError, number, text
+
+if TYPE_CHECKING:
+    from assistant.web.app import Dashboard
+
+
+def _title(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`game title GAME NAME`."""
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        shown, changed = set_title(store, str(form.get("title") or ""), d.now())
+    return f"{'Set' if changed else 'Unchanged'}: {game_id} is called {shown.title!r}."
+
+
+def _rules(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`game rules GAME [--at-deadline] [--no-lynch-majority]`."""
+    at_deadline, no_lynch = text(form, "at_deadline"), text(form, "no_lynch_majority")
+    if not (at_deadline or no_lynch):
+        raise FormError("choose what the deadline does without a majority, or the votes "
+                        "No Lynch needs")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, said = game_rules(store, d.now(), at_deadline, no_lynch)
+    return said
+
+
+def _house_rules(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`alerts GAME --rule KEY=VALUE ...` (one a line)."""
+    items = [ln.strip() for ln in str(form.get("rules") or "").splitlines() if ln.strip()]
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        given = house_rules(store, items, d.now())
+    return "House rules set: " + ", ".join(f"{k} = {v}" for k, v in given.items()) + "."
+
+
+def _modifier(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`game modifier GAME PLAYER [--weight N] [--powerless] [--lover-of] [--day]`."""
+    weight = number(form, "weight", "the vote's weight")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, said = record_modifier(
+            store, text(form, "player") or "", d.now(),
+            vote_weight=1 if weight is None else weight, powerless=form.get("powerless") == "1",
+            lover_of=text(form, "lover_of"), day=number(form, "day", "the day"))
+    return said
+
+
+def _alias(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`game alias GAME PLAYER ACCOUNT`."""
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, said = record_alias(store, text(form, "player") or "", text(form, "account") or "",
+                                   d.now())
+    return said
+
+
+def _reset(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`game reset GAME --at-post N`."""
+    at_post = number(form, "at_post", "your post")
+    if at_post is None:
+        raise FormError("give the post in which you reset the votes")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, said = record_reset(store, at_post, d.now())
+    return said
+
+
+def _lynches(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`game lynches GAME --day N --available K`."""
+    day, available = number(form, "day", "the day"), number(form, "available", "the lynches")
+    if day is None or available is None:
+        raise FormError("give the day and how many lynches it has")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        _data, said = record_lynches(store, day, available, d.now())
+    return said
+
+
+def _roles(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`roles GAME --file setup.toml`, the file's text pasted in the box."""
+    setup = str(form.get("setup") or "")
+    if not setup.strip():
+        raise FormError('paste the setup: one [[players]] table a player, e.g. name = "Conia", '
+                        'side = "town", role = "doctor"')
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        entered = enter_setup(store, setup, "the setup", d.now())
+    return setup_text(game_id, entered)
+
+
+SETUP_ACTIONS = {"game-title": _title, "game-rules": _rules, "house-rules": _house_rules,
+                 "modifier": _modifier, "alias": _alias, "reset": _reset,
+                 "lynches": _lynches, "roles": _roles}
+"""The Setup tab's actions (templates/web/tab_setup.html), each the section of that id."""
