@@ -67,8 +67,8 @@ from assistant.web.forms import FormError as _FormError
 from assistant.web.forms import number as _number
 from assistant.web.guard import CSRF_FIELD, Guard, GuardMiddleware
 from assistant.web.pages import TABS, game_page, history_page, overview
+from assistant.web.setup_actions import SETUP_ACTIONS, pms_page
 from assistant.web.writes import WRITE_ACTIONS, confirm_page
-from assistant.web.setup_actions import SETUP_ACTIONS
 
 WEB_TEMPLATES = TEMPLATES_DIR / "web"
 STATIC = {"dashboard.js": "text/javascript", "dashboard.css": "text/css"}
@@ -185,6 +185,12 @@ def create_app(dashboard: Dashboard) -> Starlette:
             return d.render("missing.html", status=404, message=str(e))
         return d.render("votes.html", page=page)
 
+    def pms(request: Request) -> Response:
+        """`draft pms GAME [--night N | --day N] [--pending]`: the result PMs of any
+        phase, one box each (the drafts tab shows the last resolved night's)."""
+        return d.render("pms.html", **pms_page(d, request.path_params["game"],
+                                                request.query_params))
+
     def count_json(request: Request) -> Response:
         from assistant.gm import game_tally
 
@@ -254,6 +260,7 @@ def create_app(dashboard: Dashboard) -> Starlette:
         Route("/game/{game}/count.json", count_json),
         Route("/game/{game}/votes", votes),
         Route("/game/{game}/confirm/{verb}/{what}", lambda r: confirm_page(d, r)),
+        Route("/game/{game}/pms", pms),
         Route("/game/{game}/{action}", act, methods=["POST"]),
     ]
     app = Starlette(routes=routes)
@@ -299,20 +306,24 @@ def _order(d: Dashboard, game_id: str, form: FormData) -> str:
              if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         raise _FormError('write an order, e.g. "Conia: protect Jd-"')
+    night, day = _number(form, "night", "the night"), _number(form, "day", "the day")
+    if night is not None and day is not None:
+        raise _FormError("give the night or the day the orders are for, not both")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
-        done = enter_order_lines(store, lines, d.now())
+        done = enter_order_lines(store, lines, d.now(), night=night, day=day)
     return "; ".join([*done.no_action,
                       *(f"stored for {done.phase} {done.number}: {o.label()}"
                         for o in done.orders)])
 
 
 def _rule(d: Dashboard, game_id: str, form: FormData) -> str:
-    """`rule GAME --post N [--which K] --ignore | --vote NAME | --unvote` (a vote's row)."""
+    """`rule GAME --post N [--which K] --ignore | --vote NAME | --unvote` (a vote's row),
+    or `--from TIME | --from-post M` (the post as read, counted from another moment)."""
     post = _number(form, "post", "the post")
     if post is None:
         raise _FormError("say which post the ruling is on")
     action = form.get("ruling") or ""
-    if action not in ("ignore", "vote", "unvote"):
+    if action not in ("ignore", "vote", "unvote", "as_read"):
         raise _FormError("rule the vote as not a vote, a vote for someone, or an unvote")
     target = (form.get("target") or "").strip() or None
     if action == "vote" and target is None:
@@ -320,6 +331,8 @@ def _rule(d: Dashboard, game_id: str, form: FormData) -> str:
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         _data, text = enter_ruling(store, post, action=action, target=target,
                                    which=_number(form, "which", "the vote's number"),
+                                   from_text=(form.get("from") or "").strip() or None,
+                                   from_post=_number(form, "from_post", "the post to count from"),
                                    now=d.now())
     return text
 
@@ -345,7 +358,7 @@ def _vote(d: Dashboard, game_id: str, form: FormData) -> str:
 
 
 def _phase(d: Dashboard, game_id: str, form: FormData) -> str:
-    """`phase GAME KIND N [--ends] [--start-post]`."""
+    """`phase GAME KIND N [--starts] [--ends] [--start-post]`."""
     kind = form.get("kind") or ""
     if kind not in ("day", "night"):
         raise _FormError("start a day or a night")
@@ -354,6 +367,7 @@ def _phase(d: Dashboard, game_id: str, form: FormData) -> str:
         raise _FormError(f"give the {kind}'s number, e.g. {kind} 2")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         change = enter_phase(store, d.now(), kind, number, ends=form.get("ends") or None,
+                             starts=(form.get("starts") or "").strip() or None,
                              start_post=_number(form, "start_post", "the opening post"))
         described = describe(load_view(store, d.now()))
     deadline = f"{described['deadline_local'] or 'none'} ({described['why']})."
@@ -363,25 +377,28 @@ def _phase(d: Dashboard, game_id: str, form: FormData) -> str:
 
 
 def _deadline(d: Dashboard, game_id: str, form: FormData) -> str:
-    """`phase GAME --move-to TIME` or `--extend SPAN`."""
-    extend, move_to = (form.get("extend") or "").strip(), (form.get("move_to") or "").strip()
-    if bool(extend) == bool(move_to):
-        raise _FormError("give either a new deadline or an extension")
+    """`phase GAME --move-to TIME`, `--shorten-to TIME` or `--extend SPAN`."""
+    given = {k: (form.get(k) or "").strip() or None for k in ("extend", "move_to", "shorten_to")}
+    if sum(v is not None for v in given.values()) != 1:
+        raise _FormError("give one of: a new deadline, an earlier one, or an extension")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
-        change = adjust_phase(store, d.now(), extend=extend or None, move_to=move_to or None)
+        change = adjust_phase(store, d.now(), **given)
         described = describe(load_view(store, d.now()))
     return f"{' '.join(change.did)} {described['phase']} now ends " \
         f"{described['deadline_local']} ({described['why']})."
 
 
 def _kill(d: Dashboard, game_id: str, form: FormData) -> str:
-    """`kill GAME PLAYER --how HOW [--at-post N] [--replacement NAME]`."""
+    """`kill GAME PLAYER --how HOW [--at-post N | --at TIME] [--replacement NAME]
+    [--day N]`."""
     replacement = (form.get("replacement") or "").strip() or None
     how = "replaced" if replacement else (form.get("how") or "other")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         _data, text = record_death(store, d.now(), (form.get("player") or "").strip(),
                                    how=how, at_post=_number(form, "at_post", "the post"),
-                                   replacement=replacement)
+                                   at_text=(form.get("at") or "").strip() or None,
+                                   replacement=replacement,
+                                   lynch_day=_number(form, "day", "the day of the lynch"))
     return text
 
 
@@ -394,26 +411,31 @@ def _pm(d: Dashboard, game_id: str, form: FormData) -> str:
 
 
 def _tiebreak(d: Dashboard, game_id: str, form: FormData) -> str:
-    """`tiebreak GAME CHOICE`."""
+    """`tiebreak GAME CHOICE [--day N]`."""
     with GameStore.open(d.data_dir, game_id, create=False) as store:
-        _data, text = record_tiebreak(store, d.now(), (form.get("choice") or "").strip())
+        _data, text = record_tiebreak(store, d.now(), (form.get("choice") or "").strip(),
+                                      day=_number(form, "day", "the day"))
     return text
 
 
 def _sheriff(d: Dashboard, game_id: str, form: FormData) -> str:
-    """`sheriff GAME PLAYER [--at-post N]`."""
+    """`sheriff GAME PLAYER [--at-post N] [--day N]`."""
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         _data, text = record_sheriff(store, d.now(), (form.get("player") or "").strip(),
-                                     at_post=_number(form, "at_post", "your post"))
+                                     at_post=_number(form, "at_post", "your post"),
+                                     day=_number(form, "day", "the day"))
     return text
 
 
 def _resolve(d: Dashboard, game_id: str, form: FormData) -> str:
-    """`resolve GAME [--dry-run]`: the night the orders go to, its log as the command
-    prints it."""
+    """`resolve GAME [--night N | --day N] [--dry-run]`: by default the night the orders
+    go to; its log as the command prints it."""
     dry_run = form.get("dry_run") == "1"
+    night, day = _number(form, "night", "the night"), _number(form, "day", "the day")
+    if night is not None and day is not None:
+        raise _FormError("resolve a night or a day, not both")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
-        result, _back = resolve(store, d.now(), dry_run=dry_run)
+        result, _back = resolve(store, d.now(), night=night, day=day, dry_run=dry_run)
     return result_text(result, not dry_run)
 
 

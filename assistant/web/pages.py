@@ -557,7 +557,7 @@ def history_page(store: GameStore, now: datetime, day: int | None = None) -> His
     """Every vote each player cast on `day` (default: the last day), counted or not, and
     when: `count --why`'s votes grouped by voter."""
     config = store.config()
-    page = HistoryPage(store.game_id, config.get("title") or store.game_id)
+    page = HistoryPage(store.game_id, game_title(store))
     try:
         game, _ruleset, tally, _at = game_tally(store, now, day=day)
     except AssistantError as e:

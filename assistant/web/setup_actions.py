@@ -1,16 +1,18 @@
 """The dashboard's actions on the game itself (the "Setup" tab): its name, its own majority
 rules and house rules, a player's vote modifier or other account, a reset of the votes, a
-day's lynches, the setup. Each is the command's function (`game_inputs`, `corrections`) on
-the game's store, so the page stores what the command stores and refuses what it refuses,
-in the same words."""
+day's lynches, the setup; and the result PMs of any phase (`draft pms`'s options). Each is
+the command's function (`game_inputs`, `corrections`, `gm`) on the game's store, so the
+page stores what the command stores and refuses what it refuses, in the same words."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from starlette.datastructures import FormData
 
 from assistant.corrections import set_title
+from assistant.errors import AssistantError
 from assistant.game_inputs import (
     enter_setup,
     game_rules,
@@ -21,6 +23,8 @@ from assistant.game_inputs import (
     record_reset,
     setup_text,
 )
+from assistant.gm import pm_drafts
+from assistant.monitor import game_title
 from assistant.store import GameStore
 from assistant.web.forms import FormError, number, text
 
@@ -108,3 +112,31 @@ SETUP_ACTIONS = {"game-title": _title, "game-rules": _rules, "house-rules": _hou
                  "modifier": _modifier, "alias": _alias, "reset": _reset,
                  "lynches": _lynches, "roles": _roles}
 """The Setup tab's actions (templates/web/tab_setup.html), each the section of that id."""
+
+
+def pms_page(d: Dashboard, game_id: str, query: Mapping[str, str]) -> dict[str, Any]:
+    """The values of the PMs page (templates/web/pms.html): `draft pms` with the query's
+    night, day and pending, or its refusal in the command's words."""
+    values: dict[str, Any] = {"game_id": game_id, "title": game_id, "pms": {}, "error": None}
+    night = day = None
+    pending = False
+    try:
+        form = FormData(list(query.items()))
+        night, day = number(form, "night", "the night"), number(form, "day", "the day")
+        pending = query.get("pending") == "1"
+        if day is not None and (night is not None or pending):
+            raise FormError("give a day alone: a night and the coming night's notices are "
+                            "for nights")
+        with GameStore.open(d.data_dir, game_id, create=False) as store:
+            values["title"] = game_title(store)
+            values["pms"] = pm_drafts(store, d.now(), night=night, day=day, pending=pending)
+    except AssistantError as e:
+        values["error"] = str(e)
+    values["options"] = "".join([f" --night {night}" if night is not None else "",
+                                 f" --day {day}" if day is not None else "",
+                                 " --pending" if pending else ""])
+    values["heading"] = ("The PMs due in the coming night" if pending else
+                         f"Result PMs of Day {day}" if day is not None else
+                         f"Result PMs of Night {night}" if night is not None else
+                         "Result PMs of the last resolved night")
+    return values
