@@ -158,3 +158,17 @@ def test_the_sheriff_from_a_given_day(tmp_path, capsys) -> None:  # noqa: ANN001
     code, out, err = run(capsys, "--data-dir", str(data), "--json", "log", "w")
     assert code == 0, err
     assert json.loads(out)["inputs"][-1]["what"] == "Lady Grey is the sheriff from Day 2"
+
+
+def test_the_threshold_of_failing_polls_from_the_notify_tab(
+    live: Live, capsys, monkeypatch  # noqa: ANN001, F811
+) -> None:
+    with httpx.Client(base_url=live.web.url) as client:
+        said = _flash(client, _post(client, f"/game/{GAME}/poll-after", poll_after="45m"))
+        assert said == "Polls failing for 45 min are told."
+        code, out, err = _cli(capsys, monkeypatch, live, "--json", "notify", GAME)
+        assert code == 0 and json.loads(out)["poll_after_s"] == 45 * 60, err
+        r = _post(client, f"/game/{GAME}/poll-after", poll_after="soon")
+        code, _out, err = _cli(capsys, monkeypatch, live, "notify", GAME, "--poll-after", "soon")
+        assert r.status_code == 400 and code == 1
+        assert err.removeprefix("error: ").strip() in unescape(r.text)

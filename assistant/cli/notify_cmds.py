@@ -60,6 +60,7 @@ def notify_cmd(  # noqa: PLR0913 - the options of a target
         remove_target,
         send_test,
         send_test_text,
+        set_poll_after,
         target_rows,
     )
     from assistant.notify.push import POLL_AFTER_KEY
@@ -73,8 +74,7 @@ def notify_cmd(  # noqa: PLR0913 - the options of a target
     notes: list[str] = []
     with a.open_game(game_id) as store:
         if poll_after is not None:
-            seconds = parse_duration(poll_after, where="--poll-after").total_seconds()
-            store.update_config(**{POLL_AFTER_KEY: seconds})
+            set_poll_after(store, poll_after)
         if add_url is not None:
             notes += add_target(store, add_url, now, min_severity=min_severity,
                                 events=events, quiet=quiet)

@@ -5,7 +5,7 @@ dashboard shows them, so the two cannot disagree."""
 from __future__ import annotations
 
 import os
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from assistant.errors import ConfigError
@@ -20,7 +20,7 @@ from assistant.notify.targets import (
     targets_of,
     with_target,
 )
-from assistant.phases import game_zone, local_text
+from assistant.phases import format_duration, game_zone, local_text, parse_duration
 from assistant.store import GameStore
 
 
@@ -40,6 +40,16 @@ def add_target(store: GameStore, url: str, now: datetime, *, min_severity: str |
     elif fresh:
         notes.append(f"Send a test: assistant notify {store.game_id} --test {target.id}")
     return notes
+
+
+def set_poll_after(store: GameStore, text: str) -> str:
+    """How long the polls may fail before the GM is told (`notify --poll-after`, the
+    page's form); the one line saying so."""
+    from assistant.notify.push import POLL_AFTER_KEY
+
+    after: timedelta = parse_duration(text, where="--poll-after")
+    store.update_config(**{POLL_AFTER_KEY: after.total_seconds()})
+    return f"Polls failing for {format_duration(after)} are told."
 
 
 def remove_target(store: GameStore, key: str) -> str:

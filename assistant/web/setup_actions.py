@@ -25,6 +25,7 @@ from assistant.game_inputs import (
 )
 from assistant.gm import pm_drafts
 from assistant.monitor import game_title
+from assistant.notify.manage import set_poll_after
 from assistant.store import GameStore
 from assistant.web.forms import FormError, number, text
 
@@ -108,10 +109,20 @@ def _roles(d: Dashboard, game_id: str, form: FormData) -> str:
     return setup_text(game_id, entered)
 
 
+def _poll_after(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`notify GAME --poll-after DURATION` (the Notify tab)."""
+    after = text(form, "poll_after")
+    if after is None:
+        raise FormError("give how long the polls may fail before you are told, e.g. 30m")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        return set_poll_after(store, after)
+
+
 SETUP_ACTIONS = {"game-title": _title, "game-rules": _rules, "house-rules": _house_rules,
                  "modifier": _modifier, "alias": _alias, "reset": _reset,
-                 "lynches": _lynches, "roles": _roles}
-"""The Setup tab's actions (templates/web/tab_setup.html), each the section of that id."""
+                 "lynches": _lynches, "roles": _roles, "poll-after": _poll_after}
+"""The Setup tab's actions (templates/web/tab_setup.html), each the section of that id, and
+the Notify tab's threshold for failing polls."""
 
 
 def pms_page(d: Dashboard, game_id: str, query: Mapping[str, str]) -> dict[str, Any]:
