@@ -125,6 +125,11 @@ CLI_ONLY: dict[tuple[str, str], str] = {
     ("run", "*"): "starts the daemon, and the dashboard with it (`run --web`)",
     ("fetch", "*"): "reads a thread (with a login, at a chosen pace) from a terminal; the "
                     "daemon beside the page polls every game",
+    ("post", "*"): "posts a draft through the GM's forum account; the page's Post buttons "
+                   "beside the drafts come with their own branch (move this entry then)",
+    ("send", "*"): "sends PMs through the GM's forum account; as post",
+    ("inbox", "*"): "reads the GM's forum inbox; the page's inbox tab comes with its own "
+                    "branch (move this entry then)",
     ("game new", "*"): "creates a game from a players file, a thread URL and a ruleset once, "
                        "at the terminal; the page moderates games that exist",
     ("count", "--at-post"): "a count as of an earlier post: the page shows the running count, "
