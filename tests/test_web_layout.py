@@ -187,17 +187,29 @@ def test_a_phone_has_no_sideways_scroll_and_big_enough_buttons(
     assert small_targets(page) == []
     page.screenshot(path=str(shots / "phone-game.png"))
     page.screenshot(path=str(shots / "phone-game-full.png"), full_page=True)
+    # The chart scrolls in its box, opened at its end; its caption is whole on the screen,
+    # not cut off inside that box.
+    caption = page.locator("figure.history figcaption")
+    box = caption.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert page.evaluate("(() => { const c = document.querySelector('figure.history "
+                         "figcaption'); return c.scrollWidth <= c.clientWidth; })()")
+    assert page.evaluate("(() => { const b = document.querySelector('.chart-box');"
+                         " return b.scrollWidth > b.clientWidth && b.scrollLeft > 0; })()")
+    caption.screenshot(path=str(shots / "phone-chart-caption.png"))
     # A tap on the chart shows the step, on the phone too.
     page.locator("svg.chart g.step").nth(3).tap()
     page.locator("#chart-tip").wait_for(state="visible")
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(shots / "phone-chart-tap.png"))
-    for tab in ("drafts", "players", "night", "votes", "gm", "notify", "posts"):
+    for tab in ("drafts", "players", "night", "votes", "gm", "setup", "log", "notify", "posts"):
         page.click(f"#tab-{tab}")
         assert no_horizontal_scroll(page), tab
         assert small_targets(page) == [], tab
     page.click("#tab-gm")
     page.locator("#panel-gm").screenshot(path=str(shots / "phone-gm-tab.png"))
+    page.click("#tab-setup")
+    page.locator("#panel-setup").screenshot(path=str(shots / "phone-setup-tab.png"))
     page.click("#tab-drafts")
     page.screenshot(path=str(shots / "phone-drafts.png"), full_page=True)
     context.close()

@@ -201,8 +201,8 @@
   }
   // On a phone the chart scrolls sideways in its box: show its end (now, the deadline).
   function chartToNow() {
-    document.querySelectorAll(".history").forEach(function (fig) {
-      if (fig.scrollWidth > fig.clientWidth) { fig.scrollLeft = fig.scrollWidth; }
+    document.querySelectorAll(".chart-box").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth) { box.scrollLeft = box.scrollWidth; }
     });
   }
   document.addEventListener("DOMContentLoaded", function () {
