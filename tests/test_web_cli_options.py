@@ -13,62 +13,32 @@ import re
 from html import unescape
 
 import httpx
-from cli_support import run_at
 from cli_support import run_cli as run
 from realthreads import NOW
 from test_cli_count import _game_001
 from test_web_actions import _post
 from test_web_dashboard import Live, live  # noqa: F401 - the fixture
+from web_form_support import GAME, cli_at, flash_of, log_of, refused_alike
 
 from assistant.clock import FakeClock
 from assistant.web.app import Dashboard
 from assistant.web.guard import Guard
 from assistant.web.server import start
 
-GAME = "thread-b"
-
-
-def _cli(capsys, monkeypatch, at: Live, *args: str) -> tuple[int, str, str]:  # noqa: ANN001
-    return run_at(capsys, monkeypatch, at.data, at.now(), *args)
-
-
-def _log(capsys, monkeypatch, at: Live) -> list[dict]:  # noqa: ANN001
-    code, out, err = _cli(capsys, monkeypatch, at, "--json", "log", GAME)
-    assert code == 0, err
-    return json.loads(out)["inputs"]
-
-
-def _flash(client: httpx.Client, r: httpx.Response) -> str:
-    assert r.status_code == 303, re.findall(r'class="error" role="alert">(.*?)<', r.text)
-    page = client.get(r.headers["location"]).text
-    return unescape(re.search(r'<p class="flash" role="status">(.*?)</p>', page, re.S)[1])
-
 
 def _stores_as_the_command(client: httpx.Client, capsys, monkeypatch, at: Live,  # noqa: ANN001
                            action: str, fields: dict[str, str], *cli_args: str) -> str:
     """The page's action stores what the command stores for the same input: the page's
     fact is withdrawn, the command's entered, and the two read the same in the log."""
-    said = _flash(client, _post(client, f"/game/{GAME}/{action}", **fields))
-    page_fact = _log(capsys, monkeypatch, at)[-1]
-    code, _out, err = _cli(capsys, monkeypatch, at, "undo", GAME, str(page_fact["id"]))
+    said = flash_of(client, _post(client, f"/game/{GAME}/{action}", **fields))
+    page_fact = log_of(capsys, monkeypatch, at)[-1]
+    code, _out, err = cli_at(capsys, monkeypatch, at, "undo", GAME, str(page_fact["id"]))
     assert code == 0, err
-    code, _out, err = _cli(capsys, monkeypatch, at, *cli_args)
+    code, _out, err = cli_at(capsys, monkeypatch, at, *cli_args)
     assert code == 0, err
-    cli_fact = _log(capsys, monkeypatch, at)[-1]
+    cli_fact = log_of(capsys, monkeypatch, at)[-1]
     assert (cli_fact["kind"], cli_fact["what"]) == (page_fact["kind"], page_fact["what"])
     return said
-
-
-def _refused_alike(client: httpx.Client, capsys, monkeypatch, at: Live,  # noqa: ANN001
-                   action: str, fields: dict[str, str], *cli_args: str) -> str:
-    before = _log(capsys, monkeypatch, at)
-    r = _post(client, f"/game/{GAME}/{action}", **fields)
-    code, _out, err = _cli(capsys, monkeypatch, at, *cli_args)
-    refusal = err.removeprefix("error: ").strip()
-    assert r.status_code == 400 and code == 1, err
-    assert refusal in unescape(r.text)
-    assert _log(capsys, monkeypatch, at) == before
-    return refusal
 
 
 def test_deaths_phases_and_deadlines_with_the_commands_options(
@@ -84,7 +54,7 @@ def test_deaths_phases_and_deadlines_with_the_commands_options(
             {"player": "Tom & Jerry's", "how": "modkill", "at": "2026-11-22 11:05"},
             "kill", GAME, "Tom & Jerry's", "--how", "modkill", "--at", "2026-11-22 11:05")
         assert said.startswith("Recorded")
-        _refused_alike(client, capsys, monkeypatch, live, "kill",
+        refused_alike(client, capsys, monkeypatch, live, "kill",
                        {"player": "Conia", "how": "modkill", "at": "teatime"},
                        "kill", GAME, "Conia", "--how", "modkill", "--at", "teatime")
         _stores_as_the_command(
@@ -94,7 +64,7 @@ def test_deaths_phases_and_deadlines_with_the_commands_options(
         _stores_as_the_command(
             client, capsys, monkeypatch, live, "deadline", {"shorten_to": "2026-11-22 11:16"},
             "phase", GAME, "--shorten-to", "2026-11-22 11:16")
-        _refused_alike(client, capsys, monkeypatch, live, "deadline",
+        refused_alike(client, capsys, monkeypatch, live, "deadline",
                        {"shorten_to": "2026-11-20 09:00"},
                        "phase", GAME, "--shorten-to", "2026-11-20 09:00")
         _stores_as_the_command(
@@ -113,16 +83,16 @@ def test_orders_resolutions_rulings_and_pms_of_a_given_phase(
         _stores_as_the_command(client, capsys, monkeypatch, live, "order",
                                {"orders": "Lady Grey: investigate Conia", "night": "2"},
                                "order", GAME, "Lady Grey: investigate Conia", "--night", "2")
-        _refused_alike(client, capsys, monkeypatch, live, "order",
+        refused_alike(client, capsys, monkeypatch, live, "order",
                        {"orders": "Lady Grey: investigate Conia", "day": "2"},
                        "order", GAME, "Lady Grey: investigate Conia", "--day", "2")
-        said = _flash(client, _post(client, f"/game/{GAME}/resolve", night="2", dry_run="1"))
-        code, out, err = _cli(capsys, monkeypatch, live, "resolve", GAME, "--night", "2",
+        said = flash_of(client, _post(client, f"/game/{GAME}/resolve", night="2", dry_run="1"))
+        code, out, err = cli_at(capsys, monkeypatch, live, "resolve", GAME, "--night", "2",
                               "--dry-run")
         assert code == 0, err
         assert said.strip() == out.strip()
 
-        votes = json.loads(_cli(capsys, monkeypatch, live, "--json", "count", GAME,
+        votes = json.loads(cli_at(capsys, monkeypatch, live, "--json", "count", GAME,
                                 "--why")[1])["votes"]
         first, last = votes[0]["post"], votes[-1]["post"]
         _stores_as_the_command(client, capsys, monkeypatch, live, "rule",
@@ -131,10 +101,10 @@ def test_orders_resolutions_rulings_and_pms_of_a_given_phase(
                                "rule", GAME, "--post", str(first), "--from-post", str(last))
 
         # Night 2 resolved and stored from the page; its result PMs are `draft pms`'s.
-        said = _flash(client, _post(client, f"/game/{GAME}/resolve", night="2"))
+        said = flash_of(client, _post(client, f"/game/{GAME}/resolve", night="2"))
         assert said.startswith("night 2: resolved and stored")
         page = client.get(f"/game/{GAME}/pms", params={"night": "2"}).text
-        code, out, err = _cli(capsys, monkeypatch, live, "draft", "pms", GAME, "--night", "2")
+        code, out, err = cli_at(capsys, monkeypatch, live, "draft", "pms", GAME, "--night", "2")
         assert code == 0, err
         boxes = re.findall(r'<textarea readonly[^>]*>(.*?)</textarea>', page, re.S)
         assert boxes and "Lady Grey" in page
@@ -142,7 +112,7 @@ def test_orders_resolutions_rulings_and_pms_of_a_given_phase(
         page = client.get(f"/game/{GAME}/pms", params={"day": "2", "night": "2"}).text
         assert "give a day alone" in unescape(page)
         page = client.get(f"/game/{GAME}/pms", params={"day": "1"}).text
-        code, out, err = _cli(capsys, monkeypatch, live, "draft", "pms", GAME, "--day", "1")
+        code, out, err = cli_at(capsys, monkeypatch, live, "draft", "pms", GAME, "--day", "1")
         assert code == 1 and err.removeprefix("error: ").strip() in unescape(page)
 
 
@@ -164,11 +134,11 @@ def test_the_threshold_of_failing_polls_from_the_notify_tab(
     live: Live, capsys, monkeypatch  # noqa: ANN001, F811
 ) -> None:
     with httpx.Client(base_url=live.web.url) as client:
-        said = _flash(client, _post(client, f"/game/{GAME}/poll-after", poll_after="45m"))
+        said = flash_of(client, _post(client, f"/game/{GAME}/poll-after", poll_after="45m"))
         assert said == "Polls failing for 45 min are told."
-        code, out, err = _cli(capsys, monkeypatch, live, "--json", "notify", GAME)
+        code, out, err = cli_at(capsys, monkeypatch, live, "--json", "notify", GAME)
         assert code == 0 and json.loads(out)["poll_after_s"] == 45 * 60, err
         r = _post(client, f"/game/{GAME}/poll-after", poll_after="soon")
-        code, _out, err = _cli(capsys, monkeypatch, live, "notify", GAME, "--poll-after", "soon")
+        code, _out, err = cli_at(capsys, monkeypatch, live, "notify", GAME, "--poll-after", "soon")
         assert r.status_code == 400 and code == 1
         assert err.removeprefix("error: ").strip() in unescape(r.text)
