@@ -39,6 +39,8 @@ ON_THE_PAGE: dict[tuple[str, str], tuple[str, str]] = {
     ("game reset", "--at-post"): ("reset", "at_post"),
     ("game rules", "--at-deadline"): ("game-rules", "at_deadline"),
     ("game rules", "--no-lynch-majority"): ("game-rules", "no_lynch_majority"),
+    ("game rules", "--auto-post"): ("game-rules", "auto_post"),
+    ("game rules", "--auto-post-gap"): ("game-rules", "auto_post_gap"),
     ("game title", "title"): ("game-title", "title"),
     ("kill", "player"): ("kill", "player"),
     ("kill", "--at-post"): ("kill", "at_post"),

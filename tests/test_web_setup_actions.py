@@ -79,6 +79,13 @@ def test_a_majority_game_takes_its_own_rules_from_the_page(
     assert said == "Set. " + out.rstrip("\n")
     assert "  at_deadline = plurality  (this game's)" in out
     assert "  no_lynch_majority = one_less  (this game's)" in out
+    with httpx.Client(base_url=live.web.url) as client:  # what the daemon may post itself
+        said = flash_of(client, _post(client, "/game/ms/game-rules", auto_post="off",
+                                      auto_post_gap="3m"))
+    code, out, err = cli_at(capsys, monkeypatch, live, "--json", "game", "rules", "ms")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert (doc["auto_post"], doc["auto_post_gap"]) == ("off", "3m"), (said, doc)
 
 
 def test_modifier_alias_reset_and_setup_from_the_page(

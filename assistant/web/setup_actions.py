@@ -41,13 +41,16 @@ def _title(d: Dashboard, game_id: str, form: FormData) -> str:
 
 
 def _rules(d: Dashboard, game_id: str, form: FormData) -> str:
-    """`game rules GAME [--at-deadline] [--no-lynch-majority]`."""
+    """`game rules GAME [--at-deadline] [--no-lynch-majority] [--auto-post]
+    [--auto-post-gap]`."""
     at_deadline, no_lynch = text(form, "at_deadline"), text(form, "no_lynch_majority")
-    if not (at_deadline or no_lynch):
-        raise FormError("choose what the deadline does without a majority, or the votes "
-                        "No Lynch needs")
+    auto_post, gap = text(form, "auto_post"), text(form, "auto_post_gap")
+    if not (at_deadline or no_lynch or auto_post or gap):
+        raise FormError("choose what the deadline does without a majority, the votes No "
+                        "Lynch needs, or what the daemon may post")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
-        _data, said = game_rules(store, d.now(), at_deadline, no_lynch)
+        _data, said = game_rules(store, d.now(), at_deadline, no_lynch, auto_post=auto_post,
+                                 auto_post_gap=gap)
     return said
 
 
