@@ -127,9 +127,10 @@ CLI_ONLY: dict[tuple[str, str], str] = {
     ("run", "*"): "starts the daemon, and the dashboard with it (`run --web`)",
     ("fetch", "*"): "reads a thread (with a login, at a chosen pace) from a terminal; the "
                     "daemon beside the page polls every game",
-    ("post", "*"): "posts a draft through the GM's forum account; the page's Post buttons "
-                   "beside the drafts come with their own branch (move this entry then)",
-    ("send", "*"): "sends PMs through the GM's forum account; as post",
+    ("post", "*"): "on the page as the Post button beside each draft (web/writes.py), whose "
+                   "confirmation page is built per draft: its own tests (test_web_writes) "
+                   "cover it; --delay and --yes are the terminal's",
+    ("send", "*"): "on the page as the Send button beside each kind of PM; as post",
     ("inbox", "*"): "reads the GM's forum inbox; the page's inbox tab comes with its own "
                     "branch (move this entry then)",
     ("game new", "*"): "creates a game from a players file, a thread URL and a ruleset once, "
