@@ -1,11 +1,24 @@
 """What every action of the dashboard reads from its form: a refusal of a form sent without
-what the action needs, a number field, a text field."""
+what the action needs, a number field, a text field; and what it needs of the dashboard."""
 
 from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
 
 from starlette.datastructures import FormData
 
 from assistant.errors import AssistantError
+
+
+class Site(Protocol):
+    """What an action needs of the dashboard (`app.Dashboard`): its data directory, its
+    clock."""
+
+    data_dir: Path
+
+    def now(self) -> datetime: ...
 
 
 class FormError(AssistantError):

@@ -7,7 +7,7 @@ page stores what the command stores and refuses what it refuses, in the same wor
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.datastructures import FormData
 
@@ -27,20 +27,17 @@ from assistant.gm import pm_drafts
 from assistant.monitor import game_title
 from assistant.notify.manage import set_poll_after
 from assistant.store import GameStore
-from assistant.web.forms import FormError, number, text
-
-if TYPE_CHECKING:
-    from assistant.web.app import Dashboard
+from assistant.web.forms import FormError, Site, number, text
 
 
-def _title(d: Dashboard, game_id: str, form: FormData) -> str:
+def _title(d: Site, game_id: str, form: FormData) -> str:
     """`game title GAME NAME`."""
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         shown, changed = set_title(store, str(form.get("title") or ""), d.now())
     return f"{'Set' if changed else 'Unchanged'}: {game_id} is called {shown.title!r}."
 
 
-def _rules(d: Dashboard, game_id: str, form: FormData) -> str:
+def _rules(d: Site, game_id: str, form: FormData) -> str:
     """`game rules GAME [--at-deadline] [--no-lynch-majority] [--auto-post]
     [--auto-post-gap]`."""
     at_deadline, no_lynch = text(form, "at_deadline"), text(form, "no_lynch_majority")
@@ -54,7 +51,7 @@ def _rules(d: Dashboard, game_id: str, form: FormData) -> str:
     return said
 
 
-def _house_rules(d: Dashboard, game_id: str, form: FormData) -> str:
+def _house_rules(d: Site, game_id: str, form: FormData) -> str:
     """`alerts GAME --rule KEY=VALUE ...` (one a line)."""
     items = [ln.strip() for ln in str(form.get("rules") or "").splitlines() if ln.strip()]
     with GameStore.open(d.data_dir, game_id, create=False) as store:
@@ -62,7 +59,7 @@ def _house_rules(d: Dashboard, game_id: str, form: FormData) -> str:
     return "House rules set: " + ", ".join(f"{k} = {v}" for k, v in given.items()) + "."
 
 
-def _modifier(d: Dashboard, game_id: str, form: FormData) -> str:
+def _modifier(d: Site, game_id: str, form: FormData) -> str:
     """`game modifier GAME PLAYER [--weight N] [--powerless] [--lover-of] [--day]`."""
     weight = number(form, "weight", "the vote's weight")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
@@ -73,7 +70,7 @@ def _modifier(d: Dashboard, game_id: str, form: FormData) -> str:
     return said
 
 
-def _alias(d: Dashboard, game_id: str, form: FormData) -> str:
+def _alias(d: Site, game_id: str, form: FormData) -> str:
     """`game alias GAME PLAYER ACCOUNT`."""
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         _data, said = record_alias(store, text(form, "player") or "", text(form, "account") or "",
@@ -81,7 +78,7 @@ def _alias(d: Dashboard, game_id: str, form: FormData) -> str:
     return said
 
 
-def _reset(d: Dashboard, game_id: str, form: FormData) -> str:
+def _reset(d: Site, game_id: str, form: FormData) -> str:
     """`game reset GAME --at-post N`."""
     at_post = number(form, "at_post", "your post")
     if at_post is None:
@@ -91,7 +88,7 @@ def _reset(d: Dashboard, game_id: str, form: FormData) -> str:
     return said
 
 
-def _lynches(d: Dashboard, game_id: str, form: FormData) -> str:
+def _lynches(d: Site, game_id: str, form: FormData) -> str:
     """`game lynches GAME --day N --available K`."""
     day, available = number(form, "day", "the day"), number(form, "available", "the lynches")
     if day is None or available is None:
@@ -101,7 +98,7 @@ def _lynches(d: Dashboard, game_id: str, form: FormData) -> str:
     return said
 
 
-def _roles(d: Dashboard, game_id: str, form: FormData) -> str:
+def _roles(d: Site, game_id: str, form: FormData) -> str:
     """`roles GAME --file setup.toml`, the file's text pasted in the box."""
     setup = str(form.get("setup") or "")
     if not setup.strip():
@@ -112,7 +109,7 @@ def _roles(d: Dashboard, game_id: str, form: FormData) -> str:
     return setup_text(game_id, entered)
 
 
-def _poll_after(d: Dashboard, game_id: str, form: FormData) -> str:
+def _poll_after(d: Site, game_id: str, form: FormData) -> str:
     """`notify GAME --poll-after DURATION` (the Notify tab)."""
     after = text(form, "poll_after")
     if after is None:
@@ -128,7 +125,7 @@ SETUP_ACTIONS = {"game-title": _title, "game-rules": _rules, "house-rules": _hou
 the Notify tab's threshold for failing polls."""
 
 
-def pms_page(d: Dashboard, game_id: str, query: Mapping[str, str]) -> dict[str, Any]:
+def pms_page(d: Site, game_id: str, query: Mapping[str, str]) -> dict[str, Any]:
     """The values of the PMs page (templates/web/pms.html): `draft pms` with the query's
     night, day and pending, or its refusal in the command's words."""
     values: dict[str, Any] = {"game_id": game_id, "title": game_id, "pms": {}, "error": None}
