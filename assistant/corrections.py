@@ -423,17 +423,24 @@ def _adjust(d: dict[str, Any], _: Any) -> str:
 
 def _vote(d: dict[str, Any], _: Any) -> str:
     did = f"votes {d['target']}" if d.get("target") else "unvotes"
-    return f"PM vote: {d['voter']} {did}{_at(d)}"
+    return f"PM vote: {d['voter']} {did}{_at(d)}{_from_inbox(d)}"
 
 
 def _order(d: dict[str, Any], _: Any) -> str:
     said = d.get("text") or f"{d['actor']}: {d['ability']}"
-    return f"order for {d['phase']} {d['number']}: {said}"
+    return f"order for {d['phase']} {d['number']}: {said}{_from_inbox(d)}"
+
+
+def _from_inbox(d: dict[str, Any]) -> str:
+    """" (inbox proposal 12, PM 12)" for a fact accepted from the inbox."""
+    if d.get("source") != "inbox":
+        return ""
+    return f" (inbox proposal {d.get('proposal')}, PM {d.get('pm_id')})"
 
 
 def _no_order(d: dict[str, Any], _: Any) -> str:
     who = f"the {d['side']}" if d.get("side") else d["actor"]
-    return f"{who}: no action on {d['phase']} {d['number']}"
+    return f"{who}: no action on {d['phase']} {d['number']}{_from_inbox(d)}"
 
 
 def _ruling(d: dict[str, Any], _: Any) -> str:
@@ -504,6 +511,9 @@ _SAY = {
     "roles": lambda d, _: f"setup: {len(d.get('players', []))} players (seed {d.get('seed')})",
     "ruling": _ruling,
     "withdraw": _withdraw,
+    "inbox_reject": lambda d, _: f"inbox proposal {d['proposal']} rejected (PM {d.get('pm_id')})",
+    "inbox_pm": lambda d, _: f"PM {d['pm_id']} from {d['player']} kept"
+    + (f": {d['subject']}" if d.get("subject") else ""),
     "ack": lambda d, _: f"alert {d['alert']} acknowledged"
     + (f": {d['note']}" if d.get("note") else ""),
     "setting": _setting,

@@ -18,6 +18,7 @@
     │   └── TruncatedPageError a topic page cut short (no closing markup, posts missing)
     ├── VoteError              a vote the GM entered cannot be used
     ├── PhaseError             a phase, deadline or extension the GM entered cannot be used
+    ├── ProposalError          an inbox proposal cannot be accepted or rejected as asked
     └── OrderError             a night order the GM entered cannot be used
         ├── MalformedOrderError   the text is not an order
         ├── IllegalOrderError     the ruleset forbids it
@@ -143,6 +144,11 @@ class IllegalOrderError(OrderError):
 
 class AmbiguousOrderError(OrderError):
     pass
+
+
+class ProposalError(AssistantError):
+    """An inbox proposal that does not exist, was decided already, or cannot be accepted as
+    read (the reason, and what to give instead)."""
 
 
 class PhaseError(AssistantError):

@@ -198,9 +198,12 @@ def enter_pm_vote(
     unvote: bool,
     at_text: str | None,
     now: datetime,
+    at: datetime | None = None,
+    origin: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], str]:
     """Store a vote sent by PM (`vote`, and the dashboard's form): the fact and one line
-    saying what was recorded. Every refusal is a VoteError naming what to give instead."""
+    saying what was recorded. Every refusal is a VoteError naming what to give instead.
+    `at`: when it was sent, if known (an inbox message); `origin`: where it came from."""
     game_id = store.game_id
     if bool(target) == unvote:
         raise VoteError(
@@ -209,7 +212,7 @@ def enter_pm_vote(
         )
     g = load_game(store)
     vrules = VoteRules.from_ruleset(find_ruleset(g.ruleset))
-    at = parse_at(at_text, now=now, tz=g.tz) if at_text else now
+    at = parse_at(at_text, now=now, tz=g.tz) if at_text else (at or now)
     if "pm" not in vrules.forms and not _controlled(g, voter, vrules, at):
         raise VoteError(
             f"the ruleset of {game_id!r} ({g.ruleset}) does not take votes by PM: it counts "
@@ -227,7 +230,7 @@ def enter_pm_vote(
             if not m.ok:
                 raise VoteError(f"the target {m.describe()}; players: {', '.join(g.players)}")
             resolved = m.slot
-    data = {"voter": who.slot, "target": resolved, "at": to_iso(at)}
+    data = {"voter": who.slot, "target": resolved, "at": to_iso(at), **(origin or {})}
     store.add_input("vote", data, now)
     if resolved is None:
         did = "unvotes"
@@ -347,12 +350,14 @@ def enter_orders(
     day: int | None = None,
     source: Path | None = None,
     force: bool = False,
+    origin: dict[str, Any] | None = None,
 ) -> tuple[str, int, list[Order]]:
     """Check and store orders (`order`, and the dashboard's form): all of them or, when one
     is refused, none; the error names the line of `source` it came from. "Conia: none"
-    withdraws Conia's orders (see `enter_order_lines`)."""
+    withdraws Conia's orders (see `enter_order_lines`). `origin`: where they came from,
+    kept with each fact (an inbox proposal: {"source": "inbox", "pm_id", "proposal"})."""
     done = enter_order_lines(store, lines, now, night=night, day=day, source=source,
-                             force=force)
+                             force=force, origin=origin)
     return done.phase, done.number, done.orders
 
 
@@ -365,6 +370,7 @@ def enter_order_lines(
     day: int | None = None,
     source: Path | None = None,
     force: bool = False,
+    origin: dict[str, Any] | None = None,
 ) -> OrdersEntered:
     """`enter_orders`, saying also what each "Actor: none" line withdrew: the orders entered
     for that player (or side) in the phase, each withdrawn by a fact of its own (`undo`),
@@ -416,14 +422,14 @@ def enter_order_lines(
                     and (side is not None or d["data"]["actor"] == who)]
             for d in gone:
                 store.add_input(WITHDRAW, {"input": d["seq"], "kind": ORDER}, now)
-            store.add_input(NO_ORDER,
-                            {"actor": who, "side": side, "phase": phase, "number": number}, now)
+            store.add_input(NO_ORDER, {"actor": who, "side": side, "phase": phase,
+                                       "number": number, **(origin or {})}, now)
             name = f"the {side}" if side else who
             was = "; ".join(f"{d['data'].get('text')} (input {d['seq']})" for d in gone)
             said.append(f"{name}: no action on {phase} {number}"
                         + (f"; withdrawn: {was}" if was else ""))
         for o in orders:
-            store.add_input(ORDER, o.to_dict(), now)
+            store.add_input(ORDER, {**o.to_dict(), **(origin or {})}, now)
     return OrdersEntered(phase, number, orders, said)
 
 

@@ -1,7 +1,7 @@
 """What the GM's forum account writes and reads, as plain functions of a game's store,
-shared by the command line (`post`, `send`, `inbox`) and the dashboard as `gm.py` is: which
-draft is posted and when it is refused, which PMs a `send` kind sends, the account, the
-inbox. The writing and its facts are `outbox.py` and `inbox.py`; the drafts are `gm.py`'s.
+shared by the command line (`post`, `send`) and the dashboard as `gm.py` is: which draft
+is posted and when it is refused, which PMs a `send` kind sends, the account. The writing
+and its facts are `outbox.py`; the drafts are `gm.py`'s; the inbox is `gm_inbox.py`'s.
 Nothing here prints.
 """
 
@@ -32,7 +32,6 @@ from assistant.store import GameStore
 
 if TYPE_CHECKING:
     from assistant.clock import Clock
-    from assistant.inbox import InboxMessage, InboxRead
     from assistant.outbox import Account, PmDraft, PostDraft, PostResult, SendReport
     from assistant.scrapers.http import Fetcher, FetchSettings
     from assistant.scrapers.writing import Recipient
@@ -225,20 +224,6 @@ def forum_account(store: GameStore, settings: FetchSettings | None = None,
     from assistant.outbox import open_account
 
     return open_account(store, settings=settings, fetcher=fetcher)
-
-
-def read_gm_inbox(store: GameStore, account: Account, now: datetime) -> InboxRead:
-    """Read the GM's forum inbox and keep the players' messages since the game began."""
-    from assistant.inbox import read_inbox
-
-    return read_inbox(store, account, now)
-
-
-def inbox_list(store: GameStore) -> list[InboxMessage]:
-    """The players' messages kept so far (what order proposals are derived from)."""
-    from assistant.inbox import messages
-
-    return messages(store)
 
 
 AUTO_POST_MODES = ("tallies", "off")

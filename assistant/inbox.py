@@ -4,7 +4,11 @@ twice is one. Orders and PM votes are derived from them (`messages`), like every
 else: this module reads and keeps, it does not interpret.
 
     inbox_pm {"pm_id", "player", "sender", "sender_id", "sent_at", "subject", "text",
-              "body_html", "read_at"}
+              "body_html", "read_at", "to"}
+
+The GM's inbox is the game's login's (`fetch --login`) and, for co-moderators, each login
+kept with `inbox --co-gm USER --password-env VAR` (`INBOX_LOGINS`): a player who sends
+their order to each GM sends two messages, kept both (`proposals.py` reads them as one).
 
 Messages from members who are not players are counted, never stored; the inbox is read
 down to the first message older than the game. Reading the inbox through the forum marks
@@ -28,6 +32,11 @@ if TYPE_CHECKING:
     from assistant.outbox import Account
 
 INBOX_PM = "inbox_pm"
+INBOX_LOGINS = "inbox_logins"
+"""Game config: the co-moderators' logins whose inboxes are read too, each {"user",
+"password_env"} (the password only ever in that environment variable)."""
+INBOX_INTERVAL = "inbox_interval"
+"""Game config: seconds between two reads of the inbox by the daemon (0: never)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,8 @@ class InboxMessage:
     body_html: str
     read_at: datetime
     """When the assistant first read it."""
+    to: str = ""
+    """The GM account whose inbox it was read in."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +93,7 @@ def _message(d: dict[str, Any]) -> InboxMessage:
         sent_at=from_iso(d.get("sent_at")), subject=d.get("subject", ""),
         text=d.get("text", ""), body_html=d.get("body_html", ""),
         read_at=from_iso(d["read_at"]),  # type: ignore[arg-type]
+        to=str(d.get("to") or ""),
     )
 
 
@@ -121,10 +133,20 @@ def read_inbox(store: GameStore, account: Account, now: datetime) -> InboxRead:
             "pm_id": pm.pm_id, "player": player, "sender": pm.sender,
             "sender_id": pm.sender_id, "sent_at": to_iso(pm.sent_at),
             "subject": pm.subject, "text": post_text(pm.body_html),
-            "body_html": pm.body_html, "read_at": to_iso(now),
+            "body_html": pm.body_html, "read_at": to_iso(now), "to": account.user,
         })
     if new:
         with store.batch():
             for data in new:
                 store.add_input(INBOX_PM, data, now)
     return InboxRead(tuple(_message(d) for d in new), others, since)
+
+
+def inbox_logins(config: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every login whose inbox is read: the game's own (`fetch --login`), then the
+    co-moderators' (`INBOX_LOGINS`); none without the game's own."""
+    own = config.get("login") or {}
+    if not own.get("user"):
+        return []
+    return [dict(own), *[dict(e) for e in config.get(INBOX_LOGINS) or ()
+                         if e.get("user") and e.get("user") != own.get("user")]]

@@ -184,6 +184,11 @@ class ReadingContext:
     ruleset_votes: str = ""
     """What the ruleset counts instead, for a vote by PM it does not take."""
     lex: Lexicon = field(init=False)
+    side_words: frozenset[str] = field(init=False)
+    """Sides' and roles' names, which may lead an order ("Mafia kill: Bob")."""
+    _names: list[str] = field(init=False)
+    _slot_matcher: NameMatcher = field(init=False)
+    _loose: NameMatcher = field(init=False)
     _states: dict[tuple[str, int], GameState | str] = field(default_factory=dict)
     _actors: dict[str, str | None] = field(default_factory=dict)
 
@@ -263,13 +268,16 @@ class ReadingContext:
         one "none" reading when there is none."""
         lines = [ln for ln in text.splitlines() if ln.strip()]
         named = set()
-        if subject.strip() and not _REPLY.match(subject):
+        has_subject = bool(subject.strip()) and not _REPLY.match(subject)
+        if has_subject:
             lines.insert(0, subject.strip())
         elif subject.strip():
             named = named_phases(subject)
         out: list[Reading] = []
-        for line in lines:
+        for i, line in enumerate(lines):
             found = list(self._read_line(player, line, when, named))
+            if i == 0 and has_subject:  # a title: what it reads is kept only when usable
+                found = [r for r in found if r.usable]
             if not found and named_phases(line):
                 named = named_phases(line)  # "Night 2 actions:" over the lines below it
             for r in found:
@@ -420,7 +428,7 @@ class ReadingContext:
             return "no one named after the vote"
         m = self._slot_matcher.match_vote(region)
         if m.ok:
-            return str(m.slot), skip + len(region), [f"{m.describe()}"]
+            return str(m.slot), _end_of(rest, skip, region), [f"{m.describe()}"]
         return f"the target {m.describe()}; players: {', '.join(self.game.players)}"
 
     # ---- orders ------------------------------------------------------------------------
@@ -525,7 +533,7 @@ class ReadingContext:
                     r = self._checked(order, state, quote)
                     for w in why:
                         r = r.doubted(w)
-                    return r, skip + len(region)
+                    return r, _end_of(rest, skip, region)
             _order, region_error = self._try(f"{actor}: {word} {region}", state, phase, number)
             first_error = region_error or first_error
         bare, error = self._try(f"{actor}: {word}", state, phase, number)
@@ -541,7 +549,7 @@ class ReadingContext:
         if bare is not None and not region:
             return self._checked(bare, state, quote), 0
         return Reading("order", quote, f"{actor}: {word} {region}".strip(), phase, number,
-                       refusal=first_error or error), skip + len(region)
+                       refusal=first_error or error), _end_of(rest, skip, region)
 
     def _try(self, line: str, state: GameState, phase: str,
              number: int) -> tuple[Order | None, str | None]:
@@ -597,6 +605,12 @@ def _sentence_start(line: str, at: int) -> int:
 def _sentence_end(line: str, at: int) -> int:
     m = _BOUNDARY.search(line, at)
     return m.start() if m else len(line)
+
+
+def _end_of(rest: str, skip: int, region: str) -> int:
+    """Where `region` (read from `rest[skip:]`) ends in `rest`."""
+    at = rest.find(region, skip) if region else -1
+    return skip if at < 0 else at + len(region)
 
 
 def _region(text: str) -> str:

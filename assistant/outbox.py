@@ -26,9 +26,10 @@ from __future__ import annotations
 import hashlib
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from assistant.clock import Clock, SystemClock
@@ -141,10 +142,11 @@ class Account:
     """What was set up on the way (the account added to the game's GMs)."""
 
 
-def login_of(store: GameStore) -> tuple[str, str]:
-    """(user, password) of the game's kept login; ConfigError says how to give one."""
+def login_of(store: GameStore, entry: Mapping[str, Any] | None = None) -> tuple[str, str]:
+    """(user, password) of the game's kept login (or of `entry`, a co-moderator's kept for
+    the inbox: {"user", "password_env"}); ConfigError says how to give one."""
     game = store.game_id
-    account = store.config().get("login") or {}
+    account = entry if entry is not None else (store.config().get("login") or {})
     user, variable = account.get("user"), account.get("password_env")
     if not user or not variable:
         raise ConfigError(
@@ -164,9 +166,11 @@ def login_of(store: GameStore) -> tuple[str, str]:
 
 @contextmanager
 def open_account(store: GameStore, *, settings: FetchSettings | None = None,
-                 fetcher: Fetcher | None = None) -> Iterator[Account]:
-    """Log in as the game's kept login on the game's forum (`fetcher`: for tests)."""
-    user, password = login_of(store)
+                 fetcher: Fetcher | None = None,
+                 entry: Mapping[str, Any] | None = None) -> Iterator[Account]:
+    """Log in as the game's kept login (or `entry`'s, see `login_of`) on the game's forum
+    (`fetcher`: for tests)."""
+    user, password = login_of(store, entry)
     config = store.config()
     if not config.get("thread_url"):
         raise ConfigError(f"game {store.game_id!r} has no thread yet: run `assistant fetch`")
@@ -175,12 +179,18 @@ def open_account(store: GameStore, *, settings: FetchSettings | None = None,
     fetcher = fetcher or Fetcher(guarded_client(), settings or FetchSettings())
     try:
         login(fetcher, ref, user, password)
-        zone = game_zone(forum_zone_name(config) or "UTC")
-        writer = ForumWriter(fetcher, ref, tz=zone, now=SystemClock().now)
-        yield Account(user, writer, fetcher)
+        yield account_on(config, user, fetcher, SystemClock().now)
     finally:
         if own:
             fetcher.close()
+
+
+def account_on(config: Mapping[str, Any], user: str, fetcher: Fetcher,
+               now: Callable[[], datetime]) -> Account:
+    """The account `fetcher` is logged in as (the daemon's own fetcher, logged in once)."""
+    ref = thread_url_info(config["thread_url"])
+    zone = game_zone(forum_zone_name(dict(config)) or "UTC")
+    return Account(user, ForumWriter(fetcher, ref, tz=zone, now=now), fetcher)
 
 
 def gm_account_check(store: GameStore, user: str, *, add: bool) -> str | None:

@@ -303,4 +303,4 @@ def test_inbox_keeps_players_messages_since_the_game_began(
     assert [m["pm_id"] for m in again["messages"]] == [m["pm_id"] for m in first["messages"]]
     assert not any(m["new"] for m in again["messages"])
     out, _ = g.run("inbox", "g", "--stored")
-    assert f"{a}: Night 1" in out and "protect" in out
+    assert f"{a}: protect {b}" in out and "> Night 1: I'd like to protect" in out

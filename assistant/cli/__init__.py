@@ -168,7 +168,7 @@ COMMANDS = {
     "demo": "demo_cmds",
     "notify": "notify_cmds",
     "rule": "gm_cmds", "log": "gm_cmds", "undo": "gm_cmds",
-    "post": "forum_cmds", "send": "forum_cmds", "inbox": "forum_cmds",
+    "post": "forum_cmds", "send": "forum_cmds", "inbox": "inbox_cmds",
 }  # fmt: skip
 DRAFTS = {"tally": "count_cmds", "dawn": "engine_cmds", "pms": "engine_cmds",
           "role-pms": "engine_cmds", "dusk": "engine_cmds", "prods": "notify_cmds"}  # fmt: skip

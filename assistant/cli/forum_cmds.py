@@ -21,18 +21,15 @@ from assistant.gm_forum import (
     POST_DRAFTS,
     account_checks,
     forum_account,
-    inbox_list,
     pm_batch,
     pm_recipients,
     pms_to_send,
     post_checks,
     post_draft_of,
     post_to_thread,
-    read_gm_inbox,
     send_pm_batch,
 )
-from assistant.models import to_iso
-from assistant.phases import game_zone, local_text, parse_duration
+from assistant.phases import parse_duration
 from assistant.safe_text import for_terminal
 from assistant.scrapers.http import FetchSettings
 
@@ -184,43 +181,3 @@ def send_cmd(ctx: click.Context, game_id: str, kind: str, night: int | None,
     a.emit(doc, "\n".join(lines))
     if report.failed is not None:  # what was sent is recorded; the rest is for a rerun
         raise SystemExit(1)
-
-
-@cli.command("inbox")
-@click.argument("game_id", metavar="GAME")
-@click.option("--stored", is_flag=True, help="List the messages kept so far without reading "
-              "the forum.")
-@_delay
-@common_options
-@click.pass_context
-def inbox_cmd(ctx: click.Context, game_id: str, stored: bool, delay: float | None) -> None:
-    """Read the GM's forum inbox and keep the messages GAME's players sent since the game
-    began; list them. (Reading marks them read on the forum, as a browser would.)"""
-    a = app(ctx)
-    read = None
-    with a.open_game(game_id) as store:
-        if not stored:
-            with forum_account(store, _settings(delay)) as account:
-                read = read_gm_inbox(store, account, a.clock.now())
-        kept = inbox_list(store)
-        zone = game_zone(store.config().get("tz"))
-    new = {m.pm_id for m in read.new} if read else set()
-    doc: dict[str, Any] = {"game": game_id, "messages": [
-        {"pm_id": m.pm_id, "player": m.player, "sender": m.sender,
-         "sent_at": to_iso(m.sent_at), "subject": m.subject, "text": m.text,
-         "new": m.pm_id in new} for m in kept]}
-    lines = []
-    if read is not None:
-        since = f" since {local_text(read.since, zone)}" if read.since else ""
-        doc.update(others=read.others, since=to_iso(read.since))
-        left = (f" ({read.others} from members who are not players left out)"
-                if read.others else "")
-        lines.append(f"{game_id}: {len(read.new)} new message(s) from players{since}{left}")
-    for m in kept:
-        when = local_text(m.sent_at, zone) if m.sent_at else "?"
-        mark = " [new]" if m.pm_id in new else ""
-        lines.append(f"PM {m.pm_id}  {when}  {m.player}: {m.subject}{mark}")
-        lines += [f"    {line}" for line in m.text.splitlines() if line.strip()]
-    if not kept:
-        lines.append("no messages from players kept yet")
-    a.emit(doc, "\n".join(lines))

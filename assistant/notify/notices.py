@@ -12,6 +12,7 @@ title (`monitor.game_title`); the game's id appears only in the command to type.
               the final count locked (and revised), the dusk drafted,
               a night's end                                         day2:warn:3600, day2:final...
     orders    night orders still missing an hour before the night ends   night2:orders
+              an order or vote read in a player's PM (a proposal)    inbox:ID
     polls     the thread could not be read for longer than the game's threshold,
               and, once, that it is read again after that was told    poll:SINCE[:back]
 """
@@ -31,6 +32,7 @@ from assistant.phases import format_duration, game_zone, local_text, phase_label
 
 if TYPE_CHECKING:
     from assistant.monitor import GameView
+    from assistant.proposals import Proposal
 
 _TAG = re.compile(r"(day|night)(\d+)")
 """A clock event's phase, as its key starts: "day2", "night1"."""
@@ -229,6 +231,29 @@ def orders_notice(game: GameName, view: GameView, missing: Sequence[str]) -> Not
         f"orders missing: {names}",
         f"Deadline: {local_text(dl.at, zone)}.\n"
         f"Enter one: assistant order {game.id} \"NAME: ABILITY TARGET\"", at)
+
+
+def proposal_notice(game: GameName, p: Proposal, now: datetime) -> Notice:
+    """An order or vote read in a player's PM, waiting for the GM (`assistant inbox`)."""
+    r = p.reading
+    said = " ".join(p.text.split())
+    said = said if len(said) <= 200 else said[:199] + "…"
+    body = [f"{p.player} wrote: {said}"]
+    if r.kind == "none":
+        what = "no order read"
+        body.append(f"Reject it: assistant inbox {game.id} --reject {p.id} (or --accept "
+                    f"{p.id} --as \"{p.player}: ABILITY TARGET\")")
+    elif r.refusal is not None:
+        what = f"{r.line} (cannot be accepted as read)"
+        body.append(f"Why: {r.refusal}")
+        body.append(f"Enter it as you read it: assistant inbox {game.id} --accept {p.id} "
+                    f"--as \"{p.player}: ABILITY TARGET\"")
+    else:
+        what = r.line + ("" if r.sure else " (check it)")
+        body += [f"Check: {d}" for d in r.doubts]
+        body.append(f"Accept: assistant inbox {game.id} --accept {p.id}")
+    return Notice(f"inbox:{p.id}", "orders", "info", f"{game.title}: PM from {p.player} — {what}",
+                  "\n".join(body), p.read_at or now)
 
 
 def orders_due(view: GameView) -> datetime | None:

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from assistant.alerts import AlertLog
+from assistant.inbox import INBOX_PM
 from assistant.models import from_iso, to_iso
 from assistant.monitor import game_title
 from assistant.notify.deliver import Delivery, deliver
@@ -37,6 +38,7 @@ from assistant.notify.notices import (
     poll_back_notice,
     poll_key,
     poll_notice,
+    proposal_notice,
     to_act_lines,
 )
 from assistant.notify.outbox import Outbox
@@ -123,6 +125,7 @@ def gather(
     if back is not None and back.at >= first and any(
             r.key == poll_key(back.since) for r in Outbox(store).records()):
         found.append(poll_back_notice(game, back, game_zone(config.get("tz"))))
+    found += _proposal_notices(store, game, now)
     if view is None:
         return found
     hammer = hammer_notice(game, view)
@@ -139,6 +142,19 @@ def gather(
     if orders is not None:
         found.append(orders)
     return found
+
+
+def _proposal_notices(store: GameStore, game: GameName, now: datetime) -> list[Notice]:
+    """Each open proposal of the inbox (an order or vote read in a player's PM), for the
+    targets that want "orders"; read only where a message was kept and one wants them."""
+    if not any(t.wants("orders") for t in targets_of(store.config())):
+        return []
+    if not store.inputs(INBOX_PM):
+        return []
+    from assistant.proposals import proposals
+
+    return [proposal_notice(game, p, now) for p in proposals(store)
+            if p.status == "open"]
 
 
 def _to_act(store: GameStore, view: GameView, now: datetime) -> list[str]:

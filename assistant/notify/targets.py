@@ -29,7 +29,8 @@ CONFIG_KEY = "notify"
 EVENTS = ("alerts", "hammer", "deadline", "orders", "polls")
 """What a target may be told of: new alerts; a majority reached (the hammer); the
 deadline's warnings, its final count and the dusk drafted; night orders still missing an
-hour before the night ends; polls failing longer than the game's threshold."""
+hour before the night ends, and each order or vote read in a player's PM (the inbox's
+proposals); polls failing longer than the game's threshold."""
 SEVERITIES = ("info", "warning", "violation")
 ENV_REF = re.compile(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
 
