@@ -1,7 +1,9 @@
 """Orders sent as PMs by members in free wording, on the real SMF 2.1.5 and phpBB 3.3.10
 (issue 23): read from both co-moderators' inboxes, proposed as the GM reads them,
 accepted, and resolved by `resolve --dry-run` exactly as the same orders typed with
-`assistant order` are; the same order sent to both GMs is one order.
+`assistant order` are; the same order sent to both GMs is one order; the daemon's own read
+of the inbox (`run --once`) keeps a later message and pushes its proposal ('orders') to a
+receiver on 127.0.0.1.
 
 Members write as players do: "Hi! I'd like to protect X tonight.", "kill: X" (to each GM),
 "Night action: investigate X" (one PM to both GMs), a roleblock on a misspelt name, a
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import call
+from receivers import json_receiver
 
 PASSWORD = "gm-Pa55word-inbox"
 VARIABLES = ("LIVE_INBOX_GM", "LIVE_INBOX_COGM")
@@ -122,3 +125,30 @@ def test_inbox_orders_sent_as_pms_are_proposed_accepted_and_resolved_as_typed(
     log = g.run("log", "g")
     assert f"{gf}: kill {t1} (inbox proposal {by_player[gf]['id']}" in log
 
+
+def test_inbox_read_by_the_daemon_is_pushed_as_an_orders_event(
+        live_forums, tmp_path, capsys, monkeypatch) -> None:
+    """`run --once` reads the inbox when it is due (a game with a login), keeps the new
+    message, counts the read in its report, and the notification push tells the GM."""
+    board = live_forums.smf
+    names = live_forums.names(*BASES)
+    doc, inv = names[0], names[1]
+    gm = live_forums.names("InboxDaemonHost")[0]
+    board.create_members(gm, password=PASSWORD)
+    board.create_members(*names)
+    topic, _first = board.new_topic(gm, "Daemon inbox game, Day 1", "Day 1 begins.")
+    g = Gm(tmp_path / "data", capsys, monkeypatch)
+    _game(g, "d", live_forums.topic_url("smf", topic), names, [gm], tmp_path)
+    g.run("fetch", "--game", "d", "--delay", "0", "--login", gm, "--password-env", VARIABLES[0])
+    with json_receiver() as hook:
+        g.run("notify", "d", "--add", hook.url(), "--events", "orders")
+        board.send_pm(doc, gm, "N1", f"protect {inv} please")
+        cycle = g.json("run", "--once", "--delay", "0")
+        [report] = [r for r in cycle["games"] if r["game"] == "d"]
+        assert report["inbox"]["new"] == 1 and report["inbox"]["error"] is None
+        [message] = hook.inbox.wait_for(1)
+        assert f"PM from {doc} — {doc}: protect {inv}" in message["title"]
+        assert "assistant inbox d --accept" in message["body"]
+        again = g.json("run", "--once", "--delay", "0")  # not due again: not read
+        [report] = [r for r in again["games"] if r["game"] == "d"]
+        assert report["inbox"] is None

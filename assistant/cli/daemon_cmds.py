@@ -67,6 +67,14 @@ from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
     show_default=True,
     help="Seconds between two one-line summaries of the polls in the log.",
 )
+@click.option(
+    "--inbox-every",
+    type=INTERVAL,
+    default=600.0,
+    show_default=True,
+    help="Seconds between reads of the GM's inbox, for games with a forum login (a game's "
+    "`inbox --every` wins).",
+)
 @click.option("--verbose", is_flag=True, help="Log every poll, also those that found nothing.")
 @click.option(
     "--web",
@@ -86,6 +94,7 @@ def run(
     delay: float | None,
     once: bool,
     summary_every: float,
+    inbox_every: float,
     verbose: bool,
     web: str | None,
 ) -> None:
@@ -108,7 +117,8 @@ def run(
     if jitter is None:
         jitter = min(30.0, interval / 10)
     daemon_settings = DaemonSettings(
-        poll_interval=interval, jitter=jitter, summary_every=summary_every
+        poll_interval=interval, jitter=jitter, summary_every=summary_every,
+        inbox_interval=inbox_every,
     )  # a jitter past the interval is refused before anything runs
     setup_logging(a.clock, sys.stderr, verbose=verbose)
     settings = FetchSettings() if delay is None else FetchSettings(delay=delay)

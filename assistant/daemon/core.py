@@ -10,7 +10,7 @@ import math
 import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from assistant.clock import Clock, ClockWatch
 from assistant.count.resume import keep_counts
 from assistant.daemon.autopost import AutoPosted, auto_post, auto_post_on
 from assistant.daemon.logs import BusyJobs
+from assistant.daemon.mail import MailReader
 from assistant.daemon.process import REVIEW_THREADS, STOP_GRACE, Workers, exit_now
 from assistant.daemon.reports import CycleReport, PollStats
 from assistant.daemon.review import Review, drafts_dir, review_game
@@ -63,6 +64,9 @@ class DaemonSettings:
     that depends on the time alone. Clock events are reviewed when due, whatever this."""
     summary_every: float = 600.0
     """Seconds between two one-line summaries of the polls in the log."""
+    inbox_interval: float = 600.0
+    """Seconds between two reads of a game's GM inbox, for games with a forum login (a
+    game's `inbox_interval` setting wins; 0 there: never)."""
 
     def __post_init__(self) -> None:
         # An interval of 0 or less polls without pause (100 % CPU, a hammered forum).
@@ -81,7 +85,7 @@ class DaemonSettings:
                 f"{self.poll_interval:g} s between polls; give a jitter of at most the interval "
                 f"(e.g. --jitter {self.poll_interval / 10:g})"
             )
-        for name in ("review_every", "summary_every"):
+        for name in ("review_every", "summary_every", "inbox_interval"):
             value = getattr(self, name)
             if not (math.isfinite(value) and 0 < value <= LONGEST_INTERVAL):
                 raise ConfigError(f"{name.replace('_', ' ')} {value!r}: give more than 0 "
@@ -126,6 +130,8 @@ class Daemon:
         self._poll_failing: dict[str, bool] = {}
         """Per game: whether its polls were failing when last noted in its store."""
         self.stats = PollStats()
+        self.mail = MailReader(clock, fetcher_factory, self.settings.inbox_interval)
+        self._inbox_scheduled: set[str] = set()
 
     def games(self) -> list[str]:
         """The games to watch: those with a thread URL, not paused. A game whose store cannot
@@ -189,7 +195,8 @@ class Daemon:
             poll_error = str(e)
             log.warning("poll %s failed: %s", game_id, e)
         self._note_poll(game_id, poll_error)
-        report = self._reviewed_report(game_id, result, poll_error)
+        inbox = self.mail.read_if_due(self.data_dir, game_id)
+        report = replace(self._reviewed_report(game_id, result, poll_error), inbox=inbox)
         self.stats.add(report)
         return report
 
@@ -264,6 +271,7 @@ class Daemon:
         self._stopping = True
         for fetcher in list(self._fetchers.values()):
             fetcher.cancel()
+        self.mail.cancel()
 
     def _fetcher(self, game_id: str) -> Fetcher:
         """Each game its own fetcher (its own pace, cookies and login)."""
@@ -516,7 +524,50 @@ class Daemon:
                      "request(s) at a time to one forum", len(added),
                      format_duration(timedelta(seconds=self.settings.poll_interval)),
                      int(self.settings.jitter), self.settings.per_forum)
+        self.watch_inboxes(scheduler)
         return added
+
+    def watch_inboxes(self, scheduler: Any) -> list[str]:
+        """A job reading the GM's inbox for every game with a forum login not read yet,
+        each at the game's inbox interval, the first reads spread over one interval;
+        returns the games added (a login given while the daemon runs is picked up at the
+        next look for new games)."""
+        from apscheduler.triggers.interval import IntervalTrigger
+
+        wanted = []
+        for game_id in self.games():
+            config = self._config(game_id) or {}
+            every = self.mail.interval(game_id, config)
+            if every is not None and game_id not in self._inbox_scheduled:
+                wanted.append((game_id, every))
+        now = datetime.now().astimezone()
+        for i, (game_id, every) in enumerate(wanted):
+            scheduler.add_job(
+                self._run_inbox_job, IntervalTrigger(seconds=every, jitter=self.settings.jitter),
+                args=[game_id], id=f"inbox:{game_id}", replace_existing=True, max_instances=1,
+                coalesce=True, misfire_grace_time=max(1, int(every)),
+                next_run_time=now + timedelta(seconds=every * (i + 1) / (len(wanted) + 1)))
+            self._inbox_scheduled.add(game_id)
+            log.info("reading the inbox of %s every %s", game_id,
+                     format_duration(timedelta(seconds=every)))
+        return [g for g, _every in wanted]
+
+    async def _run_inbox_job(self, game_id: str) -> None:
+        """One read of a game's inbox (when due) on a worker thread, never at the same time
+        as the game's own poll: one game asks its forum one thing at a time."""
+        lock = self._game_locks.setdefault(game_id, asyncio.Lock())
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            async with lock:
+                report = await asyncio.get_running_loop().run_in_executor(
+                    self._workers, self.mail.read_if_due, self.data_dir, game_id)
+        except asyncio.CancelledError:
+            return
+        finally:
+            self._tasks.discard(task)
+        self.stats.add_inbox(report)
 
     def _interval(self, game_id: str, value: Any) -> float:
         """A game's own `poll_interval`, when it is a usable number of seconds."""

@@ -9,6 +9,7 @@ from typing import Any
 
 from assistant.alerts import StoredAlert
 from assistant.daemon.autopost import AutoPosted
+from assistant.daemon.mail import InboxReport
 from assistant.daemon.review import HandledEvent
 from assistant.models import to_iso
 from assistant.poller import PollResult
@@ -30,6 +31,8 @@ class CycleReport:
     was counted, alerted or drafted for it this cycle; the other games still were."""
     auto_post: AutoPosted | None = None
     """What the daemon posted on its own (a game with `--auto-post`), or why it could not."""
+    inbox: InboxReport | None = None
+    """The GM's inbox read in this cycle, when it was due (`run --once`)."""
 
     @property
     def failed(self) -> bool:
@@ -48,6 +51,9 @@ class CycleReport:
             "events": [e.to_json() for e in self.handled],
             "next_event": to_iso(self.next_event),
             "auto_post": None if self.auto_post is None else self.auto_post.to_json(),
+            "inbox": None if self.inbox is None else {
+                "accounts": list(self.inbox.accounts), "new": self.inbox.new,
+                "others": self.inbox.others, "error": self.inbox.error},
         }
 
     def summary(self) -> str:
@@ -68,6 +74,9 @@ class CycleReport:
                       for e in self.handled]
         if self.auto_post is not None and (self.auto_post.post_id or self.auto_post.error):
             parts.append(self.auto_post.line())
+        if self.inbox is not None:
+            parts.append(f"inbox failed: {self.inbox.error}" if self.inbox.error else
+                         f"inbox: {self.inbox.new} new message(s) from players")
         return f"{self.game_id}: " + "; ".join(parts)
 
 
@@ -84,6 +93,10 @@ class PollStats:
     failed_reviews: int = 0
     busy: int = 0
     """Polls not started because the game's previous one was still running."""
+    inbox_reads: int = 0
+    """Reads of a GM's inbox (each game's, when due)."""
+    inbox_new: int = 0
+    inbox_failed: int = 0
 
     def add(self, report: CycleReport) -> None:
         self.games.add(report.game_id)
@@ -94,9 +107,22 @@ class PollStats:
         self.alerts += len(report.new_alerts)
         self.failed_polls += report.poll_error is not None
         self.failed_reviews += report.failed
+        if report.inbox is not None:
+            self.add_inbox(report.inbox)
+
+    def add_inbox(self, report: InboxReport | None) -> None:
+        if report is None:
+            return
+        self.games.add(report.game_id)
+        self.inbox_reads += 1
+        self.inbox_new += report.new
+        self.inbox_failed += report.error is not None
 
     def line(self) -> str:
         busy = f", {self.busy} not started (the previous still running)" if self.busy else ""
+        inbox = (f"; {self.inbox_reads} inbox read(s): {self.inbox_new} new message(s), "
+                 f"{self.inbox_failed} failed" if self.inbox_reads else "")
         return (f"{self.polls} poll(s) of {len(self.games)} game(s){busy}: {self.new} new "
                 f"post(s), {self.changed} changed, {self.alerts} alert(s), "
-                f"{self.failed_polls} failed poll(s), {self.failed_reviews} failed review(s)")
+                f"{self.failed_polls} failed poll(s), {self.failed_reviews} failed review(s)"
+                f"{inbox}")
