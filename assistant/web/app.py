@@ -467,18 +467,53 @@ def _notify_test(d: Dashboard, game_id: str, form: FormData) -> str:
     return send_test_text(results)
 
 
+def _inbox_accept(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`inbox GAME --accept ID [--as LINE]`."""
+    from assistant.gm_inbox import accept
+
+    pid = (form.get("proposal") or "").strip()
+    if not pid:
+        raise _FormError("choose a proposal to accept")
+    as_line = (form.get("as") or "").strip() or None
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        return accept(store, pid, d.now(), as_line=as_line).text
+
+
+def _inbox_reject(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`inbox GAME --reject ID`."""
+    from assistant.gm_inbox import reject
+
+    pid = (form.get("proposal") or "").strip()
+    if not pid:
+        raise _FormError("choose a proposal to reject")
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        return reject(store, pid, d.now()).text
+
+
+def _inbox_accept_all(d: Dashboard, game_id: str, form: FormData) -> str:
+    """`inbox GAME --accept-all`: those read without doubt."""
+    from assistant.gm_inbox import accept_all
+
+    with GameStore.open(d.data_dir, game_id, create=False) as store:
+        done, refused = accept_all(store, d.now())
+    lines = [x.text for x in done] + [f"Not accepted: {r}" for r in refused]
+    return " ".join(lines) or "No proposal read without doubt is open."
+
+
 ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_confirm,
            "phase": _phase, "deadline": _deadline, "kill": _kill, "pm": _pm,
            "tiebreak": _tiebreak, "sheriff": _sheriff, "resolve": _resolve, "rule": _rule,
            "undo": _undo, "notify-add": _notify_add, "notify-remove": _notify_remove,
-           "notify-test": _notify_test, **WRITE_ACTIONS, **SETUP_ACTIONS}
+           "notify-test": _notify_test, "inbox-accept": _inbox_accept,
+           "inbox-reject": _inbox_reject, "inbox-accept-all": _inbox_accept_all, **WRITE_ACTIONS, **SETUP_ACTIONS}
 """Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
 and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
 more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""
 ANCHORS = {"ack": "alerts", "dusk-confirm": "live", "phase": "live", "deadline": "live",
            "kill": "death", "resolve": "order", "rule": "why", "undo": "log",
            "notify-add": "notify", "notify-remove": "notify", "notify-test": "notify",
-           "post": "drafts", "send": "drafts"}
+           "post": "drafts", "send": "drafts",
+           "inbox-accept": "inbox", "inbox-reject": "inbox", "inbox-accept-all": "inbox"}
 """Where the page scrolls back to after an action (default: the action's own id)."""
 
 
@@ -497,4 +532,5 @@ def render_parts(env: Environment, values: dict[str, Any]) -> dict[str, Part]:
     return out
 
 
-PARTS = ("state", "count", "chart", "alerts", "drafts", "players", "orders", "posts", "why")
+PARTS = ("state", "count", "chart", "alerts", "drafts", "players", "orders", "posts", "why",
+         "inbox")

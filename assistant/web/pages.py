@@ -50,6 +50,7 @@ from assistant.notify.manage import target_rows
 from assistant.outbox import PostDraft
 from assistant.phase_entry import game_over
 from assistant.phases import Deadline, game_zone, local_text, phase_label
+from assistant.proposals import proposals
 from assistant.safe_text import isolate, names
 from assistant.store import GameStore, list_games
 from assistant.web.chart import (
@@ -64,7 +65,7 @@ from assistant.web.chart import (
 from assistant.web.writes import DraftWrite, draft_writes
 
 RECENT_POSTS = 12
-TABS = (("drafts", "Drafts"), ("players", "Players"), ("night", "Night"),
+TABS = (("drafts", "Drafts"), ("inbox", "Inbox"), ("players", "Players"), ("night", "Night"),
         ("votes", "Votes"), ("gm", "Clock & deaths"), ("setup", "Setup"), ("log", "Log"),
         ("notify", "Notify"), ("posts", "Posts"))
 """The tabs under the alerts, each the template `web/tab_KEY.html`: a new section of the
@@ -228,9 +229,44 @@ class GamePage:
     """Each draft card's Post or Send button and what was written of it (web/writes.py)."""
     send_cards: list[DraftWrite] = field(default_factory=list)
     """PM kinds with no draft card of their own, each shown on a card with its Send."""
+    proposals: list[ProposalRow] = field(default_factory=list)
+    """The inbox's proposals, newest message first (`assistant inbox GAME --stored`)."""
+    inbox_error: str | None = None
+    has_login: bool = False
+    """The game has a forum login (`fetch --login`): its inbox can be read."""
+
+    @property
+    def open_proposals(self) -> int:
+        return sum(1 for p in self.proposals if p.status == "open")
+
+    @property
+    def sure_proposals(self) -> int:
+        return sum(1 for p in self.proposals if p.sure)
 
     def open_by_severity(self) -> dict[str, int]:
         return self.alert_counts
+
+
+@dataclass(frozen=True)
+class ProposalRow:
+    """One inbox proposal as the page lists it, with the message it came from."""
+
+    id: str
+    player: str
+    sent: str
+    status: str
+    kind: str
+    line: str
+    sure: bool
+    doubts: tuple[str, ...]
+    refusal: str | None
+    subject: str
+    text: str
+    pm_ids: tuple[int, ...]
+    replaces: str | None
+    replaced_by: str | None
+    fact: int | None
+    stored_as: str | None = None
 
 
 @dataclass(frozen=True)
@@ -485,7 +521,25 @@ def game_page(store: GameStore, now: datetime, *, why: str | None = None,
     page.log = list(reversed(game_log(store)))
     page.ruling_targets = [*game.players, NO_LYNCH]
     page.notify_rows = target_rows(store)
+    page.has_login = bool((store.config().get("login") or {}).get("user"))
+    _proposals(page, store, zone)
     return page
+
+
+def _proposals(page: GamePage, store: GameStore, zone: ZoneInfo) -> None:
+    """The inbox's proposals (gm_inbox.py decides them, as `assistant inbox` does)."""
+    try:
+        found = proposals(store)
+    except AssistantError as e:
+        page.inbox_error = str(e)
+        return
+    page.proposals = [
+        ProposalRow(p.id, p.player, local_text(p.sent_at, zone) if p.sent_at else "?", p.status,
+                    p.reading.kind, p.reading.line, p.sure, p.reading.doubts,
+                    p.reading.refusal, p.subject, p.text, p.pm_ids, p.replaces,
+                    p.replaced_by, p.fact, p.stored_as)
+        for p in reversed(found)
+    ]
 
 
 def _next_phase(view: GameView) -> tuple[str, int | None]:
