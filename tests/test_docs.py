@@ -52,6 +52,15 @@ NOT_RUN = {
         ["fetch --game g1 --login 'Mod Otto' --password-env FORUM_PW", "post g1 dusk"],
         "writes or reads as the GM's forum account, which the demo forum has not; "
         "tests/test_live_post_pm_inbox.py runs them on the real SMF and phpBB"),
+    "inbox g1 --accept 4815": "proposal 4815 comes from a message read with a forum login "
+    "(tests/test_live_inbox_orders.py and test_inbox_proposals.py accept proposals)",
+    "inbox g1 --accept 4816 --as 'Gwen: none'": "proposal 4816 comes from a message read "
+    "with a forum login (tests/test_inbox_proposals.py accepts with --as)",
+    "inbox g1 --reject 4816": "proposal 4816 comes from a message read with a forum login "
+    "(tests/test_inbox_proposals.py rejects one)",
+    "inbox g1 --co-gm 'Host Mira' --password-env CO_PW": "a co-moderator's inbox is read "
+    "beside the game's own login, which the demo game has not (tests/test_live_inbox_"
+    "orders.py reads two GMs' inboxes)",
 }
 """Examples left out, each with its reason (the test fails for one no page shows)."""
 
