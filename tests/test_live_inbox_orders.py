@@ -128,8 +128,9 @@ def test_inbox_orders_sent_as_pms_are_proposed_accepted_and_resolved_as_typed(
 
 def test_inbox_read_by_the_daemon_is_pushed_as_an_orders_event(
         live_forums, tmp_path, capsys, monkeypatch) -> None:
-    """`run --once` reads the inbox when it is due (a game with a login), keeps the new
-    message, counts the read in its report, and the notification push tells the GM."""
+    """`run --once` reads the inbox when it is due (a game with a login), through the
+    login its poll uses (the forum sees one login), keeps the new message, counts the read
+    in its report, and the notification push tells the GM."""
     board = live_forums.smf
     names = live_forums.names(*BASES)
     doc, inv = names[0], names[1]
@@ -140,10 +141,24 @@ def test_inbox_read_by_the_daemon_is_pushed_as_an_orders_event(
     g = Gm(tmp_path / "data", capsys, monkeypatch)
     _game(g, "d", live_forums.topic_url("smf", topic), names, [gm], tmp_path)
     g.run("fetch", "--game", "d", "--delay", "0", "--login", gm, "--password-env", VARIABLES[0])
+    import assistant.daemon.core as core
+    import assistant.daemon.mail as mail
+
+    logins = []
+
+    def counted(real):  # noqa: ANN001, ANN202
+        def login(fetcher, ref, user, password):  # noqa: ANN001, ANN202
+            logins.append(user)
+            return real(fetcher, ref, user, password)
+        return login
+
+    monkeypatch.setattr(core, "login", counted(core.login))
+    monkeypatch.setattr(mail, "login", counted(mail.login))
     with json_receiver() as hook:
         g.run("notify", "d", "--add", hook.url(), "--events", "orders")
         board.send_pm(doc, gm, "N1", f"protect {inv} please")
         cycle = g.json("run", "--once", "--delay", "0")
+        assert logins == [gm]  # the poll and the inbox read share one login
         [report] = [r for r in cycle["games"] if r["game"] == "d"]
         assert report["inbox"]["new"] == 1 and report["inbox"]["error"] is None
         [message] = hook.inbox.wait_for(1)

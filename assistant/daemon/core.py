@@ -130,7 +130,9 @@ class Daemon:
         self._poll_failing: dict[str, bool] = {}
         """Per game: whether its polls were failing when last noted in its store."""
         self.stats = PollStats()
-        self.mail = MailReader(clock, fetcher_factory, self.settings.inbox_interval)
+        self.mail = MailReader(clock, fetcher_factory, self.settings.inbox_interval,
+                               own_fetcher=self._logged_in_fetcher,
+                               own_lapsed=self._session_lapsed)
         self._inbox_scheduled: set[str] = set()
 
     def games(self) -> list[str]:
@@ -280,6 +282,12 @@ class Daemon:
         )
         if self._stopping:
             fetcher.cancel()
+        return fetcher
+
+    def _logged_in_fetcher(self, game_id: str, config: dict[str, Any]) -> Fetcher:
+        """The game's fetcher, logged in as `fetch --login` (the inbox is read through it)."""
+        fetcher = self._fetcher(game_id)
+        self._login(game_id, fetcher, config)
         return fetcher
 
     def _login(self, game_id: str, fetcher: Fetcher, config: dict[str, Any]) -> None:

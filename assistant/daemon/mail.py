@@ -54,6 +54,11 @@ class MailReader:
     clock: Clock
     fetcher_factory: Callable[[], Fetcher]
     default_interval: float
+    own_fetcher: Callable[[str, dict[str, Any]], Fetcher] | None = None
+    """The game's own fetcher, logged in as `fetch --login` (the daemon's, which its polls
+    use): the game's own inbox is read through it, so the forum sees one login, not two."""
+    own_lapsed: Callable[[str], bool] | None = None
+    """Forget the game's own login after the forum ended its session (True if it had one)."""
     _fetchers: dict[tuple[str, str], Fetcher] = field(default_factory=dict)
     _logged_in: set[tuple[str, str]] = field(default_factory=set)
 
@@ -91,6 +96,8 @@ class MailReader:
             with GameStore.open(data_dir, game_id, create=False) as store:
                 if not self.due(game_id, store.config(), store.crawl_state(), now):
                     return None
+                if not store.inputs("players"):
+                    return None  # no one's messages to keep yet; the review says what to do
                 return self._read(store, now)
         except AssistantError as e:
             log.warning("inbox %s: %s", game_id, e)
@@ -101,15 +108,18 @@ class MailReader:
         game_id = store.game_id
         accounts, new, others = [], 0, 0
         try:
-            for entry in inbox_logins(config):
+            for i, entry in enumerate(inbox_logins(config)):
                 user = str(entry["user"])
-                fetcher = self._logged_in_fetcher(game_id, config, entry)
+                own = i == 0 and self.own_fetcher is not None  # the game's own login
+                fetcher = self._fetcher_for(game_id, config, entry, own)
                 try:
                     read = read_inbox(store, account_on(config, user, fetcher, self.clock.now),
                                       now)
                 except LoginError:  # the forum ended the session: log in again, once
+                    if own and self.own_lapsed is not None:
+                        self.own_lapsed(game_id)
                     self._logged_in.discard((game_id, user))
-                    fetcher = self._logged_in_fetcher(game_id, config, entry)
+                    fetcher = self._fetcher_for(game_id, config, entry, own)
                     read = read_inbox(store, account_on(config, user, fetcher, self.clock.now),
                                       now)
                 accounts.append(user)
@@ -123,8 +133,12 @@ class MailReader:
             push(store, None, now)  # the new proposals told at once, not at the next review
         return InboxReport(game_id, tuple(accounts), new, others)
 
-    def _logged_in_fetcher(self, game_id: str, config: dict[str, Any],
-                           entry: dict[str, Any]) -> Fetcher:
+    def _fetcher_for(self, game_id: str, config: dict[str, Any], entry: dict[str, Any],
+                     own: bool) -> Fetcher:
+        """A fetcher logged in as `entry`: the game's own (`own`), else one of this
+        reader's, each co-moderator's with its own cookies, logged in once."""
+        if own and self.own_fetcher is not None:
+            return self.own_fetcher(game_id, config)
         user = str(entry["user"])
         key = (game_id, user)
         fetcher = self._fetchers.get(key) or self._fetchers.setdefault(key,
