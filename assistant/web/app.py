@@ -505,7 +505,8 @@ ACTIONS = {"ack": _ack, "order": _order, "vote": _vote, "dusk-confirm": _dusk_co
            "tiebreak": _tiebreak, "sheriff": _sheriff, "resolve": _resolve, "rule": _rule,
            "undo": _undo, "notify-add": _notify_add, "notify-remove": _notify_remove,
            "notify-test": _notify_test, "inbox-accept": _inbox_accept,
-           "inbox-reject": _inbox_reject, "inbox-accept-all": _inbox_accept_all, **WRITE_ACTIONS, **SETUP_ACTIONS}
+           "inbox-reject": _inbox_reject, "inbox-accept-all": _inbox_accept_all,
+           **WRITE_ACTIONS, **SETUP_ACTIONS}
 """Every action of the page: POST /game/GAME/NAME runs ACTIONS[NAME](dashboard, game, form)
 and returns the one line the page shows. A new one (posting a draft, sending PMs) is one
 more entry here, a function calling gm.py, and a button (a `DraftAction` or a form)."""
