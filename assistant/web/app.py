@@ -65,6 +65,7 @@ from assistant.store import GameStore, list_games
 from assistant.templating import web_environment
 from assistant.web.forms import FormError as _FormError
 from assistant.web.forms import number as _number
+from assistant.web.forms import text as _text
 from assistant.web.guard import CSRF_FIELD, Guard, GuardMiddleware
 from assistant.web.pages import TABS, game_page, history_page, overview
 from assistant.web.setup_actions import SETUP_ACTIONS, pms_page
@@ -325,13 +326,13 @@ def _rule(d: Dashboard, game_id: str, form: FormData) -> str:
     action = form.get("ruling") or ""
     if action not in ("ignore", "vote", "unvote", "as_read"):
         raise _FormError("rule the vote as not a vote, a vote for someone, or an unvote")
-    target = (form.get("target") or "").strip() or None
+    target = _text(form, "target")
     if action == "vote" and target is None:
         raise _FormError("a ruling that it is a vote names whom it is for")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         _data, text = enter_ruling(store, post, action=action, target=target,
                                    which=_number(form, "which", "the vote's number"),
-                                   from_text=(form.get("from") or "").strip() or None,
+                                   from_text=_text(form, "from"),
                                    from_post=_number(form, "from_post", "the post to count from"),
                                    now=d.now())
     return text
@@ -349,11 +350,11 @@ def _undo(d: Dashboard, game_id: str, form: FormData) -> str:
 
 def _vote(d: Dashboard, game_id: str, form: FormData) -> str:
     unvote = form.get("unvote") == "1"
-    target = (form.get("target") or "").strip() or None
+    target = _text(form, "target")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         _data, text = enter_pm_vote(
             store, (form.get("voter") or "").strip(), None if unvote else target,
-            unvote=unvote, at_text=(form.get("at") or "").strip() or None, now=d.now())
+            unvote=unvote, at_text=_text(form, "at"), now=d.now())
     return text
 
 
@@ -367,7 +368,7 @@ def _phase(d: Dashboard, game_id: str, form: FormData) -> str:
         raise _FormError(f"give the {kind}'s number, e.g. {kind} 2")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         change = enter_phase(store, d.now(), kind, number, ends=form.get("ends") or None,
-                             starts=(form.get("starts") or "").strip() or None,
+                             starts=_text(form, "starts"),
                              start_post=_number(form, "start_post", "the opening post"))
         described = describe(load_view(store, d.now()))
     deadline = f"{described['deadline_local'] or 'none'} ({described['why']})."
@@ -391,12 +392,12 @@ def _deadline(d: Dashboard, game_id: str, form: FormData) -> str:
 def _kill(d: Dashboard, game_id: str, form: FormData) -> str:
     """`kill GAME PLAYER --how HOW [--at-post N | --at TIME] [--replacement NAME]
     [--day N]`."""
-    replacement = (form.get("replacement") or "").strip() or None
+    replacement = _text(form, "replacement")
     how = "replaced" if replacement else (form.get("how") or "other")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         _data, text = record_death(store, d.now(), (form.get("player") or "").strip(),
                                    how=how, at_post=_number(form, "at_post", "the post"),
-                                   at_text=(form.get("at") or "").strip() or None,
+                                   at_text=_text(form, "at"),
                                    replacement=replacement,
                                    lynch_day=_number(form, "day", "the day of the lynch"))
     return text
@@ -446,8 +447,8 @@ def _notify_add(d: Dashboard, game_id: str, form: FormData) -> str:
         raise _FormError("give the target's Apprise URL, e.g. discord://ID/{env:DISCORD_TOKEN}")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         notes = add_target(store, url, d.now(), min_severity=form.get("min_severity") or None,
-                           events=(form.get("events") or "").strip() or None,
-                           quiet=(form.get("quiet") or "").strip() or None)
+                           events=_text(form, "events"),
+                           quiet=_text(form, "quiet"))
     return "\n".join(notes)
 
 
@@ -474,7 +475,7 @@ def _inbox_accept(d: Dashboard, game_id: str, form: FormData) -> str:
     pid = (form.get("proposal") or "").strip()
     if not pid:
         raise _FormError("choose a proposal to accept")
-    as_line = (form.get("as") or "").strip() or None
+    as_line = _text(form, "as")
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         return accept(store, pid, d.now(), as_line=as_line).text
 
