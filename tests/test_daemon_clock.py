@@ -81,3 +81,119 @@ def test_a_wall_clock_stepped_back_10_minutes_keeps_the_polls_and_the_deadline(
         "the wall clock stepped forward by 2 h: the polls due meanwhile run now; "
         "deadlines and tallies stay at their moments on the clock",
     ]
+
+
+class Looks:
+    """The clock watch's waits, each ended when the test says: `Daemon(sleep=...)` gets
+    `sleep`, so a look at the clock comes when the test chooses, whatever the machine's
+    speed (the timeout is only there to fail a broken watch instead of hanging)."""
+
+    def __init__(self) -> None:
+        self.asked: asyncio.Queue[asyncio.Future[None]] = asyncio.Queue()
+        self.waits: list[float] = []
+        self.waiting: asyncio.Future[None] | None = None
+
+    async def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        done = asyncio.get_running_loop().create_future()
+        self.asked.put_nowait(done)
+        await done
+
+    async def started(self) -> None:
+        """Until the watch waits for its first look (serve has scheduled every job)."""
+        self.waiting = await asyncio.wait_for(self.asked.get(), timeout=60)
+
+    async def look(self) -> None:
+        """The wait ends, the watch looks at the clock, and waits again: the look is done."""
+        assert self.waiting is not None
+        self.waiting.set_result(None)
+        self.waiting = await asyncio.wait_for(self.asked.get(), timeout=60)
+
+
+class PausedScheduler(AsyncIOScheduler):
+    """Serve's scheduler, started paused: the jobs' times are computed, nothing runs."""
+
+    made: list[AsyncIOScheduler] = []
+
+    def start(self, paused: bool = False) -> None:
+        PausedScheduler.made.append(self)
+        super().start(paused=True)
+
+
+@pytest.mark.parametrize("step", [timedelta(minutes=-10), timedelta(minutes=10)],
+                         ids=["back", "forward"])
+def test_serve_watches_the_clock_and_the_polls_keep_their_pace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    step: timedelta,
+) -> None:
+    """`serve` itself looks at the clock every `CLOCK_LOOK` seconds: the wall clock stepped
+    back 10 minutes under a running daemon, its poll jobs (and the rescan and summary) are
+    moved back by the step at the next look; stepped forward, they stay (the polls due
+    meanwhile run now); the game's deadline job stays at its wall-clock moment either way,
+    and the step is one line of the log however many looks follow."""
+    from apscheduler.schedulers import asyncio as apscheduler_asyncio
+
+    from assistant import post_log, store
+    from assistant.count import resume
+    from assistant.daemon.core import CLOCK_LOOK
+
+    # serve sets the process up to run for days; the next test gets it back as it was
+    monkeypatch.setattr(post_log, "_sharing", [False])
+    monkeypatch.setattr(resume, "_enabled", [False])
+    monkeypatch.setattr(store, "_promote_after_pause", store._promote_after_pause)
+    busy = logging.getLogger("apscheduler.scheduler")
+    monkeypatch.setattr(busy, "filters", list(busy.filters))
+    monkeypatch.setattr(apscheduler_asyncio, "AsyncIOScheduler", PausedScheduler)
+    monkeypatch.setattr(PausedScheduler, "made", [])
+    for game in ("g1", "g2", "g3"):
+        tb.new_store(tmp_path, "smf21", game).close()
+    clock = FakeClock(tb.SAVED_AT)
+    looks = Looks()
+    daemon = Daemon(tmp_path, clock, lambda: None,  # type: ignore[arg-type, return-value]
+                    DaemonSettings(poll_interval=60, jitter=0), sleep=looks.sleep)
+
+    def jobs(scheduler: AsyncIOScheduler) -> dict[str, object]:
+        return {j.id: j.next_run_time for j in scheduler.get_jobs()}
+
+    async def served() -> list[dict[str, object]]:
+        stop = asyncio.Event()
+        serving = asyncio.create_task(daemon.serve(stop))
+        await looks.started()
+        (scheduler,) = PausedScheduler.made
+        scheduler.add_job(print, "date", run_date=scheduler.get_job("poll:g1").next_run_time
+                          + timedelta(minutes=30), id="event:g1")  # a deadline in 30 min
+        seen = [jobs(scheduler)]
+        clock.advance(CLOCK_LOOK)  # time passes: nothing moves
+        await looks.look()
+        seen.append(jobs(scheduler))
+        clock.advance(CLOCK_LOOK)
+        clock.step(step)
+        await looks.look()
+        seen.append(jobs(scheduler))
+        for _ in range(3):  # the step was seen; the looks after it see none
+            clock.advance(CLOCK_LOOK)
+            await looks.look()
+        seen.append(jobs(scheduler))
+        stop.set()
+        await asyncio.wait_for(serving, timeout=60)
+        return seen
+
+    with caplog.at_level(logging.INFO, logger="assistant.daemon"):
+        before, passed, stepped, after = asyncio.run(served())
+    assert looks.waits == [CLOCK_LOOK] * 6
+    polls = {"poll:g1", "poll:g2", "poll:g3", "rescan", "summary"}
+    assert polls | {"event:g1"} == set(before)
+    assert passed == before
+    moved = step if step < timedelta(0) else timedelta(0)
+    for job in polls:
+        assert stepped[job] == before[job] + moved, job
+    assert stepped["event:g1"] == before["event:g1"]
+    assert after == stepped
+    said = [r.getMessage() for r in caplog.records if "wall clock" in r.getMessage()]
+    assert said == [
+        "the wall clock stepped back by 10 min: the 5 poll job(s) keep their pace; "
+        "deadlines and tallies stay at their moments on the clock"
+        if step < timedelta(0) else
+        "the wall clock stepped forward by 10 min: the polls due meanwhile run now; "
+        "deadlines and tallies stay at their moments on the clock"
+    ]

@@ -8,7 +8,7 @@ import asyncio
 import logging
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -104,9 +104,13 @@ class Daemon:
         fetcher_factory: Callable[[], Fetcher],
         settings: DaemonSettings | None = None,
         fetch_settings: FetchSettings | None = None,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.clock = clock
+        self.sleep = sleep
+        """How the clock watch waits `CLOCK_LOOK` seconds between two looks (on the event
+        loop's monotonic clock); a test passes its own to say when each look comes."""
         self.fetcher_factory = fetcher_factory
         self.settings = settings or DaemonSettings()
         self._fetchers: dict[str, Fetcher] = {}
@@ -650,7 +654,7 @@ class Daemon:
         clock (a job of the scheduler would itself be held up by a step back)."""
         watch = ClockWatch(self.clock)
         while True:
-            await asyncio.sleep(CLOCK_LOOK)
+            await self.sleep(CLOCK_LOOK)
             self.keep_pace(scheduler, watch)
 
     def log_summary(self) -> PollStats:
