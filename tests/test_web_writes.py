@@ -40,6 +40,8 @@ def test_without_a_login_the_page_says_what_to_run_and_offers_no_button(
         assert r.status_code == 400 and "assistant fetch --game thread-b --login" in r.text
         r = client.get("/game/thread-b/confirm/post/tally")
         assert r.status_code == 400 and 'class="confirm-form"' not in r.text
+        r = client.get("/game/thread-b/confirm/post/tally", params={"day": "two"})
+        assert r.status_code == 404 and "the day: give a number, not &#39;two&#39;" in r.text
 
         with GameStore.open(live.data, "thread-b", create=False) as store:
             store.update_config(login={"user": "The Host", "password_env": "WEB_GM_PW_T"})

@@ -3,9 +3,10 @@ what the action needs, a number field, a text field; and what it needs of the da
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from starlette.datastructures import FormData
 
@@ -25,14 +26,18 @@ class FormError(AssistantError):
     """A form sent without what the action needs."""
 
 
-def number(form: FormData, name: str, what: str) -> int | None:
-    """Field `name` as a whole number ("#57" too), None when left empty."""
-    text = (form.get(name) or "").strip().lstrip("#")  # type: ignore[union-attr]
+def number(form: Mapping[str, Any], name: str, what: str) -> int | None:
+    """Field `name` of a form or a query string as a whole number ("#57" too), None when
+    left empty; anything else is refused in one line naming `what` the number is."""
+    text = str(form.get(name) or "").strip().lstrip("#")
     if not text:
         return None
-    if not text.isdigit():
-        raise FormError(f"{what}: give a number, not {text!r}")
-    return int(text)
+    try:
+        if text.isdecimal():  # not isdigit: "²" is a digit that int() cannot read
+            return int(text)
+    except ValueError:  # more digits than int() reads
+        pass
+    raise FormError(f"{what}: give a number, not {text!r}")
 
 
 def text(form: FormData, name: str) -> str | None:

@@ -54,6 +54,7 @@ from assistant.outbox import (
 from assistant.phases import game_zone, local_text
 from assistant.scrapers.http import FetchSettings
 from assistant.store import GameStore
+from assistant.web.forms import number
 
 
 class Dashboard(Protocol):
@@ -260,15 +261,6 @@ class Confirmation:
     error: str | None = None
 
 
-def _int(value: str | None, what: str) -> int | None:
-    text = (value or "").strip()
-    if not text:
-        return None
-    if not text.isdigit():
-        raise WriteError(f"{what}: give a number, not {text!r}")
-    return int(text)
-
-
 def batch_key(drafts: list[PmDraft]) -> str:
     """The hash of the PMs a confirmation showed."""
     return hashlib.sha256("\x1f".join(d.key for d in drafts).encode()).hexdigest()[:16]
@@ -321,8 +313,8 @@ def confirm_page(d: Dashboard, request: Request) -> Response:
     if verb not in ("post", "send"):
         return d.render("missing.html", status=404, message=f"no such write {verb!r}")
     try:
-        day = _int(request.query_params.get("day"), "the day")
-        night = _int(request.query_params.get("night"), "the night")
+        day = number(request.query_params, "day", "the day")
+        night = number(request.query_params, "night", "the night")
         with GameStore.open(d.data_dir, request.path_params["game"], create=False) as store:
             page = confirmation(store, verb, what, d.now(), day=day, night=night)
     except AssistantError as e:
@@ -334,7 +326,7 @@ def confirm_page(d: Dashboard, request: Request) -> Response:
 
 def _confirmed_post(store: GameStore, what: str, form: FormData, now: datetime) -> PostDraft:
     """The draft the GM confirmed, if it is still what the confirmation showed."""
-    day, night = _int(form.get("day"), "the day"), _int(form.get("night"), "the night")
+    day, night = number(form, "day", "the day"), number(form, "night", "the night")
     key = form.get("key") or ""
     draft = post_draft_of(store, what, now, day=day, night=night)
     if draft.key == key:
@@ -393,7 +385,7 @@ def send_action(d: Dashboard, game_id: str, form: FormData) -> str:
     now = d.now()
     with GameStore.open(d.data_dir, game_id, create=False) as store:
         _require_login(store)
-        drafts = pm_batch(store, kind, now, _int(form.get("night"), "the night"))
+        drafts = pm_batch(store, kind, now, number(form, "night", "the night"))
         todo, done = pms_to_send(store, drafts)
         if not todo:
             raise WriteError(f"all {len(done)} {kind} of {game_id} were sent already; "
