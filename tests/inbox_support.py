@@ -6,6 +6,7 @@ them (`inbox_pm` facts, as `assistant inbox` stores what it reads)."""
 
 from __future__ import annotations
 
+import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,8 +15,6 @@ from cli_support import run_cli
 from assistant.models import to_iso
 from assistant.store import GameStore
 
-CHAT_PLAYERS = ("Conia", "Kat", "Jd-", "Abs", "Bob", "Lady Grey", "Mr. Pickles",
-                "Tom & Jerry's", "Jerry")
 CHAT_SETUP = """seed = 1
 players = [
   { name = "Conia", role = "doctor" },
@@ -29,7 +28,6 @@ players = [
   { name = "Jerry", side = "town" },
 ]
 """
-DCTP_PLAYERS = ("Akonyl", "Abs", "Kleene", "PhoenixTears", "Jd-", "Parkur", "Pofa", "Miaka")
 DCTP_SETUP = """seed = 4
 players = [
   { name = "Akonyl", role = "shiratori" },
@@ -60,9 +58,11 @@ def run_ok(data: Path, *args: str) -> None:
     assert code == 0, err or out
 
 
-def _game(data: Path, game: str, ruleset: str, players: tuple[str, ...], setup: str,
-          steps: list[tuple[str, ...]]) -> None:
+def _game(data: Path, game: str, ruleset: str, setup: str, steps: list[tuple[str, ...]]) -> None:
+    """The game made, its players file the setup's names in the setup's order, its roles
+    entered, then `steps`."""
     folder = data.parent
+    players = [p["name"] for p in tomllib.loads(setup)["players"]]
     (folder / f"{game}.players").write_text("\n".join(players) + "\n", encoding="utf-8")
     (folder / f"{game}.setup.toml").write_text(setup, encoding="utf-8")
     run_ok(data, "game", "new", game, "--ruleset", ruleset, "--players",
@@ -75,13 +75,13 @@ def _game(data: Path, game: str, ruleset: str, players: tuple[str, ...], setup: 
 def make_games(data: Path) -> Path:
     """The games "chat" (Night 1 running) and "dctp" (Night 1 resolved, Day 1 and Night 2
     on the clock) in `data`."""
-    _game(data, "chat", "chat-mafia", CHAT_PLAYERS, CHAT_SETUP, [
+    _game(data, "chat", "chat-mafia", CHAT_SETUP, [
         ("phase", "chat", "day", "1", "--starts", "2026-01-01T09:00:00Z",
          "--ends", "2026-01-01T12:00:00Z"),
         ("phase", "chat", "night", "1", "--starts", "2026-01-01T12:00:00Z",
          "--ends", "2026-01-02T12:00:00Z"),
     ])
-    _game(data, "dctp", "dctp-mini", DCTP_PLAYERS, DCTP_SETUP, [
+    _game(data, "dctp", "dctp-mini", DCTP_SETUP, [
         ("phase", "dctp", "night", "1", "--starts", "2026-01-01T09:00:00Z",
          "--ends", "2026-01-01T12:00:00Z"),
         # "BACKGROUND: On Night 1, Abs (Gin) killed Kleene (Agasa)." (seed 004, Scenario 1)

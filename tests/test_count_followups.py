@@ -15,50 +15,25 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 import thread_b_support as tb
-from cli_support import run_cli
-from forum_server import ForumServer, running_forum
-from test_gm_walkthrough import new_game, players_file, serve_thread_b, setup_file
+from thread_b_cli import (  # noqa: F401 - the fixtures
+    FORUMS,
+    NOW,
+    enter_day_2,
+    new_game,
+    players_file,
+    run_at_noon,
+    serve_thread_b,
+    served_forum,
+    setup_file,
+)
 
 from assistant.monitor import day_end, load_view
 from assistant.store import GameStore
-
-NOW = "2026-11-22T12:00:00+00:00"
-FORUMS = ("smf21", "phpbb33")
-
-
-@pytest.fixture
-def forum() -> Iterator[ForumServer]:
-    with running_forum() as f:
-        yield f
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch, capsys):
-    """Run the CLI in-process at `now` (default NOW); returns (exit code, stdout, stderr)."""
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-
-    def _run(*args: str, now: str = NOW) -> tuple[int, str, str]:
-        monkeypatch.setenv("ASSISTANT_NOW", now)
-        return run_cli(capsys, *args)
-
-    return _run
-
-
-def day_two(run, tmp_path: Path, server: ForumServer, forum: str) -> None:
-    """Thread B fetched, Day 2 from the host's post to the announced end, Day 1's deaths."""
-    new_game(run, tmp_path, forum, serve_thread_b(server, forum))
-    op = tb.truth(forum)["posts"][0]
-    start = op.get("msg_id", op.get("post_id"))
-    end = tb.truth(forum)["meta"]["day"]["announced_end_iso"][11:16]
-    assert run("phase", "b", "day", "2", "--start-post", str(start), "--ends", end)[0] == 0
-    for who, how in (("Aether", "lynch"), ("kat", "nightkill")):
-        assert run("kill", "b", who, "--how", how, "--at-post", str(start))[0] == 0
 
 
 def tally_end(draft: str) -> str:
@@ -76,11 +51,11 @@ def post_id(forum: str, label: str = "tom_revote_conia") -> int:
 # ---- 1. one deadline everywhere: the effective one ------------------------------------------
 
 
-@pytest.mark.parametrize("forum_name", FORUMS)
+@pytest.mark.parametrize("forum_name", list(FORUMS))
 def test_count_tally_phase_dusk_and_daemon_show_the_day_ending_after_everyone_voted(
     forum_name, forum, run, tmp_path
 ) -> None:
-    day_two(run, tmp_path, forum, forum_name)
+    enter_day_2(run, tmp_path, forum, forum_name)
     # Tom & Jerry's re-vote (post 145 on SMF) was the last missing vote: 5 minutes from it
     # (as the forum shows its time: SMF without seconds).
     revote = next(p for p in tb.final_posts(forum_name) if p.post_id == post_id(forum_name))
@@ -115,7 +90,7 @@ def test_count_tally_phase_dusk_and_daemon_show_the_day_ending_after_everyone_vo
 def test_a_vote_after_a_deadline_the_gm_moved_earlier_is_not_counted(forum, run, tmp_path) -> None:
     """At 11:16:30 the GM moves the deadline to 11:17: Jd-'s [Vote: slayer] at 11:18 comes
     after it. Counting against the announced 11:23 would count it (4 on Slayer)."""
-    day_two(run, tmp_path, forum, "smf21")
+    enter_day_2(run, tmp_path, forum, "smf21")
     code, _, err = run("phase", "b", "--move-to", "11:17", now="2026-11-22T11:16:30+00:00")
     assert code == 0, err
 
@@ -156,7 +131,7 @@ def test_dusk_gives_the_reason_for_the_day_end_without_nested_brackets(
 
 def test_count_at_reads_times_as_phase_and_kill_do(forum, run, tmp_path) -> None:
     """At noon, "11:12" is this morning's 11:12 (the host's tally #2 came at 11:12:07)."""
-    day_two(run, tmp_path, forum, "smf21")
+    enter_day_2(run, tmp_path, forum, "smf21")
     docs = [
         json.loads(run("--json", "count", "b", "--at", at)[1])
         for at in ("11:12", "2026-11-22 11:12", "2026-11-22T11:12", "2026-11-22T11:12:00Z",
@@ -190,7 +165,7 @@ def test_count_at_reads_times_as_phase_and_kill_do(forum, run, tmp_path) -> None
 
 
 def test_why_finds_players_aliases_and_non_players_by_the_loose_rules(forum, run, tmp_path) -> None:
-    day_two(run, tmp_path, forum, "smf21")
+    enter_day_2(run, tmp_path, forum, "smf21")
     code, out, err = run("count", "b", "--why", "bob")
     assert code == 0, err
     why = out.split("\n\n")[-1].splitlines()
@@ -313,11 +288,11 @@ def _engine_game(run, tmp_path: Path) -> None:
     assert run("kill", "b", "ÆtherWolf", "--how", "lynch", "--day", "1")[0] == 0
 
 
-@pytest.mark.parametrize("forum_name", FORUMS)
+@pytest.mark.parametrize("forum_name", list(FORUMS))
 def test_the_night_after_a_dusk_that_ends_nothing(forum_name, forum, run, tmp_path) -> None:
     """The walkthrough's Night 2 with Tom & Jerry's a third mafia, so Slayer's lynch does not
     end the game: orders read names like votes, and the night is the GM's clock's."""
-    day_two(run, tmp_path, forum, forum_name)
+    enter_day_2(run, tmp_path, forum, forum_name)
     setup = setup_file(tmp_path, forum_name)
     text = setup.read_text(encoding="utf-8")
     setup.write_text(

@@ -10,29 +10,11 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 
 import pytest
-from cli_support import error_line, run_cli
-from forum_server import ForumServer, running_forum
-from thread_b_cli import players_file, serve_thread_b
-
-NOW = "2026-11-22T12:00:00+00:00"
-
-
-@pytest.fixture
-def forum() -> Iterator[ForumServer]:
-    with running_forum() as f:
-        yield f
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("ASSISTANT_NOW", NOW)
-    return partial(run_cli, capsys)
+from cli_support import error_line
+from thread_b_cli import NOW, players_file, run_at_noon, serve_thread_b, served_forum  # noqa: F401 - the fixtures
 
 
 class ChildDaemon:

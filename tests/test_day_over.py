@@ -10,21 +10,17 @@ thread B (002) on the real forums' pages, served on 127.0.0.1 and read through t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 import thread_b_support as tb
-from forum_server import ForumServer, running_forum
-from test_count_followups import day_two, post_id, run  # noqa: F401  (the `run` fixture)
-
-FORUMS = ("smf21", "phpbb33")
-
-
-@pytest.fixture
-def forum() -> Iterator[ForumServer]:
-    with running_forum() as f:
-        yield f
+from test_count_followups import post_id
+from thread_b_cli import (  # noqa: F401 - the fixtures
+    FORUMS,
+    enter_day_2,
+    run_at_noon,
+    served_forum,
+)
 
 
 def _id(post: dict) -> int:
@@ -42,11 +38,11 @@ def _last_vote_on(forum: str, target: str) -> dict:
     return last
 
 
-@pytest.mark.parametrize("forum_name", FORUMS)
+@pytest.mark.parametrize("forum_name", list(FORUMS))
 def test_count_after_the_deadline_says_the_day_is_over_and_what_it_decided(
-    forum_name, forum, run, tmp_path  # noqa: F811
+    forum_name, forum, run, tmp_path
 ) -> None:
-    day_two(run, tmp_path, forum, forum_name)
+    enter_day_2(run, tmp_path, forum, forum_name)
     lynched = tb.truth(forum_name)["meta"]["lynched"].split(" (")[0]  # "xX_Slayer_Xx (Mafia..."
     # Before the end (11:15, Tom & Jerry's vote still missing) the count is "if it ended now".
     code, out, err = run("count", "b", now="2026-11-22T11:15:00+00:00")
@@ -67,11 +63,11 @@ def test_count_after_the_deadline_says_the_day_is_over_and_what_it_decided(
 
 
 
-@pytest.mark.parametrize("forum_name", FORUMS)
+@pytest.mark.parametrize("forum_name", list(FORUMS))
 def test_the_dusk_links_the_deciding_vote_not_the_hosts_closing_post(
-    forum_name, forum, run, tmp_path  # noqa: F811
+    forum_name, forum, run, tmp_path
 ) -> None:
-    day_two(run, tmp_path, forum, forum_name)
+    enter_day_2(run, tmp_path, forum, forum_name)
     posts = tb.truth(forum_name)["posts"]
     closing = posts[-1]
     assert closing["author"] == tb.HOST and "Day 2 is over" in closing["bbcode_body"]

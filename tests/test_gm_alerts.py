@@ -11,31 +11,14 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 
 import pytest
 import thread_b_support as tb
-from cli_support import in_terminal, run_cli
-from forum_server import ForumServer, running_forum
-from thread_b_cli import players_file, serve_thread_b
+from cli_support import in_terminal
+from thread_b_cli import NOW, players_file, run_at_noon, serve_thread_b, served_forum  # noqa: F401 - the fixtures
 
-NOW = "2026-11-22T12:00:00+00:00"
 RANK = {"violation": 0, "warning": 1, "info": 2}
-
-
-@pytest.fixture
-def forum() -> Iterator[ForumServer]:
-    with running_forum() as f:
-        yield f
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("ASSISTANT_NOW", NOW)
-    return partial(run_cli, capsys)
 
 
 def _enter_day_2(run, tmp_path: Path, url: str, game: str = "b") -> None:

@@ -7,30 +7,18 @@ Thread B served on 127.0.0.1, played through the command line."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from functools import partial
 
 import feedparser
 import pytest
 import thread_b_support as tb
-from cli_support import run_cli
-from forum_server import ForumServer, running_forum
-from thread_b_cli import new_game, players_lines, serve_thread_b, setup_file
-
-NOW = "2026-11-22T12:00:00+00:00"
-
-
-@pytest.fixture
-def forum() -> Iterator[ForumServer]:
-    with running_forum() as f:
-        yield f
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("ASSISTANT_NOW", NOW)
-    return partial(run_cli, capsys)
+from thread_b_cli import (  # noqa: F401 - the fixtures
+    new_game,
+    players_lines,
+    run_at_noon,
+    serve_thread_b,
+    served_forum,
+    setup_file,
+)
 
 
 def _comma_lines(forum: str) -> list[str]:

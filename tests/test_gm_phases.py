@@ -10,45 +10,29 @@ confirmed says so; "Not voting" never lists the dead, whatever `--starts` says."
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from functools import partial
 
 import pytest
 import thread_b_support as tb
-from cli_support import error_line, run_cli
-from forum_server import ForumServer, running_forum
-from thread_b_cli import first_post, new_game, serve_thread_b, setup_file
+from cli_support import error_line
+from thread_b_cli import (  # noqa: F401 - the fixtures
+    enter_day_2,
+    new_game,
+    run_at_time,
+    serve_thread_b,
+    served_forum,
+    setup_file,
+)
 
 FORUM = "phpbb33"  # post times to the second
 START = tb.truth(FORUM)["meta"]["day"]["start_iso"]  # 11:01:57, the host's Day 2 post
 
 
 @pytest.fixture
-def forum() -> Iterator[ForumServer]:
-    with running_forum() as f:
-        yield f
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-
-    def at(now: str, *args: str) -> tuple[int, str, str]:
-        monkeypatch.setenv("ASSISTANT_NOW", f"2026-11-22T{now}:00+00:00")
-        return run_cli(capsys, *args)
-
-    return at
-
-
-@pytest.fixture
 def day_2(forum, run, tmp_path) -> None:
     """Thread B's game as its GM ran it live: Day 2 opened at the host's post at 11:05, to
     end at 11:22 as announced; the two earlier deaths at that post."""
-    new_game(partial(run, "11:05"), tmp_path, FORUM, serve_thread_b(forum, FORUM))
-    op = str(first_post(FORUM))
-    assert run("11:05", "phase", "b", "day", "2", "--start-post", op, "--ends", "11:22")[0] == 0
-    for who, how in (("ÆtherWolf", "lynch"), ("Kat", "nightkill")):
-        assert run("11:05", "kill", "b", who, "--how", how, "--at-post", op)[0] == 0
+    enter_day_2(partial(run, "11:05"), tmp_path, forum, FORUM)
 
 
 def _phase(run, now: str) -> dict:

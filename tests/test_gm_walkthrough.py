@@ -10,33 +10,22 @@ nothing stored.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 
 import pytest
 import thread_b_support as tb
-from cli_support import run_cli
-from forum_server import ForumServer, running_forum
-from thread_b_cli import FORUMS, first_post, new_game, players_file, serve_thread_b, setup_file
+from thread_b_cli import (  # noqa: F401 - the fixtures
+    FORUMS,
+    first_post,
+    new_game,
+    players_file,
+    run_at_noon,
+    serve_thread_b,
+    served_forum,
+    setup_file,
+)
 
 from assistant.store import GameStore
-
-NOW = "2026-11-22T12:00:00+00:00"
-
-
-@pytest.fixture
-def forum() -> Iterator[ForumServer]:
-    with running_forum() as f:
-        yield f
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch, capsys):
-    """Run the CLI in-process at NOW; returns (exit code, stdout, stderr)."""
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("ASSISTANT_NOW", NOW)
-    return partial(run_cli, capsys)
 
 
 @pytest.mark.parametrize("which", list(FORUMS))
@@ -252,19 +241,19 @@ def test_result_pms_of_a_confirmed_night_are_known_to_the_copy_check(run, tmp_pa
 
 
 def test_yesterdays_lynch_entered_after_starting_today_is_not_todays(
-    forum, run, tmp_path, monkeypatch
+    forum, run, tmp_path
 ) -> None:
     """Live, the GM opens Day 2 (11:02) and then records Day 1's lynch "now": it is Day 1's
     (the day is still running), so ÆtherWolf's Day 2 vote does not count. Recorded as Day
     2's own lynch instead, Day 2's count would have kept him alive all day."""
     new_game(run, tmp_path, "smf21", serve_thread_b(forum, "smf21"))
-    monkeypatch.setenv("ASSISTANT_NOW", "2026-11-22T11:02:30+00:00")
-    assert run("phase", "b", "day", "2", "--start-post", "116", "--ends", "11:23")[0] == 0
-    code, out, err = run("kill", "b", "ÆtherWolf", "--how", "lynch")
+    live = "2026-11-22T11:02:30+00:00"
+    assert run("phase", "b", "day", "2", "--start-post", "116", "--ends", "11:23",
+               now=live)[0] == 0
+    code, out, err = run("kill", "b", "ÆtherWolf", "--how", "lynch", now=live)
     assert out == "Recorded: ÆtherWolf dead (lynch, Day 1) at Sun 22 Nov 2026 11:02 UTC.\n", err
-    code, _, err = run("kill", "b", "Kat", "--how", "nightkill", "--day", "1")
+    code, _, err = run("kill", "b", "Kat", "--how", "nightkill", "--day", "1", now=live)
     assert code == 1 and err.startswith("error: --day names the day a lynch ended")
-    monkeypatch.setenv("ASSISTANT_NOW", NOW)
     code, out, _ = run("--json", "count", "b", "--why", "ÆtherWolf")
     doc = json.loads(out)
     assert "ÆtherWolf" not in doc["alive"] and doc["votes"][0]["accepted"] is False

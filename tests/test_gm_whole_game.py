@@ -6,31 +6,18 @@ dusk confirmed with the Town's win, and the next phase refused."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from functools import partial
 
 import pytest
 import thread_b_support as tb
-from cli_support import error_line, run_cli
-from forum_server import ForumServer, running_forum
-from thread_b_cli import FORUMS, first_post, new_game, serve_thread_b, setup_file
-
-
-@pytest.fixture
-def forum() -> Iterator[ForumServer]:
-    with running_forum() as f:
-        yield f
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
-
-    def at(now: str, *args: str) -> tuple[int, str, str]:
-        monkeypatch.setenv("ASSISTANT_NOW", f"2026-11-22T{now}:00+00:00")
-        return run_cli(capsys, *args)
-
-    return at
+from cli_support import error_line
+from thread_b_cli import (  # noqa: F401 - the fixtures
+    FORUMS,
+    enter_day_2,
+    run_at_time,
+    served_forum,
+    setup_file,
+)
 
 
 def _post(forum: str, label: str) -> int:
@@ -47,12 +34,7 @@ def _json(run, now: str, *args: str) -> dict:
 
 @pytest.mark.parametrize("which", list(FORUMS))
 def test_a_whole_game_on_thread_b(which, forum, run, tmp_path) -> None:
-    meta = tb.truth(which)["meta"]
-    new_game(partial(run, "11:03"), tmp_path, which, serve_thread_b(forum, which))
-    op, end = str(first_post(which)), meta["day"]["announced_end_iso"][11:16]
-    assert run("11:03", "phase", "b", "day", "2", "--start-post", op, "--ends", end)[0] == 0
-    for who, how in (("ÆtherWolf", "lynch"), ("Kat", "nightkill")):
-        assert run("11:03", "kill", "b", who, "--how", how, "--at-post", op)[0] == 0
+    enter_day_2(partial(run, "11:03"), tmp_path, forum, which)
     assert run("11:03", "roles", "b", "--file", str(setup_file(tmp_path, which)))[0] == 0
     # The thread read whole: everyone voted, the clock dropped to 11:20, Slayer leads.
     assert _json(run, "11:30", "count", "b")["outcome"]["lynched"] == ["xX_Slayer_Xx"]

@@ -19,7 +19,7 @@ from daemon_support import setup_store, snapshots, thread_url
 from forum_server import running_forum
 from realthreads import FORUMS, HOST, PLAYERS_A, post_id, thread_posts
 from test_daemon import drive, make_daemon
-from test_gm_walkthrough import setup_file
+from thread_b_cli import setup_file
 
 from assistant.clock import FakeClock
 from assistant.store import GameStore

@@ -16,8 +16,8 @@ import pytest
 import thread_b_support as tb
 from cli_support import call
 from test_cli_count import _game_001
-from test_gm_walkthrough import setup_file
 from test_rulings import AT, b_post
+from thread_b_cli import setup_file
 
 from assistant.clock import FakeClock
 from assistant.store import GameStore
