@@ -519,6 +519,14 @@ class GameStore:
         meta = self.db.table("meta").get(doc_id=1)
         return dict(meta.get("config", {})) if meta else {}
 
+    def config_seen(self) -> tuple[tuple[int, int, int] | None, dict[str, Any]]:
+        """The settings with the signature (inode, mtime, size) of the game file they were
+        read from: a long-running process that keeps configs by the file's signature takes
+        them from a store it opened anyway, instead of opening the file once more."""
+        config = self.config()
+        assert self._storage is not None
+        return self._storage._signature, config
+
     def update_config(self, **values: Any) -> dict[str, Any]:
         table = self.db.table("meta")
         with self.batch():

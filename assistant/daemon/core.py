@@ -35,7 +35,7 @@ from assistant.phases import (
     game_zone,
 )
 from assistant.poller import Poller, PollResult, PollSettings, forum_zone_name
-from assistant.post_log import share_reads
+from assistant.post_log import pinned, share_reads
 from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import AsyncFetcher, Fetcher, FetchSettings, ssl_context
 from assistant.scrapers.login import login
@@ -191,6 +191,13 @@ class Daemon:
         """One whole cycle for a game. A failing poll is logged and the review still runs
         on what is stored; a review that cannot run (no players yet, a broken ruleset) is
         logged and reported, so one game's problem never stops the others."""
+        with self._pinned(game_id):
+            return self._cycle(game_id)
+
+    def _pinned(self, game_id: str) -> AbstractContextManager[None]:
+        return pinned(GameStore.game_path(self.data_dir, game_id))
+
+    def _cycle(self, game_id: str) -> CycleReport:
         unreadable = self._unreadable_report(game_id)
         if unreadable is not None:
             return unreadable
@@ -360,37 +367,39 @@ class Daemon:
         One cycle of a game at a time."""
         lock = self._game_locks.setdefault(game_id, asyncio.Lock())
         async with lock:
-            unreadable = self._unreadable_report(game_id)
-            if unreadable is not None:
-                return unreadable
-            result, poll_error = None, None
-            try:
-                result = await self.apoll(game_id)
-            except AssistantError as e:
-                poll_error = str(e)
-                log.warning("poll %s failed: %s", game_id, e)
-            if self._poll_failing.get(game_id) != (poll_error is not None):
-                await asyncio.get_running_loop().run_in_executor(
-                    self._workers, self._note_poll, game_id, poll_error)
-            if self._review_can_wait(game_id, result):
-                report = CycleReport(game_id, result, poll_error, (), (),
-                                     self._next_events.get(game_id))
-            else:
-                signature = _signature(GameStore.game_path(self.data_dir, game_id))
-                reviewed_at = self.clock.monotonic()
-                task = asyncio.current_task()
-                assert task is not None
-                self._reviewing.add(task)
+            # (the poll, the review and an auto post read one PostLog: post_log.pinned)
+            with self._pinned(game_id):
+                unreadable = self._unreadable_report(game_id)
+                if unreadable is not None:
+                    return unreadable
+                result, poll_error = None, None
                 try:
-                    report = await asyncio.get_running_loop().run_in_executor(
-                        self._workers, self._reviewed_report, game_id, result, poll_error)
-                finally:
-                    self._reviewing.discard(task)
-                if not report.failed:
-                    self._reviewed[game_id] = (signature, reviewed_at)
-                self._next_events[game_id] = report.next_event
-            self.stats.add(report)
-            return report
+                    result = await self.apoll(game_id)
+                except AssistantError as e:
+                    poll_error = str(e)
+                    log.warning("poll %s failed: %s", game_id, e)
+                if self._poll_failing.get(game_id) != (poll_error is not None):
+                    await asyncio.get_running_loop().run_in_executor(
+                        self._workers, self._note_poll, game_id, poll_error)
+                if self._review_can_wait(game_id, result):
+                    report = CycleReport(game_id, result, poll_error, (), (),
+                                         self._next_events.get(game_id))
+                else:
+                    signature = _signature(GameStore.game_path(self.data_dir, game_id))
+                    reviewed_at = self.clock.monotonic()
+                    task = asyncio.current_task()
+                    assert task is not None
+                    self._reviewing.add(task)
+                    try:
+                        report = await asyncio.get_running_loop().run_in_executor(
+                            self._workers, self._reviewed_report, game_id, result, poll_error)
+                    finally:
+                        self._reviewing.discard(task)
+                    if not report.failed:
+                        self._reviewed[game_id] = (signature, reviewed_at)
+                    self._next_events[game_id] = report.next_event
+                self.stats.add(report)
+                return report
 
     def _review_can_wait(self, game_id: str, result: PollResult | None) -> bool:
         """Nothing to review: the poll found nothing new (or failed), the game file is as
@@ -439,6 +448,7 @@ class Daemon:
             except AssistantError:
                 self._logged_in.discard(game_id)
                 raise
+            self._saw_config(game_id, await run(store.config_seen))
         finally:
             store.close()
         _log_poll(game_id, result)
@@ -478,7 +488,18 @@ class Daemon:
     def review_report(self, game_id: str) -> Review:
         """Store new alerts, rewrite the feed, handle every due clock event not handled yet
         (review.py)."""
-        return review_game(self.data_dir, game_id, self.clock.now())
+        review = review_game(self.data_dir, game_id, self.clock.now())
+        if review.config_seen is not None:
+            self._saw_config(game_id, review.config_seen)
+        return review
+
+    def _saw_config(self, game_id: str, seen: tuple[Any, dict[str, Any] | None]) -> None:
+        """A game's config as a store this process opened anyway read it (with its file's
+        signature), kept for `_config`: each write of a poll or a review changes the file,
+        and `_config` read it all again after each (a fifth of a 200-game daemon's opens)."""
+        if seen[0] is not None:
+            self._configs[game_id] = seen
+            self._unreadable.pop(game_id, None)
 
 
     # ---- scheduling ---------------------------------------------------------------------

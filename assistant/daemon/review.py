@@ -99,6 +99,8 @@ class Review:
     new_alerts: tuple[StoredAlert, ...]
     handled: tuple[HandledEvent, ...]
     next_event: datetime | None
+    config_seen: tuple[Any, dict[str, Any]] | None = None
+    """The game's settings as the review left its file (`GameStore.config_seen`)."""
 
 
 _FEEDS: dict[Path, tuple[Any, Any]] = {}
@@ -195,7 +197,8 @@ def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
                       finals=store.table("final_counts").all())
         if pushed.wake_at is not None:
             upcoming.append(pushed.wake_at)
-    return Review(tuple(fresh), tuple(handled), min(upcoming) if upcoming else None)
+        seen = store.config_seen()
+    return Review(tuple(fresh), tuple(handled), min(upcoming) if upcoming else None, seen)
 
 
 def _handle(

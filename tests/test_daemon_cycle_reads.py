@@ -1,0 +1,100 @@
+"""What one cycle of the daemon reads (issue 26: 200 growing games cost a fifth of a core).
+
+A cycle that brings new posts opens the game's store for the poll and for the review; each
+read a short game's whole posts file again and built every post anew, and the daemon read
+the game file once more before and after them to see whether its config changed. Now the
+poll and the review share one reading of the posts file (`post_log.pinned`), the config is
+taken from the stores the cycle opened anyway, and nothing is kept once the cycle ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import daemon_support as ds
+import httpx
+from forum_server import running_forum
+
+from assistant import post_log
+from assistant.clock import FakeClock
+from assistant.daemon import Daemon, DaemonSettings
+from assistant.post_log import PostLog, log_path
+from assistant.scrapers.http import Fetcher, FetchSettings
+from assistant.store import GameStore
+
+GAME = "thread-b"
+
+
+def _daemon(data_dir, clock: FakeClock) -> Daemon:  # noqa: ANN001
+    return Daemon(
+        data_dir, clock,
+        lambda: Fetcher(httpx.Client(), FetchSettings(delay=0), sleep=lambda s: None),
+        DaemonSettings(), FetchSettings(delay=0),
+    )
+
+
+def test_a_cycle_reads_the_posts_file_once_and_keeps_nothing_after(tmp_path, monkeypatch) -> None:
+    clock = FakeClock(datetime(2026, 11, 22, 11, 10, tzinfo=UTC))
+    snaps = ds.snapshots("smf21")
+    read: list[int] = []  # bytes of the posts file applied, per reading
+    real_apply = PostLog._apply_lines
+
+    def counted_apply(self: PostLog, data: bytes) -> None:
+        read.append(len(data))
+        real_apply(self, data)
+
+    monkeypatch.setattr(PostLog, "_apply_lines", counted_apply)
+    opens: list[str] = []
+    real_open = GameStore.open.__func__  # type: ignore[attr-defined]
+
+    def counted_open(cls, data_dir, game_id, *a, **k):  # noqa: ANN001, ANN202
+        opens.append(game_id)
+        return real_open(cls, data_dir, game_id, *a, **k)
+
+    monkeypatch.setattr(GameStore, "open", classmethod(counted_open))
+    with running_forum() as forum:
+        ds.serve(forum, "smf21", snaps[3], snaps)
+        ds.setup_store(tmp_path, "smf21", ds.thread_url(forum, "smf21"))
+        daemon = _daemon(tmp_path, clock)
+
+        async def cycle() -> None:
+            report = await daemon.acycle(GAME)
+            assert report.poll is not None and report.error is None, report
+
+        asyncio.run(cycle())  # the first: the thread read, the config first seen
+        posts_file = log_path(GameStore.game_path(tmp_path, GAME))
+        stored = posts_file.stat().st_size
+        ds.serve(forum, "smf21", snaps[5], snaps)  # more posts
+        clock.advance(60)
+        read.clear()
+        opens.clear()
+        reviewed = len(daemon._reviewed)
+        asyncio.run(cycle())
+
+    # The stored posts were read once (by the poll, which appended the new ones itself);
+    # the review read nothing of the file again.
+    assert read == [stored], (read, stored)
+    assert posts_file.stat().st_size > stored
+    # Two opens: the poll's and the review's (before: four, the config read before and after).
+    assert opens == [GAME, GAME], opens
+    assert reviewed == 1
+    # Nothing is held for a short game once its cycle ended.
+    assert post_log._PINNED == {}
+    assert all(p != posts_file for p in post_log._SHARED)
+
+
+def test_a_config_changed_by_a_gm_command_between_cycles_is_seen(tmp_path) -> None:
+    """The config the daemon keeps from its own stores is the file's: a GM pausing the game
+    from another process between two cycles pauses it."""
+    clock = FakeClock(datetime(2026, 11, 22, 11, 10, tzinfo=UTC))
+    snaps = ds.snapshots("smf21")
+    with running_forum() as forum:
+        ds.serve(forum, "smf21", snaps[3], snaps)
+        ds.setup_store(tmp_path, "smf21", ds.thread_url(forum, "smf21"))
+        daemon = _daemon(tmp_path, clock)
+        asyncio.run(daemon.acycle(GAME))
+        assert daemon.games() == [GAME]
+        with GameStore.open(tmp_path, GAME, create=False) as store:  # `game pause`
+            store.update_config(paused=True)
+        assert daemon.games() == []
