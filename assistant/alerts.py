@@ -9,9 +9,11 @@ acknowledgement sticks. The store keeps the alert as first seen plus the ack.
 from __future__ import annotations
 
 import hashlib
+import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
@@ -25,6 +27,11 @@ SEVERITIES = ("info", "warning", "violation")
 """In increasing order; a ruleset's "none" means the check raises no alert."""
 ALERT_SCHEMA_VERSION = 1
 UTC_ZONE = ZoneInfo("UTC")
+FEED_ENTRIES = 100
+"""Alerts the Atom feed holds: the latest by first sighting. A feed reader keeps the entries
+it has read, so the newest are enough; rewriting a long game's thousands of entries at each
+new alert was most of a daemon's review. `assistant alerts --all` and the dashboard list
+every alert, and notifications push each one."""
 T = TypeVar("T")
 
 
@@ -50,9 +57,11 @@ class Alert:
     detail_key: str = ""
     """Tells apart several alerts of one kind on one post (a version hash, a phase)."""
 
-    @property
+    @cached_property
     def id(self) -> str:
-        """Stable across runs: the same fact always yields the same id."""
+        """Stable across runs: the same fact always yields the same id. Worked out once per
+        record (a review compares every alert the checks found with the stored ones; an
+        alert read back from the store has its stored id)."""
         raw = "\x1f".join((self.kind, str(self.post_id), self.player or "", self.detail_key))
         return hashlib.sha1(raw.encode("utf-8")).hexdigest()[:10]
 
@@ -114,18 +123,13 @@ class AlertLog:
         self.table = store.table("alerts")
 
     def record(self, alerts: Iterable[Alert], now: datetime) -> list[StoredAlert]:
-        """Store the alerts not seen before; returns only those new ones, in the given order."""
+        """Store the alerts not seen before; returns only those new ones, in the given order.
+        The stored ones are told by their stored ids, not read back into alerts."""
         alerts = list(alerts)
-        if {a.id for a in alerts} <= {doc["id"] for doc in self.table.all()}:
+        if not _unseen(alerts, self._ids()):
             return []  # nothing new: no write, no lock (a read-only data dir can still list)
         with self.store.batch():  # under the game's lock: another writer cannot add one between
-            known = {doc["id"] for doc in self.table.all()}
-            fresh: list[StoredAlert] = []
-            for alert in alerts:
-                if alert.id in known:
-                    continue
-                known.add(alert.id)
-                fresh.append(StoredAlert(alert, now))
+            fresh = [StoredAlert(a, now) for a in _unseen(alerts, self._ids())]
             if fresh:
                 self.table.insert_multiple(
                     {
@@ -140,9 +144,23 @@ class AlertLog:
                 )
         return fresh
 
+    def _ids(self) -> set[str]:
+        return {doc.get("id") for doc in self.store.records("alerts")}
+
+    def count(self) -> int:
+        """How many alerts are stored (acknowledged ones too)."""
+        return len(self.store.records("alerts"))
+
+    def latest(self, n: int = FEED_ENTRIES) -> list[StoredAlert]:
+        """The `n` alerts first seen last, oldest first (`all`'s order): what the feed shows.
+        Chosen from the stored documents by their dates as stored (UTC ISO text, which
+        sorts as time), so only those `n` are read into alerts."""
+        docs = heapq.nlargest(n, self.store.records("alerts"), key=_doc_order)
+        return sorted((self._load(doc) for doc in docs), key=_order)
+
     def all(self, *, include_acked: bool = True) -> list[StoredAlert]:
         """Every alert, oldest first (by first seen, then by when it happened)."""
-        out = [self._load(doc) for doc in self.table.all()]
+        out = [self._load(doc) for doc in self.store.records("alerts")]
         if not include_acked:
             out = [a for a in out if a.acked_at is None]
         return sorted(out, key=_order)
@@ -157,7 +175,7 @@ class AlertLog:
             happened = alert.get("occurred_at") or doc.get("first_seen") or ""
             return alert.get("severity"), happened, str(doc.get("id") or "")
 
-        docs = triage_order(self.table.all(), key)
+        docs = triage_order(self.store.records("alerts"), key)
         open_docs = [d for d in docs if not d.get("acked_at")]
         acked_docs = [d for d in docs if d.get("acked_at")]
         counts = dict.fromkeys(reversed(SEVERITIES), 0)
@@ -173,7 +191,8 @@ class AlertLog:
         )
 
     def get(self, alert_id: str) -> StoredAlert:
-        matches = [doc for doc in self.table.all() if doc["id"].startswith(alert_id.lower())]
+        matches = [doc for doc in self.store.records("alerts")
+                   if doc["id"].startswith(alert_id.lower())]
         if not matches:
             raise StoreError(
                 f"no alert {alert_id!r} in game {self.store.game_id!r}; "
@@ -210,8 +229,10 @@ class AlertLog:
             first_seen = stored_date(doc.get("first_seen"), "first sighting (first_seen)")
             if first_seen is None:
                 raise ValueError("it has no first sighting (first_seen)")
+            alert = Alert.from_dict(doc["alert"])
+            alert.__dict__["id"] = doc["id"]  # the id it is stored under (`Alert.id`'s cache)
             return StoredAlert(
-                alert=Alert.from_dict(doc["alert"]),
+                alert=alert,
                 first_seen=first_seen,
                 acked_at=stored_date(doc.get("acked_at"), "acknowledgement date (acked_at)"),
                 ack_note=doc.get("ack_note"),
@@ -257,6 +278,28 @@ def _order(s: StoredAlert) -> tuple:
     return (s.first_seen, happened, s.alert.post_id or 0, s.id)
 
 
+def _doc_order(doc: dict[str, Any]) -> tuple:
+    """`_order` of a stored alert's document, from its dates as stored (a damaged one is
+    refused when the document is read, not here)."""
+    alert = doc.get("alert")
+    alert = alert if isinstance(alert, dict) else {}
+    seen, happened, post_id = doc.get("first_seen"), alert.get("occurred_at"), alert.get("post_id")
+    seen = seen if type(seen) is str else ""
+    return (seen, happened if happened and type(happened) is str else seen,
+            post_id if type(post_id) is int else 0, str(doc.get("id") or ""))
+
+
+def _unseen(alerts: Iterable[Alert], known: set[str]) -> list[Alert]:
+    """The alerts whose ids are not in `known`, each once, in their order."""
+    known = set(known)
+    out = []
+    for alert in alerts:
+        if alert.id not in known:
+            known.add(alert.id)
+            out.append(alert)
+    return out
+
+
 def write_feed(
     alerts: Iterable[StoredAlert],
     path: Path,
@@ -266,24 +309,32 @@ def write_feed(
     link: str | None,
     now: datetime,
     zone: ZoneInfo | None = None,
+    total: int | None = None,
 ) -> Path:
-    """Write the alerts as an Atom feed, newest first, each entry linking to its post.
+    """Write the latest `FEED_ENTRIES` of the alerts as an Atom feed, newest first, each
+    entry linking to its post; `total`: how many the game has (the subtitle says when the
+    feed holds fewer).
 
     Written to a temp file and renamed, so a feed reader never sees half a file. Times in
     the text are in the game's `zone` (the entries' own dates stay machine-readable).
     """
     from feedgen.feed import FeedGenerator  # imported here: only feed writing needs it
 
+    alerts = sorted(alerts, key=_order)
+    shown = alerts[-FEED_ENTRIES:]
+    total = max(total or 0, len(alerts))
     fg = FeedGenerator()
     fg.id(f"urn:assistant:{game_id}:alerts")
     fg.title(f"{title}: alerts")
     fg.author({"name": "assistant"})
     fg.link(href=link or f"urn:assistant:{game_id}", rel="alternate")
-    fg.subtitle(f"What the assistant found in game {game_id} that the GM should look at.")
+    fg.subtitle(f"What the assistant found in game {game_id} that the GM should look at." + (
+        f" The latest {len(shown)} of its {total} alerts; `assistant alerts {game_id} --all` "
+        "lists every one." if total > len(shown) else ""))
     fg.language("en")
     fg.updated(now)
     # feedgen prepends each new entry: add oldest first so the newest comes first.
-    for s in sorted(alerts, key=_order):
+    for s in shown:
         a = s.alert
         fe = fg.add_entry()
         fe.id(f"urn:assistant:{game_id}:alert:{s.id}")

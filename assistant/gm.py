@@ -675,16 +675,18 @@ def alerts_line(fresh: list[StoredAlert]) -> str:
 
 
 def refresh_feed(store: GameStore, now: datetime) -> Path:
-    """Rewrite the game's Atom alert feed from the stored alerts."""
+    """Rewrite the game's Atom alert feed from the stored alerts (the latest of them)."""
     config = store.config()
+    log = AlertLog(store)
     return write_feed(
-        AlertLog(store).all(),
+        log.latest(),
         feed_path(store),
         game_id=store.game_id,
         title=game_title(store),
         link=config.get("thread_url"),
         now=now,
         zone=game_zone(config.get("tz")),
+        total=log.count(),
     )
 
 

@@ -168,7 +168,7 @@ class AtomicJSONStorage(Storage):
                 )
             try:
                 with paused_gc():
-                    data = read_json(raw)
+                    data = read_exact_json(raw)
             except ValueError as e:
                 raise StoreError(
                     f"the game file {self.path} is not valid JSON ({e}); it was not written by "
@@ -190,9 +190,7 @@ class AtomicJSONStorage(Storage):
             return
         if self.before_write is not None:
             self.before_write(self._data)
-        # json.dumps, not json.dump: dump streams through the pure-Python encoder, which
-        # takes ten times as long on a long game's file; the text is the same.
-        text = json.dumps(self._data, ensure_ascii=False, separators=(",", ":"))
+        text = json_bytes(self._data)
         import tempfile
 
         try:
@@ -202,7 +200,7 @@ class AtomicJSONStorage(Storage):
         except OSError as e:
             raise write_error(self.path, e) from None
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
+            with os.fdopen(fd, "wb") as f:
                 f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
@@ -753,6 +751,12 @@ class GameStore:
         table = (self._storage.read() or {}).get(name, {})
         return hashlib.blake2b(orjson.dumps(table), digest_size=16).hexdigest()
 
+    def records(self, name: str) -> list[dict[str, Any]]:
+        """A table's records as read, without the copy of each that TinyDB's `all()` makes:
+        for a reader of many (a long game's alerts). Never change them."""
+        assert self._storage is not None
+        return list(((self._storage.read() or {}).get(name) or {}).values())
+
     def table(self, name: str):  # noqa: ANN201 - TinyDB's Table
         """A named table for records a module owns (alerts, scheduler state...)."""
         return self.db.table(name)
@@ -773,14 +777,45 @@ def withdrawn(docs: Iterable[dict[str, Any]]) -> dict[int, int]:
     return gone
 
 
+def json_bytes(data: Any) -> bytes:
+    """`data` as JSON in UTF-8 that `read_exact_json` reads back as `data`: by orjson (a
+    game file in a twentieth of the json module's time), read back and compared, since
+    orjson writes NaN and infinities as null; by the json module where they differ or
+    orjson refuses (integers past 64 bits), as the file was always written before."""
+    try:
+        text = orjson.dumps(data)
+        if orjson.loads(text) == data:
+            return text
+    except TypeError:  # (orjson.JSONEncodeError is one)
+        pass
+    # json.dumps, not json.dump: dump streams through the pure-Python encoder, which
+    # takes ten times as long on a long game's file; the text is the same.
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 def read_json(raw: bytes) -> Any:
     """A JSON document read with orjson (a 10,000-post game file in about half the time of
-    the json module's), or with the json module where orjson refuses what json wrote (NaN,
-    integers past 64 bits): the same document either way. ValueError if it is not JSON."""
+    the json module's), or with the json module where orjson refuses what json wrote
+    (NaN): the same document either way, but for an integer past 64 bits, which orjson
+    reads as a float (`read_exact_json` where that matters). ValueError if it is not JSON."""
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
         return json.loads(raw.decode("utf-8"))
+
+
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"0" * 9)
+_LONGEST_EXACT = b"0" * 19
+"""A run of 19 digits: the shortest integer orjson reads as a float (-2**63 - 1) has them."""
+
+
+def read_exact_json(raw: bytes) -> Any:
+    """`read_json`, integers past 64 bits read as integers: a text holding 19 digits in a
+    row (such an integer, or a text's digits) is read by the json module. The game file's
+    reading: what was written is what is read."""
+    if raw.translate(_DIGITS_AS_ZERO).find(_LONGEST_EXACT) < 0:
+        return read_json(raw)
+    return json.loads(raw.decode("utf-8"))
 
 
 _promote_after_pause = True
@@ -871,10 +906,21 @@ def _seen_at(text: str) -> datetime:
 
 STALE_TEMP_AGE = 3600.0
 """Seconds after which a temp file is a killed writer's leftover, not another's write."""
+_TEMP_LOOKS: dict[Path, float] = {}
+"""When this process last looked for a game's stale temp files (monotonic seconds)."""
 
 
 def _clear_stale_temp_files(path: Path) -> None:
-    """Remove temp files a killed writer left beside the game file (they are never read)."""
+    """Remove temp files a killed writer left beside the game file (they are never read).
+    Looked for at a game's first opening in a process, then at most once per
+    `STALE_TEMP_AGE`: a temp file is stale only that long after it was written, so each is
+    still removed within twice that of its writer's end, and it was only disk space till
+    then (the daemon opens each game three times a cycle, and each look listed the whole
+    games folder)."""
+    looked = _TEMP_LOOKS.get(path)
+    if looked is not None and time.monotonic() - looked < STALE_TEMP_AGE:
+        return
+    _TEMP_LOOKS[path] = time.monotonic()
     now = time.time()
     for tmp in path.parent.glob(f".{path.name}.*.tmp"):
         try:

@@ -9,7 +9,7 @@ import feedparser
 import pytest
 import thread_b_support as tb
 
-from assistant.alerts import Alert, AlertLog, feed_path, write_feed
+from assistant.alerts import FEED_ENTRIES, Alert, AlertLog, feed_path, write_feed
 from assistant.checks import posting_rules
 from assistant.checks.posting import check_posting
 from assistant.errors import StoreError
@@ -134,3 +134,91 @@ def test_the_terminal_and_the_dashboard_list_alerts_in_one_order(tmp_path) -> No
         assert [s.id for s in log.triage().open] == terminal
         severities = [s.alert.severity for s in most_severe_first(log.all())]
     assert severities == ["violation"] * 3 + ["warning"] * 2 + ["info"] * 2 + ["odd"]
+
+
+def _many(n: int, t0: datetime) -> list[Alert]:
+    return [Alert("silent_edit", "warning", f"m{i}", player="Kat", post_id=1000 + i,
+                  post_url=f"http://127.0.0.1:8021/index.php?msg={1000 + i}",
+                  occurred_at=t0 + timedelta(seconds=i)) for i in range(n)]
+
+
+def test_the_feed_holds_the_latest_alerts_and_every_alert_stays_listed(tmp_path, clock) -> None:
+    """A feed reader keeps what it read: the feed holds the latest FEED_ENTRIES alerts (the
+    newest first, the newest of all among them) and says how many there are; `alerts
+    --all`, the dashboard's triage and notifications still have every one."""
+    from assistant.daemon.review import review_game
+    from assistant.gm import refresh_feed
+
+    store = tb.new_store(tmp_path, "smf21")
+    store.record_posts(tb.final_posts("smf21"), clock.now())
+    log = AlertLog(store)
+    older = _many(FEED_ENTRIES + 5, clock.now() - timedelta(days=1))
+    log.record(older[:60], clock.now() - timedelta(hours=2))
+    log.record(older[60:], clock.now() - timedelta(hours=1))
+    path = refresh_feed(store, clock.now())
+    parsed = feedparser.parse(path.read_bytes())
+    assert not parsed.bozo, parsed.get("bozo_exception")
+    ids = [e.id.rsplit(":", 1)[1] for e in parsed.entries]
+    assert ids == [a.id for a in reversed(older[-FEED_ENTRIES:])]
+    assert f"The latest {FEED_ENTRIES} of its {len(older)} alerts" in parsed.feed.subtitle
+    assert "`assistant alerts thread-b --all`" in parsed.feed.subtitle
+    store.close()
+
+    # The daemon's review: the checks' new alerts (the newest of all) are in its feed.
+    new = {s.id for s in review_game(tmp_path, "thread-b", clock.now()).new_alerts}
+    assert 0 < len(new) < FEED_ENTRIES
+    parsed = feedparser.parse(path.read_bytes())
+    ids = [e.id.rsplit(":", 1)[1] for e in parsed.entries]
+    assert len(ids) == FEED_ENTRIES and set(ids[:len(new)]) == new
+    assert ids[len(new):] == [a.id for a in reversed(older[-FEED_ENTRIES + len(new):])]
+    assert f"of its {len(older) + len(new)} alerts" in parsed.feed.subtitle
+    with GameStore.open(tmp_path, "thread-b") as store:
+        log = AlertLog(store)
+        every = log.all()
+        assert len(every) == len(older) + len(new) == log.count()
+        assert log.triage().open_total == len(every)
+        assert [s.id for s in log.latest(len(new) + 1)] == [
+            s.id for s in every[-len(new) - 1:]] and every[-len(new) - 1].id == older[-1].id
+
+
+def test_a_short_feed_says_nothing_of_a_limit(tmp_path, clock) -> None:
+    with GameStore.open(tmp_path, "g") as store:
+        log = AlertLog(store)
+        log.record(_many(3, clock.now()), clock.now())
+        path = write_feed(log.latest(), feed_path(store), game_id="g", title="G", link=None,
+                          now=clock.now(), total=log.count())
+    parsed = feedparser.parse(path.read_bytes())
+    assert len(parsed.entries) == 3 and "latest" not in parsed.feed.subtitle
+
+
+def test_record_finds_the_new_alerts_by_their_stored_ids(tmp_path, clock, monkeypatch) -> None:
+    """A review's checks give every alert again: the new ones are found by the ids stored,
+    without reading the stored alerts back (Alert.from_dict) and hashing each alert once."""
+    import assistant.alerts as alerts_module
+
+    with GameStore.open(tmp_path, "g") as store:
+        log = AlertLog(store)
+        first = _many(50, clock.now())
+        log.record(first, clock.now())
+        hashed: list[str] = []
+        real_sha1 = alerts_module.hashlib.sha1
+
+        def counting_sha1(data: bytes):  # noqa: ANN202
+            hashed.append(data.decode())
+            return real_sha1(data)
+
+        def no_reading(doc):  # noqa: ANN001, ANN202
+            raise AssertionError("a stored alert was read back to find the new ones")
+
+        monkeypatch.setattr(alerts_module.hashlib, "sha1", counting_sha1)
+        monkeypatch.setattr(Alert, "from_dict", classmethod(no_reading))
+        again = _many(53, clock.now())  # the same facts, three more, as new records
+        clock.advance(60)
+        fresh = log.record(again + again[-3:], clock.now())
+        assert [s.alert for s in fresh] == again[50:]
+        assert len(hashed) == len(again)  # each alert's id worked out once
+        assert all(s.first_seen == clock.now() for s in fresh)
+        assert log.record(again, clock.now()) == []
+        monkeypatch.undo()
+        assert [s.id for s in log.all()] == [a.id for a in again]
+        assert log.get(again[-1].id[:8]).first_seen == clock.now()

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import orjson
 import pytest
 from conftest import REALFORUM
 
 from assistant.errors import StoreError
 from assistant.models import Post
 from assistant.scrapers import parse_topic_page
-from assistant.store import GameStore, list_games
+from assistant.store import GameStore, json_bytes, list_games, read_exact_json
 
 T0 = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
@@ -99,15 +101,43 @@ def test_a_batch_writes_the_file_once(tmp_path, monkeypatch):
 
 def test_the_file_is_the_compact_json_of_the_document(tmp_path):
     """What a write puts on disk: the whole document as compact UTF-8 JSON, names and
-    bodies unescaped ("ÆtherWolf", not "\\u00c6therWolf")."""
+    bodies unescaped ("ÆtherWolf", not "\\u00c6therWolf"), written by orjson."""
     posts = page_posts(1) + page_posts(5)
     with GameStore.open(tmp_path, "g") as store:
         store.record_posts(posts, T0)
         store.update_config(players=["ÆtherWolf", "Tom & Jerry's"])
-        text = store.path.read_text("utf-8")
+        raw = store.path.read_bytes()
         document = store._storage.read()
-    assert text == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    assert "ÆtherWolf" in text
+    assert raw == orjson.dumps(document)
+    assert json.loads(raw) == document
+    assert "ÆtherWolf" in raw.decode("utf-8") and b", " not in raw[:200]
+
+
+def test_what_orjson_cannot_write_as_json_would_is_written_by_json(tmp_path):
+    """orjson writes NaN and infinities as null and refuses integers past 64 bits: a
+    document holding them is written by the json module, and reads back the same."""
+    plain = {"name": "ÆtherWolf", "list": [1, 2.5, None, True], "big": 2**63 - 1}
+    assert json_bytes(plain) == orjson.dumps(plain)
+    for value in (math.nan, math.inf, -math.inf, 2**70, -(2**64), [1.5, math.nan]):
+        text = json_bytes({"x": value})
+        assert text == json.dumps({"x": value}, separators=(",", ":")).encode("utf-8")
+        back = read_exact_json(text)["x"]
+        assert repr(back) == repr(value)  # (NaN is not equal to itself)
+    with GameStore.open(tmp_path, "g") as store:
+        store.update_config(forum_ids=[2**70 + 1, 5])  # (orjson reads it as a float)
+    with GameStore.open(tmp_path, "g", create=False) as store:  # read back from the file
+        assert store.config()["forum_ids"] == [2**70 + 1, 5]
+        store.update_config(poll_interval=math.nan)
+        store.set_crawl_state(ratio=math.inf)
+    with GameStore.open(tmp_path, "g", create=False) as store:
+        config, crawl = store.config(), store.crawl_state()
+        store.set_crawl_state(last_page=2)  # written again: still the same
+    assert math.isnan(config["poll_interval"]) and config["forum_ids"] == [2**70 + 1, 5]
+    assert crawl["ratio"] == math.inf
+    with GameStore.open(tmp_path, "g", create=False) as store:
+        config, crawl = store.config(), store.crawl_state()
+    assert math.isnan(config["poll_interval"]) and config["forum_ids"] == [2**70 + 1, 5]
+    assert crawl["ratio"] == math.inf and crawl["last_page"] == 2
 
 
 def test_live_post_ids_leave_out_the_vanished(tmp_path):
@@ -138,7 +168,12 @@ def test_files_it_cannot_read_are_refused_with_advice(tmp_path):
     assert list_games(tmp_path) == ["g"]
 
 
-def test_leftover_temp_files_of_a_killed_writer_are_cleared(tmp_path):
+def test_leftover_temp_files_of_a_killed_writer_are_cleared(tmp_path, monkeypatch):
+    """At a game's first opening in a process (here: a new process's table of looks), then
+    once an hour at most: the daemon opened each game three times a cycle, and each opening
+    listed the whole games folder."""
+    import assistant.store as store_module
+
     with GameStore.open(tmp_path, "g") as store:
         store.record_posts(page_posts()[:1], T0)
         stale = store.path.parent / f".{store.path.name}.abc123.tmp"
@@ -148,9 +183,19 @@ def test_leftover_temp_files_of_a_killed_writer_are_cleared(tmp_path):
     fresh = store.path.parent / f".{store.path.name}.def456.tmp"
     fresh.write_text("{being written", "utf-8")
 
+    monkeypatch.setattr(store_module, "_TEMP_LOOKS", {})  # another process: its first opening
     with GameStore.open(tmp_path, "g") as store:
         assert len(store.posts()) == 1
     assert not stale.exists() and fresh.exists()  # a fresh one may be another writer's
+
+    stale.write_text("{half", "utf-8")
+    os.utime(stale, (old, old))
+    GameStore.open(tmp_path, "g").close()  # the same process within the hour: not looked for
+    assert stale.exists()
+    later = store_module.time.monotonic() + store_module.STALE_TEMP_AGE
+    monkeypatch.setattr(store_module.time, "monotonic", lambda: later)
+    GameStore.open(tmp_path, "g").close()  # an hour on: looked for again
+    assert not stale.exists() and fresh.exists()
 
 
 def test_a_second_process_writing_meanwhile_is_not_overwritten(tmp_path):

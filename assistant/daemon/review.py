@@ -146,13 +146,14 @@ def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
         shown = (store.table_digest("alerts"), title, config.get("thread_url"), zone.key)
         if _FEEDS.get(feed) != (shown, _file_signature(feed)):
             write_feed(
-                alerts.all(),
+                alerts.latest(),
                 feed,
                 game_id=game_id,
                 title=title,
                 link=config.get("thread_url"),
                 now=now,
                 zone=zone,
+                total=alerts.count(),
             )
             _FEEDS[feed] = (shown, _file_signature(feed))
         markers = store.table(MARKERS).all()
