@@ -30,6 +30,7 @@ from assistant.errors import (
     VoteError,
 )
 from assistant.game import Game
+from assistant.game_file import paused_gc
 from assistant.models import to_iso
 from assistant.monitor import GameView, day_tally, game_ruleset, game_title, load_game, load_view
 from assistant.phase_entry import game_over, refuse_after_win, stored_post_time
@@ -41,7 +42,7 @@ from assistant.phases import (
     phases_from_inputs,
 )
 from assistant.rulesets import find_ruleset
-from assistant.store import WITHDRAW, GameStore, paused_gc
+from assistant.store import WITHDRAW, GameStore
 
 if TYPE_CHECKING:  # the engine and Jinja2 are imported by the functions that use them, so
     # that `assistant count` (this module) does not pay for them (tests/test_startup.py)

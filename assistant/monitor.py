@@ -27,6 +27,7 @@ from assistant.count.tally import ABSTAIN, Tally, count
 from assistant.count.votes import VoteRules
 from assistant.errors import AssistantError
 from assistant.game import Game, Phase
+from assistant.game_file import paused_gc
 from assistant.models import Post
 from assistant.phases import (
     Deadline,
@@ -36,7 +37,7 @@ from assistant.phases import (
     phase_end,
 )
 from assistant.rulesets import Ruleset, find_ruleset
-from assistant.store import GameStore, StoredPost, paused_gc
+from assistant.store import GameStore, StoredPost
 from assistant.timeline import Thread, thread_of
 from assistant.vote_codes import VoteCode
 

@@ -318,7 +318,8 @@ def recount_child(ruleset: str, posts_n: int, polls: int, whole: bool = False
 
     import assistant
     import assistant.monitor as monitor
-    from assistant.store import GameStore, collect_as_usual
+    from assistant.game_file import collect_as_usual
+    from assistant.store import GameStore
 
     for setup in ("assistant.post_log:share_reads", "assistant.count.resume:keep_counts"):
         module, name = setup.split(":")

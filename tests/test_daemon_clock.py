@@ -133,14 +133,14 @@ def test_serve_watches_the_clock_and_the_polls_keep_their_pace(
     and the step is one line of the log however many looks follow."""
     from apscheduler.schedulers import asyncio as apscheduler_asyncio
 
-    from assistant import post_log, store
+    from assistant import game_file, post_log
     from assistant.count import resume
     from assistant.daemon.core import CLOCK_LOOK
 
     # serve sets the process up to run for days; the next test gets it back as it was
     monkeypatch.setattr(post_log, "_sharing", [False])
     monkeypatch.setattr(resume, "_enabled", [False])
-    monkeypatch.setattr(store, "_promote_after_pause", store._promote_after_pause)
+    monkeypatch.setattr(game_file, "_promote_after_pause", game_file._promote_after_pause)
     busy = logging.getLogger("apscheduler.scheduler")
     monkeypatch.setattr(busy, "filters", list(busy.filters))
     monkeypatch.setattr(apscheduler_asyncio, "AsyncIOScheduler", PausedScheduler)

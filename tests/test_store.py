@@ -15,9 +15,10 @@ import pytest
 from conftest import REALFORUM
 
 from assistant.errors import StoreError
+from assistant.game_file import json_bytes, read_exact_json
 from assistant.models import Post
 from assistant.scrapers import parse_topic_page
-from assistant.store import GameStore, json_bytes, list_games, read_exact_json
+from assistant.store import GameStore, list_games
 
 T0 = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
@@ -90,7 +91,7 @@ def test_a_batch_writes_the_file_once(tmp_path, monkeypatch):
             writes.append(1)
         real(self)
 
-    monkeypatch.setattr("assistant.store.AtomicJSONStorage.flush", counting)
+    monkeypatch.setattr("assistant.game_file.AtomicJSONStorage.flush", counting)
     with GameStore.open(tmp_path, "g") as store, store.batch():
         for n in (1, 2, 3):
             store.record_posts(page_posts(n), T0)
@@ -172,7 +173,7 @@ def test_leftover_temp_files_of_a_killed_writer_are_cleared(tmp_path, monkeypatc
     """At a game's first opening in a process (here: a new process's table of looks), then
     once an hour at most: the daemon opened each game three times a cycle, and each opening
     listed the whole games folder."""
-    import assistant.store as store_module
+    import assistant.game_file as game_file
 
     with GameStore.open(tmp_path, "g") as store:
         store.record_posts(page_posts()[:1], T0)
@@ -183,7 +184,7 @@ def test_leftover_temp_files_of_a_killed_writer_are_cleared(tmp_path, monkeypatc
     fresh = store.path.parent / f".{store.path.name}.def456.tmp"
     fresh.write_text("{being written", "utf-8")
 
-    monkeypatch.setattr(store_module, "_TEMP_LOOKS", {})  # another process: its first opening
+    monkeypatch.setattr(game_file, "_TEMP_LOOKS", {})  # another process: its first opening
     with GameStore.open(tmp_path, "g") as store:
         assert len(store.posts()) == 1
     assert not stale.exists() and fresh.exists()  # a fresh one may be another writer's
@@ -192,8 +193,8 @@ def test_leftover_temp_files_of_a_killed_writer_are_cleared(tmp_path, monkeypatc
     os.utime(stale, (old, old))
     GameStore.open(tmp_path, "g").close()  # the same process within the hour: not looked for
     assert stale.exists()
-    later = store_module.time.monotonic() + store_module.STALE_TEMP_AGE
-    monkeypatch.setattr(store_module.time, "monotonic", lambda: later)
+    later = game_file.time.monotonic() + game_file.STALE_TEMP_AGE
+    monkeypatch.setattr(game_file.time, "monotonic", lambda: later)
     GameStore.open(tmp_path, "g").close()  # an hour on: looked for again
     assert not stale.exists() and fresh.exists()
 

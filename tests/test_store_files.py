@@ -144,7 +144,7 @@ def test_a_game_file_orjson_refuses_is_read_by_the_json_module(tmp_path) -> None
     number a GM's hand-edited setting could hold): such a file opens as it always did."""
     import json
 
-    from assistant.store import read_json
+    from assistant.game_file import read_json
 
     store = GameStore.open(tmp_path, "g1")
     store.update_config(ruleset="permissive", poll={"interval": float("nan")})

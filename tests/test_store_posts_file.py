@@ -21,6 +21,7 @@ from assistant import post_log
 from assistant import store as store_module
 from assistant.clock import FakeClock
 from assistant.errors import StoreError
+from assistant.game_file import AtomicJSONStorage
 from assistant.models import Post, to_iso
 from assistant.poller import Poller, PollSettings
 from assistant.post_log import log_path
@@ -152,7 +153,7 @@ def test_a_first_read_writes_as_much_per_page_at_its_end_as_at_its_start(tmp_pat
     60-page thread is read two pages a write: the last writes are no bigger than the first
     (the whole game file rewritten at each write grew with the thread: 30 times bigger)."""
     writes: list[tuple[str, int]] = []
-    real_flush = store_module.AtomicJSONStorage.flush
+    real_flush = AtomicJSONStorage.flush
 
     def flush(self):  # noqa: ANN001, ANN202
         if self._dirty and self._data is not None:
@@ -166,7 +167,7 @@ def test_a_first_read_writes_as_much_per_page_at_its_end_as_at_its_start(tmp_pat
         writes.append(("posts", len(data)))
         real_line(fd, data)
 
-    monkeypatch.setattr(store_module.AtomicJSONStorage, "flush", flush)
+    monkeypatch.setattr(AtomicJSONStorage, "flush", flush)
     monkeypatch.setattr(post_log, "_write_line", line)
     thread = LongThread(900)
     _first_read(tmp_path, thread)

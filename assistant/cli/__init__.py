@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("Interrupted; what was stored is kept.", err=True)
         sys.exit(130)
     except OSError as e:
-        from assistant.store import write_errnos, write_error
+        from assistant.game_file import write_errnos, write_error
 
         if e.errno not in write_errnos():
             if os.environ.get("ASSISTANT_DEBUG"):

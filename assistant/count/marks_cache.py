@@ -27,8 +27,9 @@ from typing import Any
 
 from assistant.count import votes
 from assistant.count.votes import Hidden, Mark, VoteRules, may_hold_marks
+from assistant.game_file import read_json
 from assistant.models import built
-from assistant.store import StoredPost, read_json
+from assistant.store import StoredPost
 from assistant.vote_codes import VoteCode
 
 FORMAT = 1

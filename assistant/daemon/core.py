@@ -25,6 +25,7 @@ from assistant.daemon.process import REVIEW_THREADS, STOP_GRACE, Workers, exit_n
 from assistant.daemon.reports import CycleReport, PollStats
 from assistant.daemon.review import Review, drafts_dir, review_game
 from assistant.errors import AssistantError, ConfigError, LoginError
+from assistant.game_file import collect_as_usual, write_errnos, write_error
 from assistant.limits import LONGEST_INTERVAL, LONGEST_JITTER
 from assistant.models import from_iso
 from assistant.monitor import load_view
@@ -39,7 +40,7 @@ from assistant.post_log import pinned, share_reads
 from assistant.scrapers import thread_url_info
 from assistant.scrapers.http import AsyncFetcher, Fetcher, FetchSettings, ssl_context
 from assistant.scrapers.login import login
-from assistant.store import GameStore, collect_as_usual, list_games, write_errnos, write_error
+from assistant.store import GameStore, list_games
 
 log = logging.getLogger("assistant.daemon")
 

@@ -16,7 +16,7 @@ from typing import Any
 from assistant.daemon.core import Daemon
 from assistant.daemon.process import exit_now
 from assistant.errors import ConfigError
-from assistant.store import write_error
+from assistant.game_file import write_error
 
 log = logging.getLogger("assistant.daemon")
 
