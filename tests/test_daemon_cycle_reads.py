@@ -98,3 +98,47 @@ def test_a_config_changed_by_a_gm_command_between_cycles_is_seen(tmp_path) -> No
         with GameStore.open(tmp_path, GAME, create=False) as store:  # `game pause`
             store.update_config(paused=True)
         assert daemon.games() == []
+
+
+def test_the_next_clock_event_is_booked_again_only_when_it_changed_or_ran(tmp_path) -> None:
+    """Each cycle booked its game's next clock event anew (APScheduler woken up each
+    time), though a 5-minute tally slot stays the next event for five 1-minute polls."""
+    from datetime import timedelta
+
+    from assistant.daemon.reports import CycleReport
+
+    clock = FakeClock(datetime(2026, 11, 22, 11, 10, tzinfo=UTC))
+    daemon = _daemon(tmp_path, clock)
+    slot = clock.now() + timedelta(minutes=5)
+    nexts = iter([slot, slot, slot, slot, slot + timedelta(minutes=5)])
+
+    async def acycle(game_id: str) -> CycleReport:
+        return CycleReport(game_id, None, None, (), (), next(nexts))
+
+    daemon.acycle = acycle  # type: ignore[method-assign]
+
+    class Scheduler:  # APScheduler's two calls the booking makes
+        def __init__(self) -> None:
+            self.jobs: dict[str, dict] = {}
+            self.added: list[dict] = []
+
+        def add_job(self, func, trigger, **kw):  # noqa: ANN001, ANN003, ANN201
+            self.jobs[kw["id"]] = kw
+            self.added.append(kw)
+
+        def get_job(self, job_id: str):  # noqa: ANN201
+            return self.jobs.get(job_id)
+
+    scheduler = Scheduler()
+
+    async def cycles() -> None:
+        await daemon._run_job(scheduler, GAME)  # booked
+        await daemon._run_job(scheduler, GAME)  # the same slot: not again
+        scheduler.jobs.clear()  # the event's job ran (APScheduler removed it)
+        await daemon._run_job(scheduler, GAME)  # the same slot, no job: booked again
+        await daemon._run_job(scheduler, GAME)  # not again
+        await daemon._run_job(scheduler, GAME)  # the next slot: booked
+
+    asyncio.run(cycles())
+    assert [kw["id"] for kw in scheduler.added] == [f"event:{GAME}"] * 3
+    assert len(scheduler.added) == 3

@@ -128,6 +128,9 @@ class Daemon:
         """Per game: the game file's signature before its last review, and when (the
         clock's monotonic seconds: a step of the wall clock neither delays nor hurries it)."""
         self._next_events: dict[str, datetime | None] = {}
+        self._booked: dict[str, datetime] = {}
+        """Per game: the clock event its `event:` job was last booked for (booked again
+        only when it changed or the job ran: each booking wakes the scheduler up)."""
         self._game_locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reviewing: set[asyncio.Task[Any]] = set()
@@ -633,13 +636,18 @@ class Daemon:
         finally:
             self._tasks.discard(task)
         if report.next_event is not None and not self._stopping:
+            job_id = f"event:{game_id}"
+            if (self._booked.get(game_id) == report.next_event
+                    and scheduler.get_job(job_id) is not None):
+                return  # booked by an earlier cycle (five polls to a 5-minute tally slot)
+            self._booked[game_id] = report.next_event
             delay = report.next_event - self.clock.now()
             scheduler.add_job(
                 self._run_job,
                 "date",
                 run_date=datetime.now().astimezone() + delay,
                 args=[scheduler, game_id],
-                id=f"event:{game_id}",
+                id=job_id,
                 replace_existing=True,
                 misfire_grace_time=None,
             )
