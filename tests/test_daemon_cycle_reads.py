@@ -142,3 +142,60 @@ def test_the_next_clock_event_is_booked_again_only_when_it_changed_or_ran(tmp_pa
     asyncio.run(cycles())
     assert [kw["id"] for kw in scheduler.added] == [f"event:{GAME}"] * 3
     assert len(scheduler.added) == 3
+
+
+def test_a_workers_job_is_not_interrupted_by_collections_and_garbage_is_collected_after() -> None:
+    """A review builds tens of thousands of objects that live until it ends; collections in
+    the middle walked them all (a fifth of a 200-game daemon's CPU). Within a job of the
+    daemon's workers the collector waits; cyclic garbage the job left is collected after."""
+    import gc
+    import weakref
+
+    from assistant.daemon.process import Workers
+
+    collections: list[int] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    class Node:
+        def __init__(self) -> None:
+            self.me = self  # a cycle: only the collector frees it
+
+    def review() -> tuple[bool, int, weakref.ref]:
+        built = [{"post": i, "versions": [i]} for i in range(50_000)]  # alive to the end
+        garbage = Node()
+        return gc.isenabled(), len(built), weakref.ref(garbage)
+
+    gc.callbacks.append(seen)
+    try:
+        workers = Workers(1)
+        enabled_in_job, n, ref = workers.submit(review).result(timeout=60)
+        during = list(collections)
+        gc.collect()
+    finally:
+        gc.callbacks.remove(seen)
+    assert n == 50_000
+    assert not enabled_in_job and during == []
+    assert gc.isenabled()
+    assert ref() is None  # the job's cyclic garbage was collected once it ended
+
+
+def test_what_the_daemon_built_to_start_is_left_out_of_later_collections() -> None:
+    import gc
+
+    from assistant.daemon.process import settle_heap
+
+    class Node:
+        def __init__(self) -> None:
+            self.me = self
+
+    started = [{"module": i} for i in range(1000)]
+    try:
+        settle_heap()
+        assert gc.get_freeze_count() >= len(started)
+        Node()  # cyclic garbage made later is still found
+        assert gc.collect() >= 1
+    finally:
+        gc.unfreeze()

@@ -21,7 +21,13 @@ from assistant.count.resume import keep_counts
 from assistant.daemon.autopost import AutoPosted, auto_post, auto_post_on
 from assistant.daemon.logs import BusyJobs
 from assistant.daemon.mail import MailReader
-from assistant.daemon.process import REVIEW_THREADS, STOP_GRACE, Workers, exit_now
+from assistant.daemon.process import (
+    REVIEW_THREADS,
+    STOP_GRACE,
+    Workers,
+    exit_now,
+    settle_heap,
+)
 from assistant.daemon.reports import CycleReport, PollStats
 from assistant.daemon.review import Review, drafts_dir, review_game
 from assistant.errors import AssistantError, ConfigError, LoginError
@@ -712,6 +718,7 @@ class Daemon:
         try:
             self.schedule(scheduler)
             scheduler.start()
+            settle_heap()
             log.info("started: %d game(s)", len(self._scheduled))
             await stop.wait()
         finally:
