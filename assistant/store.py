@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -162,17 +162,11 @@ class GameStore:
 
     def _make_storage(self, path: Path) -> AtomicJSONStorage:
         self._storage = AtomicJSONStorage(path)
-        self._storage.before_write = self._before_write
+        # (the posts file's log, not a method of the store: a store its storage pointed back
+        # to was freed only by the cycle collector, with every post it had built)
+        self._storage.before_write = partial(_posts_moved_out, self._log)
         clear_stale_temp_files(Path(path))
         return self._storage
-
-    def _before_write(self, data: dict[str, Any]) -> None:
-        """A game file of schema 1 written by a TinyDB table alone (an alert, a marker):
-        its posts go to the posts file first, then the file is written as schema 2."""
-        if "posts" in data:
-            with self._log.lock:
-                size = self._log.replace_with(_docs_of_table(data["posts"]))
-            _as_schema_2(data, size)
 
     # ---- opening -----------------------------------------------------------------
 
@@ -531,6 +525,15 @@ def _committed(data: dict[str, Any] | None) -> int:
         return int((data or {})[POSTS_FILE]["1"]["bytes"])
     except (KeyError, TypeError, ValueError):
         return 0
+
+
+def _posts_moved_out(log: PostLog, data: dict[str, Any]) -> None:
+    """Before a write: a game file of schema 1 written by a TinyDB table alone (an alert, a
+    marker) has its posts moved to the posts file first, and is written as schema 2."""
+    if "posts" in data:
+        with log.lock:
+            size = log.replace_with(_docs_of_table(data["posts"]))
+        _as_schema_2(data, size)
 
 
 def _as_schema_2(data: dict[str, Any], size: int) -> None:
