@@ -3,7 +3,8 @@
 An alert is derived from facts, so the same fact always gives the same alert and the
 same id: the id is a hash of (kind, post, player, detail key). Re-running the checks
 after a restart, or on every poll, therefore never repeats an alert, and a GM's
-acknowledgement sticks. The store keeps the alert as first seen plus the ack.
+acknowledgement sticks. The store keeps the alert as first seen plus the ack, in the
+alerts file beside the game (alerts_file.py).
 """
 
 from __future__ import annotations
@@ -116,11 +117,12 @@ class StoredAlert:
 
 
 class AlertLog:
-    """The game store's "alerts" table: one document per alert id."""
+    """The game's stored alerts: one record per alert id (`GameStore.alert_records`)."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
-        self.table = store.table("alerts")
+        self._source = store.path
+        """The file the records were last read from (named when one is damaged)."""
 
     def record(self, alerts: Iterable[Alert], now: datetime) -> list[StoredAlert]:
         """Store the alerts not seen before; returns only those new ones, in the given order.
@@ -131,7 +133,7 @@ class AlertLog:
         with self.store.batch():  # under the game's lock: another writer cannot add one between
             fresh = [StoredAlert(a, now) for a in _unseen(alerts, self._ids())]
             if fresh:
-                self.table.insert_multiple(
+                self.store.add_alerts([
                     {
                         "schema_version": ALERT_SCHEMA_VERSION,
                         "id": s.id,
@@ -141,26 +143,30 @@ class AlertLog:
                         "ack_note": None,
                     }
                     for s in fresh
-                )
+                ])
         return fresh
 
+    def _records(self) -> list[dict[str, Any]]:
+        records, self._source = self.store.alert_records()
+        return records
+
     def _ids(self) -> set[str]:
-        return {doc.get("id") for doc in self.store.records("alerts")}
+        return {doc.get("id") for doc in self._records()}
 
     def count(self) -> int:
         """How many alerts are stored (acknowledged ones too)."""
-        return len(self.store.records("alerts"))
+        return len(self._records())
 
     def latest(self, n: int = FEED_ENTRIES) -> list[StoredAlert]:
         """The `n` alerts first seen last, oldest first (`all`'s order): what the feed shows.
         Chosen from the stored documents by their dates as stored (UTC ISO text, which
         sorts as time), so only those `n` are read into alerts."""
-        docs = heapq.nlargest(n, self.store.records("alerts"), key=_doc_order)
+        docs = heapq.nlargest(n, self._records(), key=_doc_order)
         return sorted((self._load(doc) for doc in docs), key=_order)
 
     def all(self, *, include_acked: bool = True) -> list[StoredAlert]:
         """Every alert, oldest first (by first seen, then by when it happened)."""
-        out = [self._load(doc) for doc in self.store.records("alerts")]
+        out = [self._load(doc) for doc in self._records()]
         if not include_acked:
             out = [a for a in out if a.acked_at is None]
         return sorted(out, key=_order)
@@ -175,7 +181,7 @@ class AlertLog:
             happened = alert.get("occurred_at") or doc.get("first_seen") or ""
             return alert.get("severity"), happened, str(doc.get("id") or "")
 
-        docs = triage_order(self.store.records("alerts"), key)
+        docs = triage_order(self._records(), key)
         open_docs = [d for d in docs if not d.get("acked_at")]
         acked_docs = [d for d in docs if d.get("acked_at")]
         counts = dict.fromkeys(reversed(SEVERITIES), 0)
@@ -191,8 +197,8 @@ class AlertLog:
         )
 
     def get(self, alert_id: str) -> StoredAlert:
-        matches = [doc for doc in self.store.records("alerts")
-                   if doc["id"].startswith(alert_id.lower())]
+        matches = [doc for doc in self._records()
+                   if str(doc.get("id")).startswith(alert_id.lower())]
         if not matches:
             raise StoreError(
                 f"no alert {alert_id!r} in game {self.store.game_id!r}; "
@@ -207,22 +213,20 @@ class AlertLog:
         current = self.get(alert_id)
         if current.acked_at is not None:
             return current
-        self.table.update(
-            {"acked_at": to_iso(now), "ack_note": note}, lambda doc: doc["id"] == current.id
-        )
+        self.store.set_alert_ack(current.id, now, note)
         return replace(current, acked_at=now, ack_note=note)
 
     def unack(self, alert_id: str) -> StoredAlert:
         """The GM's acknowledgement withdrawn (`assistant undo`): the alert is open again.
         The acknowledgement and its withdrawal stay in the GM's log (corrections.py)."""
         current = self.get(alert_id)
-        self.table.update({"acked_at": None, "ack_note": None}, lambda doc: doc["id"] == current.id)
+        self.store.set_alert_ack(current.id, None, None)
         return replace(current, acked_at=None, ack_note=None)
 
     def _load(self, doc: dict[str, Any]) -> StoredAlert:
         if doc.get("schema_version") != ALERT_SCHEMA_VERSION:
             raise StoreError(
-                f"{self.store.path}: alert {doc.get('id')} has schema_version "
+                f"{self._source}: alert {doc.get('id')} has schema_version "
                 f"{doc.get('schema_version')!r}; this assistant reads {ALERT_SCHEMA_VERSION}"
             )
         try:
@@ -238,7 +242,7 @@ class AlertLog:
                 ack_note=doc.get("ack_note"),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise damaged_record(self.store.path, f"alert {doc.get('id')!r}", e) from None
+            raise damaged_record(self._source, f"alert {doc.get('id')!r}", e) from None
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,8 @@ reappeared posts), and a first read of a 50,000-post thread costs the same per p
 page 3,000 as at page 3 (the whole game file rewritten per write made it quadratic).
 
 Crash safety, the same as before: the game file says how many bytes of this file are
-stored (`committed`), and the batch appends its line (fsynced) before the game file is
-replaced with the new length: that replace is the batch's one commit point. A writer
-killed before it leaves a line past the stored length, torn or whole, that no reader
-reads and the next writer cuts off under the game's lock; a reader never reads past the
-length its game file gives. A stored line that does not parse, or a file shorter than
-its game file says, was damaged by something else: refused with advice, never skipped.
+stored, and a batch appends its line before the game file is replaced (append_log.py,
+shared with the alerts file).
 
 Readers take no lock and read only what was appended since they last looked: a process
 that runs for days keeps the posts it read (`share_reads`), so the daemon's next review of
@@ -29,7 +25,6 @@ Operations of a line (a JSON array of them):
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -37,68 +32,27 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from assistant.errors import StoreError
-
-Doc = dict[str, Any]
-Op = list[Any]
+from assistant.append_log import AppendLog, Doc, Op
 
 
 def log_path(game_file: Path) -> Path:
     return game_file.with_name(f"{game_file.name}.posts")
 
 
-class PostLog:
+class PostLog(AppendLog):
     """The posts of one game as read from its file, kept up to date by reading what was
-    appended. A writer holds `lock` from `begin` to `end`, its game file replaced in
-    between, so a reader of the same process never sees a batch that is not stored."""
+    appended (append_log.py), with the records the store built from them."""
+
+    what = "posts file"
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self.lock = threading.RLock()
+        super().__init__(path)
         self.docs: dict[int, Doc] = {}
         self.built: dict[int, Any] = {}
         """Records the store built from `docs` (store.StoredPost), dropped when changed."""
         self.order: list[Any] | None = None
         """The store's list of every built record in thread order, while none changed."""
         self._ids: list[int] | None = []
-        self._offset = 0
-        self._ino: int | None = None
-        self._pending: list[Op] = []
-
-    # ---- reading -----------------------------------------------------------------------
-
-    def refresh(self, committed: int) -> None:
-        """Read up to the `committed` bytes the game file gives (what was appended since
-        the last look; all of it after the file was replaced)."""
-        with self.lock:
-            if committed <= 0:
-                if self._ino is not None or self.docs:
-                    self._reset()
-                return
-            try:
-                st = self.path.stat()
-            except FileNotFoundError:
-                st = None
-            if st is None or st.st_size < committed:
-                raise StoreError(
-                    f"the posts file {self.path} is "
-                    + ("missing" if st is None else f"{st.st_size} bytes long")
-                    + f", but its game file says {committed} bytes of posts are stored there: "
-                    "it was removed or cut by something other than the assistant; restore it "
-                    "from a backup (with its game file)"
-                )
-            if st.st_ino != self._ino:
-                self._reset()
-                self._ino = st.st_ino
-            if committed <= self._offset:
-                return  # (a later batch of this process is read already)
-            with open(self.path, "rb") as f:
-                f.seek(self._offset)
-                data = f.read(committed - self._offset)
-            self._apply_lines(data)
-            self._offset = committed
 
     def sorted_ids(self) -> list[int]:
         """Every stored post's id, ascending (kept as posts are added, mostly at the end)."""
@@ -107,28 +61,10 @@ class PostLog:
         return self._ids
 
     def _reset(self) -> None:
+        super()._reset()
         self._ids = None
-        self.docs = {}
-        self._offset = 0
-        self._ino = None
         self.built = {}
         self.order = None
-
-    def _apply_lines(self, data: bytes) -> None:
-        at = 0
-        for line in data.split(b"\n")[:-1] if data.endswith(b"\n") else [data]:
-            try:
-                ops = orjson.loads(line)
-                if not isinstance(ops, list):
-                    raise ValueError("not a list of changes")
-                self.apply(ops)
-            except (ValueError, TypeError, IndexError, KeyError, AttributeError) as e:
-                raise StoreError(
-                    f"the posts file {self.path} is damaged at byte {self._offset + at} "
-                    f"({e}); it was changed by something other than the assistant: restore "
-                    "it from a backup (with its game file)"
-                ) from None
-            at += len(line) + 1
 
     def apply(self, ops: Iterable[Op]) -> None:
         """Apply the changes of one line to the posts in memory."""
@@ -159,103 +95,8 @@ class PostLog:
             built.pop(pid, None)
         self.order = None
 
-    # ---- writing (under the game's lock, within the store's batch) --------------------------
-
-    def begin(self, committed: int, docs: dict[int, Doc] | None = None) -> None:
-        """Start a batch: catch up with the file's `committed` bytes and cut off what a
-        killed writer appended past them. With `docs` (a game file's old "posts" table),
-        start from those instead: the batch ends with `replace_with`."""
-        self.lock.acquire()
-        try:
-            self._pending = []
-            if docs is not None:
-                self._reset()
-                self.docs = docs
-                return
-            self.refresh(committed)
-            try:
-                size = self.path.stat().st_size
-            except FileNotFoundError:
-                return
-            if size > committed:  # a killed writer's line, never stored
-                with open(self.path, "r+b") as f:
-                    f.truncate(committed)
-                    os.fsync(f.fileno())
-                if committed == 0:
-                    self._reset()
-                    self._ino = os.stat(self.path).st_ino
-        except BaseException:
-            self.lock.release()
-            raise
-
-    def record(self, ops: list[Op]) -> None:
-        """Changes of the batch in progress: applied in memory now, appended by `append`."""
-        self.apply(ops)
-        self._pending.extend(ops)
-
-    @property
-    def pending(self) -> bool:
-        return bool(self._pending)
-
-    def append(self) -> int:
-        """Append the batch's line (one write, fsynced); returns the file's length, which
-        the game file then records: the batch is stored when the game file is replaced."""
-        if not self._pending:
-            return self._offset
-        line = orjson.dumps(self._pending) + b"\n"
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            _write_line(fd, line)
-            st = os.fstat(fd)
-        finally:
-            os.close(fd)
-        if self._ino is None:
-            _fsync_dir(self.path.parent)
-        self._ino = st.st_ino
-        self._offset = st.st_size
-        self._pending = []
-        return st.st_size
-
-    def end(self) -> None:
-        """The batch is stored (its game file replaced): release the posts to readers."""
-        self._pending = []
-        self.lock.release()
-
-    def abort(self) -> None:
-        """A batch that failed: what it appended, if anything, is past the stored length;
-        the posts are read again from the file."""
-        try:
-            self._pending = []
-            self._reset()
-        finally:
-            self.lock.release()
-
-    def replace_with(self, docs: dict[int, Doc]) -> int:
-        """The whole file written anew from `docs` (atomically: a temp file, fsynced, put in
-        place); returns its length. How a game stored before this file existed moves its
-        posts here (the game file, replaced next, then names this length)."""
-        import tempfile
-
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
-                                   dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                ops = snapshot_ops(docs)
-                if ops:
-                    f.write(orjson.dumps(ops) + b"\n")
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
-        st = os.stat(self.path)
-        self._ino, self._offset, self._pending = st.st_ino, st.st_size, []
-        self.docs, self.built, self.order, self._ids = docs, {}, None, None
-        return st.st_size
+    def snapshot_ops(self, docs: dict[Any, Doc]) -> list[Op]:
+        return snapshot_ops(docs)
 
 
 def snapshot_ops(docs: dict[int, Doc] | Iterable[Doc]) -> list[Op]:
@@ -268,28 +109,6 @@ def snapshot_ops(docs: dict[int, Doc] | Iterable[Doc]) -> list[Op]:
         if doc.get("vanished_at"):
             ops.append(["gone", pid, doc["vanished_at"]])
     return ops
-
-
-def _write_line(fd: int, line: bytes) -> None:
-    """`line` written whole at the end of the file and fsynced."""
-    view = memoryview(line)
-    while view:
-        view = view[os.write(fd, view):]
-    os.fsync(fd)
-
-
-def _fsync_dir(folder: Path) -> None:
-    """The new file's name made durable (a power cut right after would otherwise lose it)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 _SHARED: OrderedDict[Path, PostLog] = OrderedDict()

@@ -1,20 +1,23 @@
-"""The game store: one TinyDB file per game holding only facts, and its posts beside it.
+"""The game store: one TinyDB file per game holding only facts, its posts and alerts beside it.
 
 Facts are post versions (appended, never overwritten), the GM's inputs, the thread's
 crawl state, and alerts with their acknowledgements. Everything else is derived.
 
-The posts live in a file that grows by appending (`G.json.posts`, post_log.py): one line
-per batch, so storing a page costs the same at page 3,000 of a thread as at page 3. The
-rest is the TinyDB document, small, and its writes are atomic: the whole document goes
-to a temp file in the same directory, is fsynced, and replaces the old file with
-`os.replace`. A process killed at any moment leaves either the old or the new file, never
-a torn one, and a posts file whose last line may be torn, which nobody reads. `batch()`
-groups the writes of one poll: its posts are appended (and fsynced) first, then the game
-file is replaced, so a poll killed between the two has its posts stored and its crawl
-state not: the next poll reads those pages again and finds them unchanged.
+The posts and the alerts live in files that grow by appending (`G.json.posts`,
+post_log.py; `G.json.alerts`, alerts_file.py): one line per batch, so storing a page
+costs the same at page 3,000 of a thread as at page 3, and a game's thousands of alerts
+are not written again with each poll's crawl state. The rest is the TinyDB document,
+small, and its writes are atomic: the whole document goes to a temp file in the same
+directory, is fsynced, and replaces the old file with `os.replace` (game_file.py). A
+process killed at any moment leaves either the old or the new file, never a torn one,
+and files of posts and alerts whose last lines may be torn, which nobody reads.
+`batch()` groups the writes of one poll: its posts and alerts are appended (and fsynced)
+first, then the game file is replaced with their new lengths, so a poll killed between
+the two has stored neither: the next poll reads those pages again and finds them unchanged.
 
-Schema 2 (this layout); a game file of schema 1 holds its posts in its "posts" table, is
-read as it is, and moves them to the posts file on its first write.
+Schema 3 (this layout). A game file of schema 1 holds its posts in its "posts" table, one
+of schema 1 or 2 its alerts in its "alerts" table: it is read as it is, and they move to
+their files on its first write.
 
 Writes are serialised: every write (a batch, or a single TinyDB insert or update) holds
 the game's lock file (`games/G.json.lock`, via `filelock`) from the moment it reads the
@@ -31,7 +34,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,14 +46,18 @@ import orjson
 from tinydb import TinyDB
 from tinydb.table import Table
 
+from assistant.alerts_file import AlertsFile, alerts_path
+from assistant.alerts_file import docs_of_table as alert_docs_of_table
+from assistant.append_log import AppendLog
 from assistant.errors import StoreError, damaged_record
 from assistant.game_file import AtomicJSONStorage, clear_stale_temp_files, paused_gc, write_error
 from assistant.models import Post, built, stored_date, to_iso
 from assistant.post_log import PostLog, keep_if_long, log_path, shared
 
-SCHEMA_VERSION = 2
-READS_SCHEMAS = (1, 2)
-"""1: the posts in the game file's "posts" table (moved to the posts file on a write)."""
+SCHEMA_VERSION = 3
+READS_SCHEMAS = (1, 2, 3)
+"""1: the posts in the game file's "posts" table (moved to the posts file on a write);
+1 and 2: the alerts in its "alerts" table (moved to the alerts file on a write)."""
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -146,7 +153,8 @@ class GameStore:
         self.game_id = game_id
         self._storage: AtomicJSONStorage | None = None
         self._log: PostLog = shared(log_path(Path(path)))
-        self._posts_depth = 0
+        self._alerts = AlertsFile(alerts_path(Path(path)))
+        self._batch_depth = 0
         try:
             self.db = _GameDB(path, storage=self._make_storage)
             meta = self.db.table("meta").get(doc_id=1)
@@ -162,9 +170,9 @@ class GameStore:
 
     def _make_storage(self, path: Path) -> AtomicJSONStorage:
         self._storage = AtomicJSONStorage(path)
-        # (the posts file's log, not a method of the store: a store its storage pointed back
-        # to was freed only by the cycle collector, with every post it had built)
-        self._storage.before_write = partial(_posts_moved_out, self._log)
+        # (the files' logs, not a method of the store: a store its storage pointed back to
+        # was freed only by the cycle collector, with every post it had built)
+        self._storage.before_write = partial(_move_old_tables, self._log, self._alerts)
         clear_stale_temp_files(Path(path))
         return self._storage
 
@@ -209,38 +217,49 @@ class GameStore:
     @contextmanager
     def batch(self) -> Iterator[None]:
         """Group writes into one write of the store (one poll, one GM command), under the
-        game's lock: the posts appended to the posts file, then the game file replaced
-        with the posts file's new length (the commit: post_log.py)."""
+        game's lock: the posts and the alerts appended to their files, then the game file
+        replaced with those files' new lengths (the commit: append_log.py)."""
         storage = self._storage
         assert storage is not None
-        if self._posts_depth:
+        if self._batch_depth:
             with storage.batch():
                 yield
             return
-        log, began, stored = self._log, False, False
+        began: list[AppendLog] = []
+        stored = False
         try:
             with storage.batch():
                 data = storage.read()
-                old = data is not None and "posts" in data  # schema 1: moved at the end
-                log.begin(_committed(data), _docs_of_table(data["posts"]) if old else None)
-                began = True
-                self._posts_depth = 1
+                # An old file's tables (schema 1 and 2): their records move at the end.
+                old = [f for f in _FILES if data is not None and f.table in data]
+                for f in _FILES:
+                    log = f.of(self)
+                    log.begin(_committed(data, f.length),
+                              f.docs_of_table(data[f.table]) if f in old else None)
+                    began.append(log)
+                self._batch_depth = 1
                 try:
                     yield
                 finally:
-                    self._posts_depth = 0
-                if old:
-                    assert data is not None
-                    _as_schema_2(data, log.replace_with(log.docs))
-                    storage.write(data)
-                elif log.pending:
-                    size = log.append()
+                    self._batch_depth = 0
+                lengths = {}
+                for f in _FILES:
+                    log = f.of(self)
+                    if f in old:
+                        lengths[f.length] = log.replace_with(log.docs)
+                    elif log.pending:
+                        lengths[f.length] = log.append()
+                if lengths:
                     data = storage.read() or {}  # (a game's first write makes its file)
-                    data[POSTS_FILE] = {"1": {"bytes": size}}
+                    for f in old:
+                        data.pop(f.table, None)
+                    for length, size in lengths.items():
+                        data[length] = {"1": {"bytes": size}}
+                    _say_schema(data)  # (an older assistant must not write beside these)
                     storage.write(data)
             stored = True
         finally:
-            if began:
+            for log in began:
                 log.end() if stored else log.abort()
 
     # ---- game configuration ----------------------------------------------------------
@@ -295,7 +314,7 @@ class GameStore:
     def writing(self) -> bool:
         """Inside a batch that has changed something (it will replace the file)."""
         assert self._storage is not None
-        return self._storage._dirty or self._log.pending
+        return self._storage._dirty or self._log.pending or self._alerts.pending
 
     def poll_counters_path(self) -> Path:
         return self.path.with_name(f"{self.path.name}.polls")
@@ -379,13 +398,13 @@ class GameStore:
         else None: they are the posts file's (`self._log`, read up to the length the game
         file gives)."""
         assert self._storage is not None
-        if self._posts_depth:
+        if self._batch_depth:
             return None  # a batch of ours: the log is up to date, with its changes
         data = self._storage.read()
         if data is not None and "posts" in data:
             return _docs_of_table(data["posts"])
         with paused_gc():  # (a long game's records read: the collector's walks over them
-            self._log.refresh(_committed(data))  # were a fifth of a count)
+            self._log.refresh(_committed(data, POSTS_FILE))  # were a fifth of a count)
         keep_if_long(self._log)
         return None
 
@@ -477,18 +496,40 @@ class GameStore:
 
     # ---- alerts and other derived-but-acknowledged records ------------------------------
 
-    def table_digest(self, name: str) -> str:
-        """A digest of a table's records as stored: equal digests, the same records (a
-        writer of something derived from them, the alert feed, skips an unchanged one)."""
+    def alert_records(self) -> tuple[list[dict[str, Any]], Path]:
+        """The stored alerts' records in the order they were stored, and the file they
+        were read from: the alerts file (read up to the length the game file gives), or a
+        game file that still holds them in its "alerts" table (schema 1 and 2, before its
+        first write). alerts.py reads them; never change them."""
         assert self._storage is not None
-        table = (self._storage.read() or {}).get(name, {})
-        return hashlib.blake2b(orjson.dumps(table), digest_size=16).hexdigest()
+        if self._batch_depth:  # a batch of ours: the file's, with the batch's changes
+            self._alerts.catch_up()
+        else:
+            data = self._storage.read()
+            if data is not None and "alerts" in data:
+                return list(data["alerts"].values()), self.path
+            self._alerts.refresh(_committed(data, ALERTS_FILE))
+        return list(self._alerts.docs.values()), self._alerts.path
 
-    def records(self, name: str) -> list[dict[str, Any]]:
-        """A table's records as read, without the copy of each that TinyDB's `all()` makes:
-        for a reader of many (a long game's alerts). Never change them."""
-        assert self._storage is not None
-        return list(((self._storage.read() or {}).get(name) or {}).values())
+    def alerts_seen(self) -> tuple[Any, ...]:
+        """What the stored alerts are, told cheaply: equal values, the same alerts (the
+        alert feed is not written again for unchanged ones). The alerts file only grows, so
+        its inode and stored length say it; an old game file's table, a digest of it."""
+        records, source = self.alert_records()
+        if source == self.path:
+            return ("table", hashlib.blake2b(orjson.dumps(records), digest_size=16).digest())
+        return ("file", *self._alerts.stored)
+
+    def add_alerts(self, records: list[dict[str, Any]]) -> None:
+        """Store new alerts, each a record with its id (alerts.py makes them)."""
+        with self.batch():
+            self._alerts.record([["new", record] for record in records])
+
+    def set_alert_ack(self, alert_id: str, at: datetime | None, note: str | None) -> None:
+        """The GM's acknowledgement of a stored alert (`at`), or its withdrawal (None)."""
+        with self.batch():
+            self._alerts.record([["ack", alert_id, to_iso(at), note] if at is not None
+                                 else ["open", alert_id]])
 
     def table(self, name: str):  # noqa: ANN201 - TinyDB's Table
         """A named table for records a module owns (alerts, scheduler state...)."""
@@ -517,33 +558,58 @@ def _docs_of_table(table: dict[str, Any]) -> dict[int, dict[str, Any]]:
 
 POSTS_FILE = "posts_file"
 """The game file's table whose one record gives the posts file's stored length."""
+ALERTS_FILE = "alerts_file"
+"""The same for the alerts file."""
 
 
-def _committed(data: dict[str, Any] | None) -> int:
-    """How many bytes of the posts file the game file says are stored."""
+@dataclass(frozen=True)
+class _Beside:
+    """A file of records beside the game file: where its stored length is, and the table
+    that held its records before it existed."""
+
+    of: Callable[[GameStore], AppendLog]
+    length: str
+    table: str
+    docs_of_table: Callable[[dict[str, Any]], dict[Any, dict[str, Any]]]
+
+
+_FILES = (
+    _Beside(lambda store: store._log, POSTS_FILE, "posts", _docs_of_table),
+    _Beside(lambda store: store._alerts, ALERTS_FILE, "alerts", alert_docs_of_table),
+)
+
+
+def _committed(data: dict[str, Any] | None, length: str) -> int:
+    """How many bytes of a file beside it the game file says are stored."""
     try:
-        return int((data or {})[POSTS_FILE]["1"]["bytes"])
+        return int((data or {})[length]["1"]["bytes"])
     except (KeyError, TypeError, ValueError):
         return 0
 
 
-def _posts_moved_out(log: PostLog, data: dict[str, Any]) -> None:
-    """Before a write: a game file of schema 1 written by a TinyDB table alone (an alert, a
-    marker) has its posts moved to the posts file first, and is written as schema 2."""
-    if "posts" in data:
-        with log.lock:
-            size = log.replace_with(_docs_of_table(data["posts"]))
-        _as_schema_2(data, size)
-
-
-def _as_schema_2(data: dict[str, Any], size: int) -> None:
-    """A schema-1 document whose posts were moved to a posts file of `size` bytes: without
-    them, naming that length, and saying schema 2."""
-    data.pop("posts", None)
-    data[POSTS_FILE] = {"1": {"bytes": size}}
+def _say_schema(data: dict[str, Any]) -> None:
+    """A document that names the files beside it says this schema (an old one whose tables
+    were moved, or one of schema 2 that stored its first alert): an assistant that reads
+    only older schemas refuses it instead of keeping alerts where this one never looks."""
     meta = data.get("meta", {}).get("1")
     if isinstance(meta, dict):
         meta["schema_version"] = SCHEMA_VERSION
+
+
+def _move_old_tables(posts: PostLog, alerts: AlertsFile, data: dict[str, Any]) -> None:
+    """Before a write: a game file of schema 1 or 2 written by a TinyDB table alone (a
+    marker, a setting) has its posts and alerts moved to their files first, then is
+    written as this schema."""
+    moved = False
+    for log, f in ((posts, _FILES[0]), (alerts, _FILES[1])):
+        if f.table in data:
+            with log.lock:
+                size = log.replace_with(f.docs_of_table(data[f.table]))
+            del data[f.table]
+            data[f.length] = {"1": {"bytes": size}}
+            moved = True
+    if moved:
+        _say_schema(data)
 
 
 def _stored_post(doc: dict[str, Any], source: Path) -> StoredPost:

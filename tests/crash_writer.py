@@ -1,19 +1,21 @@
 """A writer for the crash test: polls a fixture thread into a store, forever, each poll
 finding post 67 edited once more ("poll N"); prints "done N" after each completed poll.
+As `alerts`, it stores alerts instead: each round one new alert (`crash_alert(N)`) and the
+acknowledgement of the one before, in one batch.
 
 It reports where it is and waits there for the test: at each point below it prints
 "at POINT" and reads one line from stdin before going on, so the test kills it (SIGKILL)
 at a point of its choosing, never after a guessed while:
   "at fetch P"   the thread's page P (0-based) is being served, nothing of it stored yet;
-  "at torn"      half of a batch's line is appended to the posts file (post_log.py), the
-                 rest not yet: a line a killed writer leaves torn;
+  "at torn"      half of a batch's line is appended to the posts file (post_log.py) or
+                 the alerts file, the rest not yet: a line a killed writer leaves torn;
   "at appended"  the whole line is appended and fsynced, the game file (which says how
                  much of the posts file is stored) not yet replaced;
   "at replace"   a new store file is written and fsynced beside the old one, not yet
                  put in its place (os.replace);
   "at replaced"  the new store file has replaced the old one.
 
-Run: python tests/crash_writer.py DATA_DIR smf|phpbb  (the parent kills it with SIGKILL)
+Run: python tests/crash_writer.py DATA_DIR smf|phpbb|alerts  (the parent kills it with SIGKILL)
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from forum_server import PER_PAGE, thread_files  # noqa: E402
 
-from assistant import post_log  # noqa: E402
+from assistant import append_log  # noqa: E402
+from assistant.alerts import Alert, AlertLog  # noqa: E402
 from assistant.clock import FakeClock  # noqa: E402
 from assistant.poller import Poller, PollSettings  # noqa: E402
 from assistant.scrapers.http import Fetcher, FetchSettings  # noqa: E402
@@ -73,10 +76,34 @@ def tearing_write(fd: int, line: bytes) -> None:
     checkpoint("appended")
 
 
+def crash_alert(n: int) -> Alert:
+    return Alert("silent_edit", "warning", f"alert {n}", player="Kat", post_id=n)
+
+
+def alerts_main(data_dir: str) -> None:
+    watch_replaces(GameStore.game_path(data_dir, "crash"))
+    append_log._write_line = tearing_write
+    store = GameStore.open(data_dir, "crash")
+    log = AlertLog(store)
+    n = log.count()
+    print(f"start {n}", flush=True)
+    t0 = datetime(2026, 11, 22, 12, tzinfo=UTC)
+    while True:
+        with store.batch():
+            log.record([crash_alert(n)], t0 + timedelta(minutes=n))
+            if n:
+                log.ack(crash_alert(n - 1).id, t0 + timedelta(minutes=n), f"by {n}")
+        print(f"done {n}", flush=True)
+        n += 1
+
+
 def main(data_dir: str, software: str) -> None:
+    if software == "alerts":
+        alerts_main(data_dir)
+        return
     pages = [p.read_bytes() for p in thread_files(software)]
     watch_replaces(GameStore.game_path(data_dir, "crash"))
-    post_log._write_line = tearing_write
+    append_log._write_line = tearing_write
     store = GameStore.open(data_dir, "crash")
     last = store.post(67)
     n = 1 + max((int(m) for v in last.versions for m in MARK.findall(v.post.body_html)),

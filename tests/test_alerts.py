@@ -79,15 +79,15 @@ def test_alert_round_trip_and_unknown_schema(tmp_path, clock) -> None:
     a = _alerts()[0]
     assert Alert.from_dict(a.to_dict()) == a
     store = tb.new_store(tmp_path, "smf21")
-    store.table("alerts").insert(
+    store.add_alerts([
         {
             "schema_version": 99,
             "id": "x",
             "alert": a.to_dict(),
             "first_seen": "2026-11-22T12:00:00+00:00",
         }
-    )
-    with pytest.raises(StoreError, match="schema_version 99"):
+    ])
+    with pytest.raises(StoreError, match=r"thread-b\.json\.alerts: alert x has schema_version 99"):
         AlertLog(store).all()
 
 

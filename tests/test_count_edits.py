@@ -20,6 +20,7 @@ from daemon_support import serve, setup_store, snapshots, thread_url
 from forum_server import running_forum
 from test_daemon import drive, make_daemon
 
+from assistant.alerts_file import alerts_path
 from assistant.checks import posting_rules
 from assistant.clock import FakeClock
 from assistant.count.votes import VoteRules
@@ -113,8 +114,11 @@ def test_an_edit_after_the_deadline_never_changes_the_days_count(
 
     # A house rule making late votes violations makes this one a violation too.
     cli(capsys, monkeypatch, tmp_path, "alerts", "thread-b", "--rule", "vote_late=violation")
-    with GameStore.open(tmp_path, "thread-b", create=False) as store:
-        store.table("alerts").truncate()
+    game_file = GameStore.game_path(tmp_path, "thread-b")  # the stored alerts forgotten
+    alerts_path(game_file).unlink()
+    document = json.loads(game_file.read_text("utf-8"))
+    del document["alerts_file"]
+    game_file.write_text(json.dumps(document), "utf-8")
     again = _alert(alerts_json(capsys, monkeypatch, tmp_path), "edited_after_day_end", post)
     assert _field(again, "severity") == "violation"
 

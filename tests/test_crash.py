@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from assistant.alerts import AlertLog
+from assistant.alerts_file import alerts_path
 from assistant.store import GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +57,8 @@ def run_until(data_dir: Path, software: str, point: str, occurrence: int) -> Run
                             stderr=subprocess.PIPE, env=env, cwd=ROOT)
     assert proc.stdin is not None and proc.stdout is not None
     run = Run(file_at_last_replace=file_bytes(path))
-    seen_page_5 = False
+    whole = software == "alerts"  # (an alerts writer's round is one batch)
+    seen_page_5 = whole
     count = 0
     try:
         while True:
@@ -68,7 +71,7 @@ def run_until(data_dir: Path, software: str, point: str, occurrence: int) -> Run
                 continue
             if line.startswith("done "):
                 run.finished.append(int(line.split()[1]))
-                seen_page_5 = run.in_flight_stored = False
+                seen_page_5, run.in_flight_stored = whole, False
                 continue
             if not line.startswith("at "):
                 continue
@@ -177,3 +180,29 @@ def test_a_torn_line_is_never_read_and_the_next_writer_cuts_it(tmp_path):
     data = posts_file.read_bytes()
     assert data.count(b"\n") == 2 and data.endswith(b"\n")  # the torn half is gone
     assert stored(tmp_path)[0] == POSTS[:30]  # appended, not stored: the game file says so
+
+
+def test_killing_an_alerts_writer_keeps_whole_batches_and_the_next_cuts_a_torn_line(tmp_path):
+    """Each round stores an alert and acknowledges the one before, in one batch: killed
+    with half its line appended to the alerts file, with the line whole but the game file
+    not replaced, just before or after the replace, the store holds the alerts and the
+    acknowledgements of the rounds put in place, exactly; the next writer cuts off what a
+    killed one appended past the stored length before it appends its own line."""
+    game = GameStore.game_path(tmp_path, "crash")
+    plan = [("replaced", 1), ("torn", 2), ("appended", 1), ("replace", 2), ("replaced", 3),
+            ("torn", 1), ("appended", 3)]
+    for point, occurrence in plan:
+        run = run_until(tmp_path, "alerts", point, occurrence)
+        rounds = run.first + len(run.finished) + run.in_flight_stored
+        assert file_bytes(game) == run.file_at_last_replace
+        with GameStore.open(tmp_path, "crash", create=False) as store:
+            got = [(s.alert.message, s.ack_note) for s in AlertLog(store).all()]
+        assert got == [(f"alert {n}", f"by {n + 1}" if n + 1 < rounds else None)
+                       for n in range(rounds)]
+        data = alerts_path(game).read_bytes()
+        committed = json.loads(game.read_text("utf-8"))["alerts_file"]["1"]["bytes"]
+        assert data[:committed].count(b"\n") == rounds  # a line a round, each whole
+        past = data[committed:]  # the killed writer's line: none once it was stored,
+        assert bool(past) == (point != "replaced")  # else torn, or whole and not stored
+        assert past.endswith(b"\n") == (point in ("appended", "replace"))
+        assert b"\n" not in past[:-1]  # what an earlier killed writer left was cut off

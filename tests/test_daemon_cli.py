@@ -256,7 +256,8 @@ def test_alerts_read_in_the_games_zone_and_a_bad_ack_changes_nothing(
     )
     assert code == 1 and "no alert 'ffff'" in err
     with GameStore.open(tmp_path, "thread-b") as store:
-        assert all(d["acked_at"] is None for d in store.table("alerts").all())
+        records = store.alert_records()[0]
+        assert records and all(d["acked_at"] is None for d in records)
     code, out, _ = run(
         capsys, monkeypatch, tmp_path, now, "--json", "alerts", "thread-b", "--ack", ids[0]
     )

@@ -59,7 +59,7 @@ def test_demo_runs_the_whole_day_and_night(tmp_path, capsys) -> None:
     assert "To: Alice\n" in out and "Your investigation of Esme: Town.\n" in out
     assert "To: Felix\n" in out and "Esme targeted: Gwen.\n" in out
     with GameStore.open(tmp_path, "demo", create=False) as store:
-        kinds = {(d["alert"]["kind"], d["alert"]["post_id"]) for d in store.table("alerts").all()}
+        kinds = {(d["alert"]["kind"], d["alert"]["post_id"]) for d in store.alert_records()[0]}
         assert len(store.posts()) == 10
         assert len(store.post(107).versions) == 2  # the edit was kept as a second version
         deaths = [(i["data"]["player"], i["data"]["how"]) for i in store.inputs("death")]

@@ -156,21 +156,22 @@ def test_a_game_file_orjson_refuses_is_read_by_the_json_module(tmp_path) -> None
     assert config["ruleset"] == "permissive" and config["poll"]["interval"] != 0
 
 
-def _damage_posts_file(data, change) -> None:  # noqa: ANN001
-    """Change the first stored post's first version in the posts file, and the length its
-    game file gives: the file is well formed, one record in it is not the assistant's."""
+def _damage_posts_file(data, change, *, suffix: str = "posts") -> None:  # noqa: ANN001
+    """Change the first record of the posts file (its first stored post's first version),
+    or of the alerts file (its first alert), and the length its game file gives: the file
+    is well formed, one record in it is not the assistant's."""
     import json
 
     path = GameStore.game_path(data, "thread-b")
-    posts = path.with_name(path.name + ".posts")
-    first, rest = posts.read_bytes().split(b"\n", 1)
+    records = path.with_name(f"{path.name}.{suffix}")
+    first, rest = records.read_bytes().split(b"\n", 1)
     ops = json.loads(first)
-    change(next(op for op in ops if op[0] == "v")[2]["post"])
-    changed = posts.with_name("changed.posts")  # a new file, as an editor saves it
+    change(ops[0][2]["post"] if suffix == "posts" else ops[0][1])
+    changed = records.with_name(f"changed.{suffix}")  # a new file, as an editor saves it
     changed.write_bytes(json.dumps(ops).encode() + b"\n" + rest)
-    changed.replace(posts)
+    changed.replace(records)
     doc = json.loads(path.read_text(encoding="utf-8"))
-    doc["posts_file"]["1"]["bytes"] = posts.stat().st_size
+    doc[f"{suffix}_file"]["1"]["bytes"] = records.stat().st_size
     path.write_text(json.dumps(doc), encoding="utf-8")
 
 
@@ -212,7 +213,7 @@ DAMAGES = {
             data, "inputs", "players", lambda d: d["data"].update(players=["Kat", "Jd-"])),
         "the GM's input #1 (players) is damaged: its players ['Kat', 'Jd-'] are not a list"),
     "an alert's date that is not a date": (
-        lambda data: _damage_game_file(data, "alerts", None, lambda d: d.update(first_seen=1)),
+        lambda data: _damage_posts_file(data, lambda d: d.update(first_seen=1), suffix="alerts"),
         "is damaged: its first sighting (first_seen) 1 is not a date"),
 }
 
@@ -241,4 +242,5 @@ def test_a_damaged_record_in_a_well_formed_file_is_one_line_naming_the_file_and_
         lines = [ln for ln in err.splitlines() if says in ln]
         assert len(lines) == 1, (args, err)
         assert str(game / "games") in lines[0] and "restore the file from a backup" in lines[0]
+        assert "alert" not in damage or "thread-b.json.alerts: alert '" in lines[0]
         assert "internal error" not in err and "Traceback" not in err, (args, err)

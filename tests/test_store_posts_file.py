@@ -17,7 +17,7 @@ import httpx
 import pytest
 from conftest import REALFORUM
 
-from assistant import post_log
+from assistant import append_log, post_log
 from assistant import store as store_module
 from assistant.clock import FakeClock
 from assistant.errors import StoreError
@@ -88,7 +88,7 @@ def test_a_schema_1_game_opens_as_it_is_and_moves_its_posts_on_its_first_write(t
     with GameStore.open(tmp_path, "old", create=False) as store:
         store.add_input("phase", {"kind": "day", "number": 1}, T0)  # the first write
     document = json.loads(path.read_text("utf-8"))
-    assert "posts" not in document and document["meta"]["1"]["schema_version"] == 2
+    assert "posts" not in document and document["meta"]["1"]["schema_version"] == 3
     assert log_path(path).stat().st_size == document["posts_file"]["1"]["bytes"]
     with GameStore.open(tmp_path, "old", create=False) as store:
         assert snapshot(store) == old
@@ -161,14 +161,14 @@ def test_a_first_read_writes_as_much_per_page_at_its_end_as_at_its_start(tmp_pat
                                                   separators=(",", ":")).encode())))
         real_flush(self)
 
-    real_line = post_log._write_line
+    real_line = append_log._write_line
 
     def line(fd: int, data: bytes) -> None:
         writes.append(("posts", len(data)))
         real_line(fd, data)
 
     monkeypatch.setattr(AtomicJSONStorage, "flush", flush)
-    monkeypatch.setattr(post_log, "_write_line", line)
+    monkeypatch.setattr(append_log, "_write_line", line)
     thread = LongThread(900)
     _first_read(tmp_path, thread)
     game = [n for kind, n in writes if kind == "game"]

@@ -302,7 +302,7 @@ def test_a_cross_site_post_is_refused(live: Live, browser) -> None:  # noqa: ANN
     acknowledge form: Chromium sends it, the dashboard refuses it, the alert stays open."""
     live.grow_to(4)
     with GameStore.open(live.data, "thread-b", create=False) as store:
-        alert_id = store.table("alerts").all()[0]["id"]
+        alert_id = store.alert_records()[0][0]["id"]
     live.forum.set_page("/evil.html", (
         f'<html><body><form id="f" method="post" action="{live.web.url}/game/thread-b/ack">'
         f'<input name="alert" value="{alert_id}"><input name="csrf" value="guessed">'
@@ -314,7 +314,7 @@ def test_a_cross_site_post_is_refused(live: Live, browser) -> None:  # noqa: ANN
     assert "refused" in page.locator("body").inner_text()
     page.close()
     with GameStore.open(live.data, "thread-b", create=False) as store:
-        doc = next(d for d in store.table("alerts").all() if d["id"] == alert_id)
+        doc = next(d for d in store.alert_records()[0] if d["id"] == alert_id)
     assert not doc.get("acked_at")
 
     # Without a browser's Origin header, the form's anti-forgery value still decides.

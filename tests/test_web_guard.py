@@ -262,7 +262,7 @@ def test_a_page_reached_through_a_name_that_starts_with_127_is_not_served(
     with GameStore.open(tmp_path, "thread-b", create=False) as store:
         store.record_posts(tb.final_posts("smf21"), tb.SAVED_AT)
         AlertLog(store).record(run_checks(load_view(store, tb.SAVED_AT), store), tb.SAVED_AT)
-        alert_id = store.table("alerts").all()[0]["id"]
+        alert_id = store.alert_records()[0][0]["id"]
     guard = Guard()
     web = start(Dashboard(tmp_path, FakeClock(tb.SAVED_AT), guard), "127.0.0.1", 0)
     rebound = f"127.0.0.1.rebind.example:{web.port}"
@@ -281,7 +281,7 @@ def test_a_page_reached_through_a_name_that_starts_with_127_is_not_served(
     finally:
         web.stop()
     with GameStore.open(tmp_path, "thread-b", create=False) as store:
-        doc = next(d for d in store.table("alerts").all() if d["id"] == alert_id)
+        doc = next(d for d in store.alert_records()[0] if d["id"] == alert_id)
     assert not doc.get("acked_at")
 
 

@@ -143,7 +143,7 @@ def review_game(data_dir: Path, game_id: str, now: datetime) -> Review:
         config = store.config()
         feed, zone = feed_path(store), game_zone(view.game.tz)
         title = game_title(store, view.ruleset)
-        shown = (store.table_digest("alerts"), title, config.get("thread_url"), zone.key)
+        shown = (store.alerts_seen(), title, config.get("thread_url"), zone.key)
         if _FEEDS.get(feed) != (shown, _file_signature(feed)):
             write_feed(
                 alerts.latest(),
