@@ -145,6 +145,9 @@ def test_serve_watches_the_clock_and_the_polls_keep_their_pace(
     monkeypatch.setattr(busy, "filters", list(busy.filters))
     monkeypatch.setattr(apscheduler_asyncio, "AsyncIOScheduler", PausedScheduler)
     monkeypatch.setattr(PausedScheduler, "made", [])
+    from assistant.daemon import core as daemon_core
+
+    monkeypatch.setattr(daemon_core, "settle_heap", lambda: None)  # (gc settings: process-wide)
     for game in ("g1", "g2", "g3"):
         tb.new_store(tmp_path, "smf21", game).close()
     clock = FakeClock(tb.SAVED_AT)

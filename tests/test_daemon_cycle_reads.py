@@ -185,17 +185,20 @@ def test_a_workers_job_is_not_interrupted_by_collections_and_garbage_is_collecte
 def test_what_the_daemon_built_to_start_is_left_out_of_later_collections() -> None:
     import gc
 
-    from assistant.daemon.process import settle_heap
+    from assistant.daemon.process import YOUNG_OBJECTS, settle_heap
 
     class Node:
         def __init__(self) -> None:
             self.me = self
 
     started = [{"module": i} for i in range(1000)]
+    threshold = gc.get_threshold()
     try:
         settle_heap()
         assert gc.get_freeze_count() >= len(started)
+        assert gc.get_threshold()[0] == YOUNG_OBJECTS > threshold[0]
         Node()  # cyclic garbage made later is still found
         assert gc.collect() >= 1
     finally:
         gc.unfreeze()
+        gc.set_threshold(*threshold)

@@ -49,13 +49,23 @@ class Workers(concurrent.futures.Executor):
                 future.set_exception(e)
 
 
+YOUNG_OBJECTS = 50_000
+"""Objects made and not yet freed from which the daemon's collector looks for garbage
+(Python's default: 700). A cycle holds a game's posts from its poll to the end of its
+review (post_log.pinned): at 700 each of its jobs ended in a collection that walked them
+all to find them alive, and every tenth in one that walked them again; they are freed
+when the review ends, so at 50,000 few collections come at all, and the garbage that
+needs one (objects pointing at each other) waits for at most that many objects."""
+
+
 def settle_heap() -> None:
     """What the daemon built to start (modules, the games' jobs, the forums' clients) is
     left out of every later collection (`gc.freeze`): it lives as long as the process,
     and each full collection walked it all again (7 of a 300-post game's 33 ms per cycle,
-    with what the reviews leave in between)."""
+    with what the reviews leave in between). Later collections wait for `YOUNG_OBJECTS`."""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
 
 
 REVIEW_THREADS = 3
