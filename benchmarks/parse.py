@@ -10,10 +10,11 @@ assistant only, since the baseline does not read them.
 The assistant parses in a child process of its own (the code of this checkout), and with
 `--against CHECKOUT` (e.g. a `git worktree` of the commit before a change) another child
 parses with that checkout's code, checked to read every page the same (every field of
-every post); the children and BeautifulSoup take turns round by round, so a busy machine
-slows all of them alike. Printed: the median over the rounds of each one's posts per
-second, and of the ratios within a round. Each page is parsed as a poll reads it: the
-forum software known, and no date remembered from an earlier round.
+every post); the children and BeautifulSoup take turns round by round, in an order that
+turns each round, so a busy machine slows all of them alike. Printed: the median over the
+rounds of each one's posts per second, and of the ratios within a round. Each page is
+parsed as a poll reads it: the forum software known, and no date remembered from an
+earlier round.
 
     python benchmarks/parse.py [--rounds 20] [--against /tmp/base]
 """
@@ -246,12 +247,16 @@ def report(pages: list[tuple[str, bytes]], children: dict[str, Child], rounds: i
             sys.exit(f"the assistant and the baseline disagree on a {folder} page")
     if against and children["before"].ask("digest") != children["assistant"].ask("digest"):
         sys.exit(f"{against} parses the pages differently: the comparison is void")
-    # Take turns so machine noise hits all alike; medians over the rounds, so one round
-    # slowed by another process does not move the figures.
+    # Take turns so machine noise hits all alike, in an order that turns each round: the
+    # one that runs right after BeautifulSoup finds the caches cold (the same code ran 5 %
+    # slower there than after the other child), so none may always be that one. Medians
+    # over the rounds, so one round slowed by another process does not move the figures.
     rates: dict[str, list[float]] = {name: [] for name in [*children, "bs4"]}
+    names = list(rates)
     posts = 0
-    for _ in range(rounds):
-        for name in rates:
+    for round_ in range(rounds):
+        turn = round_ % len(names)
+        for name in names[turn:] + names[:turn]:
             posts, secs = timed(bs4_parse, pages) if name == "bs4" else children[name].ask("round")
             rates[name].append(posts / secs)
     rate = {name: statistics.median(values) for name, values in rates.items()}
