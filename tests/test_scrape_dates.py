@@ -170,3 +170,46 @@ def test_the_common_shape_shortcut_reads_as_the_general_reader() -> None:
         2026, 11, 22, 10, 9, tzinfo=UTC)
     with pytest.raises(ValueError, match="hour 13"):
         smf.parse_forum_time("Today at 13:01 PM", BUDAPEST, NOW)
+
+
+def _lenient(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
+    try:
+        return dates._Reader(text, tz, now, dates.Slashes.DAY_FIRST, strict=False).read()
+    except ValueError:
+        return None
+
+
+def test_the_phpbb_shape_shortcut_reads_as_the_lenient_reader() -> None:
+    # phpBB prints every post time (and the time of an edit notice, after "on") as
+    # "Sun Nov 22, 2026 11:01 am"; the page's zone is told from each of them. Read by one
+    # match, each must give what the lenient reader gives, and leave it whatever is odd.
+    texts = set()
+    for path in sorted((REALFORUM / "phpbb33").glob("*topic*.html")):
+        texts |= set(re.findall(r"<time datetime=\"[^\"]+\">([^<]+)</time>",
+                                read(f"phpbb33/{path.name}")))
+    shaped = texts | {f"on {t}" for t in texts}
+    shaped |= {f"{w} {m} {d}, 2026 {h}:{mi} {half}"
+               for w in ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+               for m in ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                         "Nov", "Dec")
+               for d, h, mi, half in (("01", "1", "00", "am"), ("9", "12", "59", "pm"),
+                                      ("28", "12", "00", "am"), ("28", "11", "30", "pm"))}
+    odd = {"Sun Nov 31, 2026 11:01 am", "Sun Nov 22, 2026 13:01 pm", "Sun Nov 22, 2026 0:01 am",
+           "Sun Nov 22, 2026 11:60 am", "Sun Foo 22, 2026 11:01 am", "Mar Nov 22, 2026 11:01 am",
+           "Sun May 22, 0000 11:01 am", "Sun Nov 22, 2026 11:01 AM", "by Sun Nov 22, 2026 11:01 am",
+           "Feb Nov 22, 2026 11:01 am", "Ieri Nov 22, 2026 11:01 am"}
+    zones = [ZoneInfo("UTC"), BUDAPEST, ZoneInfo("America/New_York"),
+             ZoneInfo("Pacific/Kiritimati")]
+    assert len(texts) > 20  # the real pages' texts are there
+    for text in shaped | odd:
+        for tz in zones:
+            quick = dates._phpbb_shape(text, tz, NOW)
+            if text in shaped:
+                assert quick is not None, text
+            if quick is not None:
+                assert quick == _lenient(text, tz, NOW), (text, tz)
+            else:
+                assert text in odd, text
+    # and through the public reader, with the text as a page gives it
+    assert phpbb.parse_forum_time(" on Sun Nov 22, 2026 11:01 am ", BUDAPEST, NOW) == datetime(
+        2026, 11, 22, 10, 1, tzinfo=UTC)

@@ -22,8 +22,8 @@ from assistant.errors import (
     UnsupportedForumError,
 )
 from assistant.models import TopicPage
-from assistant.scrapers.common import decode_page
-from assistant.scrapers.other_pages import feed_error, other_page_error
+from assistant.scrapers.common import PageText
+from assistant.scrapers.other_pages import feed_error, other_page_error, page_feed_kind
 from assistant.scrapers.urls import THREAD_URL_HELP, ThreadRef, thread_url_info
 
 __all__ = [
@@ -66,8 +66,17 @@ def _login_notice(text: str) -> str | None:
     return words[:200] or None
 
 
+_MODULES: dict[str, ModuleType] = {}
+
+
 def _parser(software: str) -> ModuleType:
-    return importlib.import_module(PARSERS[software][0])
+    """The parser module of `software`, imported when first asked for (a command that
+    parses no page does not load selectolax), then kept: `import_module` on every page
+    was a hundredth of its parsing."""
+    module = _MODULES.get(software)
+    if module is None:
+        module = _MODULES[software] = importlib.import_module(PARSERS[software][0])
+    return module
 
 
 def detect_software(html: str, url: str | None = None) -> str:
@@ -107,17 +116,20 @@ def parse_topic_page(
     after the thread's first page): telling it from the page runs a dozen regexes over the
     whole page, a third of the time a page takes to parse.
     """
-    text, source = decode_page(html, header_charset)
-    feed = feed_error(text, url)
-    if feed is not None:
-        raise feed
+    page_text = PageText(html, header_charset)
+    if page_feed_kind(page_text) is not None:
+        feed = feed_error(page_text.text, url)
+        if feed is not None:
+            raise feed
     if software not in PARSERS:
-        software = detect_software(text, url)
-    _check_closed(text, url)  # before parsing: a cut post would read as a strange theme
+        software = detect_software(page_text.text, url)
+    if not page_text.ends_with_tag("</html>", _TAIL, _CLOSING):
+        _check_closed(page_text.text, url)  # before parsing: a cut post reads as a strange theme
     try:
-        page = _parser(software).parse_page(text, url, tz=tz, now=now, forum_tz=forum_tz,
-                                            source=source)
+        page = _parser(software).parse_page(page_text, url, tz=tz, now=now, forum_tz=forum_tz,
+                                            source=page_text.source)
     except (LayoutError, NotAThreadError) as e:
+        text = page_text.text
         other = other_page_error(text, url, software) if isinstance(e, NotAThreadError) else None
         if other is not None:
             raise other from None
@@ -132,7 +144,7 @@ def parse_topic_page(
                 url,
             ) from None
         raise
-    check_whole(page, text, url)
+    _check_count(page, url)  # (its closing markup was checked before parsing)
     return page
 
 
@@ -158,6 +170,12 @@ def check_whole(page: TopicPage, text: str, url: str) -> None:
     markup, or a page before the last shows fewer (or more) posts than its own pagination
     puts on a page. Stored, it would lose posts silently and then look like deletions."""
     _check_closed(text, url)
+    _check_count(page, url)
+
+
+def _check_count(page: TopicPage, url: str) -> None:
+    """A page before the last that shows fewer (or more) posts than its pagination puts
+    on a page was cut short (`check_whole`)."""
     if (page.posts and page.page < page.page_count and page.per_page
             and len(page.posts) != page.per_page):  # (no posts at all: the caller says so)
         raise TruncatedPageError(

@@ -51,6 +51,89 @@ def decode_page(data: bytes | str, header_charset: str | None = None) -> tuple[s
     return text, text
 
 
+class PageText:
+    """A topic page's text, and what the C parser reads of it (`source`), decoded only
+    where the text itself is looked at: its start (is it a feed?), its end (was it cut
+    short?), a few words (`in`), the whole of it on the rarer paths (`text`). Decoding a
+    whole page into a string was a twentieth of its parsing, and the parser never needs
+    it: it reads the page's bytes (`decode_page`).
+
+    A page no charset says is other than UTF-8 is given to the parser as its bytes even
+    where they are not valid UTF-8: lexbor then replaces each broken sequence just as
+    `bytes.decode(errors="replace")` does (tests/test_scrape_page_text.py), so its tree
+    is the one the replaced text gave; the text is decoded that way when asked for."""
+
+    def __init__(self, data: bytes | str, header_charset: str | None = None) -> None:
+        self._data: bytes | None = None
+        self._text: str | None = None
+        self.source: bytes | str
+        if isinstance(data, bytes) and _only_utf8(data, header_charset):
+            self._data = self.source = data
+        else:
+            self._text, self.source = decode_page(data, header_charset)
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            assert self._data is not None
+            self._text = self._data.decode("utf-8", errors="replace")
+        return self._text
+
+    def start(self, chars: int) -> str:
+        """The text's first `chars` characters (from at most four bytes each: a character
+        cut at the end of those bytes stands past them)."""
+        if self._data is None or self._text is not None:
+            return self.text[:chars]
+        return self._data[:4 * chars].decode("utf-8", errors="replace")[:chars]
+
+    def head_bytes(self, count: int) -> bytes | None:
+        """The page's first `count` bytes while its text is not decoded, else None."""
+        return self._data[:count] if self._data is not None and self._text is None else None
+
+    def ends_with_tag(self, tag: str, chars: int, pattern: re.Pattern[str]) -> bool:
+        """Whether `tag` (ASCII) stands in the text's last `chars` characters, else
+        whether `pattern` is found there: a tag in the bytes' last `chars` bytes stands
+        in the last `chars` characters (no character is less than a byte)."""
+        if self._data is not None and self._text is None and self._data.rfind(
+                tag.encode("ascii"), max(len(self._data) - chars, 0)) >= 0:
+            return True
+        text = self.text
+        tail = max(len(text) - chars, 0)  # (searched in place, from the end: no copy of the tail)
+        return text.rfind(tag, tail) >= 0 or pattern.search(text, tail) is not None
+
+    def __contains__(self, needle: str) -> bool:
+        """Whether the text holds `needle`; an ASCII needle is looked for in the bytes,
+        which hold it exactly where the text does (a broken sequence is replaced whole,
+        never with an ASCII character, and never takes one into it)."""
+        if self._data is None or self._text is not None or not needle.isascii():
+            return needle in self.text
+        return needle.encode("ascii") in self._data
+
+
+def as_text(html: str | PageText) -> str:
+    """The text of `html`: a `PageText`'s whole text, decoded if it was not yet."""
+    return html if isinstance(html, str) else html.text
+
+
+def source_of(html: str | PageText) -> bytes | str:
+    """What the C parser reads of `html` (`PageText.source`)."""
+    return html if isinstance(html, str) else html.source
+
+
+def _only_utf8(data: bytes, header_charset: str | None) -> bool:
+    """Whether `decode_page` can only read `data` as UTF-8: no charset names another
+    codec (an unknown one is passed over, as `decode_page` passes it over)."""
+    for charset in (header_charset, _meta_charset(data)):
+        if not charset:
+            continue
+        try:
+            if codecs.lookup(_python_codec(charset)).name != "utf-8":
+                return False
+        except LookupError:
+            continue
+    return True
+
+
 def _meta_charset(data: bytes) -> str | None:
     m = _META_CHARSET.search(data[:4096])
     return m.group(1).decode("ascii") if m else None
@@ -83,13 +166,30 @@ def _is_session(piece: str) -> bool:
     return key in SESSION_PARAMS and not (key == "s" and len(value) < 16)
 
 
-def strip_session_ids_in_html(html: str) -> str:
+def strip_session_ids_in_html(html: str, lowered: bytes | None = None) -> str:
     """Remove session ids from links inside a post body, so a body does not look edited
-    just because the page was read on a first visit without a cookie."""
-    lowered = html.lower()
-    if "sid=" not in lowered and "phpsessid" not in lowered:
+    just because the page was read on a first visit without a cookie. (`lowered`: the
+    HTML's `ascii_lowered`, when the caller made it already.)"""
+    if lowered is None:
+        if not any(spelling in html for spelling in _ID_IS):
+            return html  # (no "sid=" in any case: a few searches, no lowered copy)
+        lowered = ascii_lowered(html)
+    if b"sid=" not in lowered and b"phpsessid" not in lowered:
         return html
     return _SID_IN_TEXT.sub(_drop_sid, html)
+
+
+_ID_IS = ("id=", "ID=", "Id=", "iD=")
+"""The end of "sid=" and "PHPSESSID=" in each case: a session id's name holds one."""
+
+
+def ascii_lowered(text: str) -> bytes:
+    """`text` as UTF-8 with its ASCII letters lowered: it holds an ASCII word without a "k"
+    (in any case) exactly when `text.lower()` does, at a third of the cost of `str.lower`
+    on a text with any other character than ASCII (a post body, mostly). (The only others
+    lowered to ASCII: the Kelvin sign to "k", and "İ" to "i" followed by a combining dot,
+    never to the letter alone.)"""
+    return text.encode("utf-8", "surrogatepass").lower()
 
 
 def _drop_sid(m: re.Match[str]) -> str:
@@ -128,9 +228,20 @@ def clean_text(text: str | None) -> str:
 _MEMBER_ID = re.compile(r"[?&;](?:amp;)?u=(\d+)")
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def member_id(profile_href: str) -> int | None:
     """The member id in a profile link: SMF `action=profile;u=61`, phpBB
-    `memberlist.php?mode=viewprofile&amp;u=61`."""
+    `memberlist.php?mode=viewprofile&amp;u=61`. When the link's first "u=" is such a
+    parameter, its number is read there (no search of the whole link: a link of each
+    post is read); else `_MEMBER_ID` looks further."""
+    at = profile_href.find("u=")
+    if at > 0 and (profile_href[at - 1] in "?&;" or (
+            profile_href[at - 5:at] in ("&amp;", "?amp;", ";amp;"))):
+        digits = _DIGITS.match(profile_href, at + 2)
+        if digits:  # (the first match _MEMBER_ID would find: it holds the first "u=")
+            return int(digits.group())
     m = _MEMBER_ID.search(profile_href)
     return int(m.group(1)) if m else None
 
@@ -149,9 +260,18 @@ def per_page_from_links(links: Iterable[tuple[int, int]], stated: Iterable[int] 
     """Posts per page from the page links, as (page number, offset) pairs: a link to page n
     at offset o says o / (n - 1). `stated` adds values a page gives outright. The most
     common answer wins (ties: the first seen), so one odd link does not decide."""
-    votes = Counter(offset // (n - 1) for n, offset in links if n > 1 and offset % (n - 1) == 0)
-    votes.update(stated)
-    return first_most_common(votes)
+    votes: dict[int, int] = {}  # (a dict keeps the order values are first seen in)
+    for n, offset in links:
+        if n > 1 and offset % (n - 1) == 0:
+            value = offset // (n - 1)
+            votes[value] = votes.get(value, 0) + 1
+    for value in stated:
+        votes[value] = votes.get(value, 0) + 1
+    best, most = None, 0
+    for value, count in votes.items():
+        if count > most:  # (strictly: the first seen among equals)
+            best, most = value, count
+    return best
 
 
 def first_most_common(counts: Counter[int]) -> int | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from enum import Enum
 from functools import lru_cache
 
@@ -116,6 +116,10 @@ class Slashes(Enum):
     MONTH_FIRST = "month first"
     DAY_FIRST = "day first"
 
+    # Each member is its one instance: hashed by identity, in C, as `_read`'s cache key
+    # (Enum's own hash, of the member's name, runs in Python: a tenth of a date's reading).
+    __hash__ = object.__hash__
+
 
 @lru_cache(maxsize=4096)
 def _fold(word: str) -> str:
@@ -171,8 +175,14 @@ _ISO = re.compile(
 def parse_iso(text: str, tz: tzinfo) -> datetime | None:
     """"2026-11-21T12:01:12+00:00" or "2020-04-30 11:16:53" (read in `tz`) as aware UTC,
     wherever it stands in `text`; None if there is none."""
+    if _PLAIN_ISO.fullmatch(text):  # phpBB's every post time, read as `_iso` would build it
+        return datetime.fromisoformat(text).astimezone(UTC)
     m = _ISO.search(text)
     return _iso(m, tz) if m else None
+
+
+# An attribute that is nothing but the one text `_iso` builds from a match with an offset.
+_PLAIN_ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}", re.ASCII)
 
 
 def _iso(m: re.Match[str], tz: tzinfo) -> datetime:
@@ -213,10 +223,10 @@ def _read(text: str, tz: tzinfo, now: datetime, slashes: Slashes,
     """The date, or why there is none. Read once per distinct text: a page prints the same
     minute for many posts, and SMF tries every split of a quote header ("Quote from: NAME
     on DATE") for each quote of a popular post. The result depends on nothing else."""
-    if strict:
-        common = _common_shape(clean_text(text).strip(" «»,"), tz, now)
-        if common is not None:
-            return common
+    cleaned = clean_text(text).strip(" «»,")  # (as `_Reader` cleans it)
+    common = _common_shape(cleaned, tz, now) if strict else _phpbb_shape(cleaned, tz, now)
+    if common is not None:
+        return common
     try:
         return _Reader(text, tz, now, slashes, strict=strict).read()
     except ValueError as e:
@@ -239,30 +249,87 @@ def _common_shape(text: str, tz: tzinfo, now: datetime) -> datetime | None:
     m = _COMMON_SHAPE.fullmatch(text)
     if m is None:
         return None
-    hour, minute, second = int(m["hour"]), int(m["minute"]), int(m["second"] or 0)
+    relative, month_word, day_of_month, year, hour_text, minute_text, second_text, half = (
+        m.groups())
+    hour, minute = int(hour_text), int(minute_text)
+    second = int(second_text) if second_text else 0
     if not 1 <= hour <= 12 or minute > 59 or second > 59:
         return None
-    hour = hour % 12 + _HALF_DAY[m["half"].lower()]
-    if m["relative"] is not None:  # counted back from `now`'s day in the forum's zone
-        day = now.astimezone(tz).date() - timedelta(days=_RELATIVE_DAYS[m["relative"].lower()])
+    hour = hour % 12 + (12 if half == "PM" else 0)  # (the shape's words: "AM" or "PM")
+    if relative is not None:  # counted back from `now`'s day in the forum's zone
+        day = _today(now, tz)
+        if relative == "Yesterday":
+            day -= _ONE_DAY
     else:
-        word = _fold(m["month"])  # looked up as `_Reader._parts` does, in the same order
-        if word in _RELATIVE_DAYS:
+        named = _named_day(month_word, year, day_of_month)
+        if named is None:
             return None
-        month = _FULL_MONTHS.get(word) or _MONTH_PREFIXES.get(word)
-        if month is None:
-            return None
-        try:
-            day = date(int(m["year"]), month, int(m["day"]))
-        except ValueError:
-            return None
-    return datetime(day.year, day.month, day.day, hour, minute, second,
-                    tzinfo=tz).astimezone(UTC)
+        day = named
+    return datetime.combine(day, time(hour, minute, second), tz).astimezone(UTC)
+
+
+def _named_day(month_word: str, year: str, day_of_month: str) -> date | None:
+    """The day a month's word (looked up as `_Reader._parts` does, in the same order),
+    a year and a day of the month name; None for a word that is not a month's, or a day
+    the month does not have."""
+    word = _fold(month_word)
+    if word in _RELATIVE_DAYS:
+        return None
+    month = _FULL_MONTHS.get(word) or _MONTH_PREFIXES.get(word)
+    if month is None:
+        return None
+    try:
+        return date(int(year), month, int(day_of_month))
+    except ValueError:
+        return None
+
+
+_ONE_DAY = timedelta(days=1)
+
+
+@lru_cache(maxsize=8)
+def _today(now: datetime, tz: tzinfo) -> date:
+    """`now`'s day in the zone `tz`: each "Today at ..." of a page (read at one `now`, in
+    one zone) asks the same."""
+    return now.astimezone(tz).date()
+
+
+# phpBB's default format, "Sun Nov 22, 2026 11:01 am", as the `<time>` of every post and
+# edit notice prints it ("on" before it in a notice): read by one match, the lenient
+# reader's 150,000 instructions were a fifth of a phpBB page's parsing (the page's zone is
+# told from the text of each of its times).
+_PHPBB_SHAPE = re.compile(
+    r"(?:on )?(?P<weekday>[A-Z][a-z]{2}) (?P<month>[A-Z][a-z]{2}) (?P<day>[0-9]{1,2}), "
+    r"(?P<year>[0-9]{4}) (?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2}) (?P<half>am|pm)")
+
+
+def _phpbb_shape(text: str, tz: tzinfo, now: datetime) -> datetime | None:
+    """The lenient reading of `text` (cleaned as `_Reader` cleans it) when it has phpBB's
+    default shape, exactly as `_Reader` would read it: the weekday and "on" skipped, the
+    month word looked up in the same tables; None for anything else or anything odd (a
+    13 pm, a November 31, a weekday that is also a month's prefix), which the general
+    reader then reads. (`now` is not needed: the shape names its day.)"""
+    m = _PHPBB_SHAPE.fullmatch(text)
+    if m is None:
+        return None
+    weekday, month_word, day_of_month, year, hour_text, minute_text, half = m.groups()
+    hour, minute = int(hour_text), int(minute_text)
+    if not 1 <= hour <= 12 or minute > 59:
+        return None
+    skipped = _fold(weekday)
+    if skipped in _RELATIVE_DAYS or skipped in _FULL_MONTHS or skipped in _MONTH_PREFIXES:
+        return None  # (a word the reader would not skip)
+    day = _named_day(month_word, year, day_of_month)
+    if day is None:
+        return None
+    hour = hour % 12 + (12 if half == "pm" else 0)
+    return datetime.combine(day, time(hour, minute), tz).astimezone(UTC)
 
 
 def clear_cache() -> None:
     """Forget the dates read so far (benchmarks time a page as if read for the first time)."""
     _read.cache_clear()
+    _today.cache_clear()
 
 
 @dataclass

@@ -18,13 +18,14 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 from selectolax.lexbor import LexborHTMLParser
 
 from assistant.errors import BoardPageError, FeedError, NotAThreadError, PrintViewError
-from assistant.scrapers.common import absolute, clean_text
+from assistant.scrapers.common import PageText, absolute, clean_text
 from assistant.scrapers.urls import FEED_TOPIC_PATH, thread_url_info
 
 #: How many topics of a board or feed the message names.
 MAX_SUGGESTIONS = 3
 
 _ROOT_TAG = re.compile(r"<(?![?!])([A-Za-z][\w:.-]*)")
+_ROOT_TAG_BYTES = re.compile(_ROOT_TAG.pattern.encode("ascii"))
 _FEED_ROOTS = {"rss": "an RSS feed", "feed": "an Atom feed", "rdf:rdf": "an RSS (RDF) feed"}
 _FEED_LINK = re.compile(
     r"""<link[^>]*\bhref=["']([^"']+)["'][^>]*>|<link(?:\s[^>]*)?>\s*(?:<!\[CDATA\[)?([^<\]]+)""",
@@ -53,12 +54,31 @@ class TopicLink:
 # ---- feeds ---------------------------------------------------------------------------
 
 
+FEED_START = 4096
+"""How much of a document's start `feed_kind` reads (its first tag stands there)."""
+
+
 def feed_kind(text: str) -> str | None:
-    """ "an Atom feed", "an RSS feed", "an SMF XML feed" when the document is one, else None."""
-    m = _ROOT_TAG.search(text[:4096])
-    if m is None:
-        return None
-    root = m.group(1).lower()
+    """ "an Atom feed", "an RSS feed", "an SMF XML feed" when the document is one, else None.
+    (Only its first `FEED_START` characters are read.)"""
+    m = _ROOT_TAG.search(text[:FEED_START])
+    return None if m is None else _root_kind(m.group(1))
+
+
+def page_feed_kind(page: PageText) -> str | None:
+    """`feed_kind` of a page's text, read off its bytes where they tell what the text
+    would: a first tag whole and ASCII in its first `FEED_START` bytes (so in as many
+    characters), the text's start decoded otherwise."""
+    head = page.head_bytes(FEED_START)
+    if head is not None:
+        m = _ROOT_TAG_BYTES.search(head)
+        if m is not None and m.end() < len(head) and head[m.end()] < 0x80:
+            return _root_kind(m.group(1).decode("ascii"))
+    return feed_kind(page.start(FEED_START))
+
+
+def _root_kind(root: str) -> str | None:
+    root = root.lower()
     if root.endswith("xml-feed"):
         return "an SMF XML feed"
     return _FEED_ROOTS.get(root)

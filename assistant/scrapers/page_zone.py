@@ -18,17 +18,28 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.scrapers.common import clean_text
+from assistant.scrapers.page_tree import stamped_times, text_of
 
 # The footer's offset label: "UTC", "UTC+01:00", "GMT-5", "UTC+5:30" (phpBB's UTC_OFFSET).
 _OFFSET_LABEL = re.compile(r"^(?:UTC|GMT)\s*(?:([+\-−])\s*(\d{1,2})(?::?(\d{2}))?)?$")
-_QUARTER = timedelta(minutes=15)
+_QUARTER_SECONDS = 15 * 60
+_MOST_SECONDS = 14 * 3600
+"""The farthest any zone is from UTC."""
+
+
+def _whole_quarters(offset: timedelta) -> bool:
+    """Whether `offset` is a zone's: whole quarter hours, 14 hours at most either way.
+    (In seconds: the same tests on timedeltas cost a third of a time's reading.)"""
+    seconds = offset.days * 86400 + offset.seconds
+    return (not offset.microseconds and not seconds % _QUARTER_SECONDS
+            and -_MOST_SECONDS <= seconds <= _MOST_SECONDS)
 
 
 def stated_zone(tree: LexborHTMLParser) -> tzinfo | None:
     """The zone the page's footer states: its `title` when that is an IANA name (right
     across daylight-saving changes), else the fixed offset of its label."""
     for span in tree.css("span[title]"):
-        m = _OFFSET_LABEL.match(clean_text(span.text()))
+        m = _OFFSET_LABEL.match(clean_text(text_of(span)))
         if not m:
             continue
         name = (span.attrs.get("title") or "").strip()
@@ -54,18 +65,20 @@ def offset_from_times(
     `times`: the page's `time[datetime]` elements when the caller has found them already
     (each search walks the whole page)."""
     offsets: set[timedelta] = set()
-    for node in tree.css("time[datetime]") if times is None else times:
+    for node in stamped_times(tree) if times is None else times:
         try:
             stamp = datetime.fromisoformat(node.attrs.get("datetime") or "")
         except ValueError:
             continue
-        text = clean_text(node.text())
+        text = clean_text(text_of(node))
         shown = read_text(text, UTC) if text and stamp.tzinfo else None
         if shown is None:
             continue
-        stamp = stamp.astimezone(UTC).replace(microsecond=0)
-        offset = shown - (stamp if shown.second else stamp.replace(second=0))
-        if offset % _QUARTER or abs(offset) > timedelta(hours=14):
+        stamp = stamp.astimezone(UTC)
+        if stamp.microsecond or (stamp.second and not shown.second):
+            stamp = stamp.replace(microsecond=0, second=stamp.second if shown.second else 0)
+        offset = shown - stamp
+        if not _whole_quarters(offset):
             return None
         offsets.add(offset)
     if len(offsets) != 1:

@@ -29,8 +29,14 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from assistant.errors import LayoutError, NotAThreadError
 from assistant.models import EditNote, Post, Quote, TopicPage, built
 from assistant.scrapers import common, dates, page_zone
-from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
-from assistant.scrapers.page_tree import may_hold_tag, page_tree
+from assistant.scrapers.common import (
+    PageText,
+    clean_text,
+    source_of,
+    strip_session_ids,
+    strip_session_ids_in_html,
+)
+from assistant.scrapers.page_tree import listed_once, may_hold_tag, page_tree, text_of
 
 # --- recognising a phpBB page ---------------------------------------------------------
 
@@ -77,14 +83,14 @@ class _Block(NamedTuple):
         return f"post #p{self.post_id}"
 
 
-def parse_page(html: str, url: str, *, tz: tzinfo, now: datetime,
+def parse_page(html: str | PageText, url: str, *, tz: tzinfo, now: datetime,
                forum_tz: tzinfo | None = None,
                source: bytes | str | None = None) -> TopicPage:
     """Parse one phpBB topic page read from `url`. Text dates (edit notices) are read in
     `forum_tz` when the GM gave one, else in the zone the page states or shows
     (`page_zone`), else in `tz`. `source` is what the C parser reads when not the text
     itself (`common.decode_page`)."""
-    tree = page_tree(html if source is None else source)
+    tree = page_tree(source_of(html) if source is None else source)
     tz = forum_tz or page_zone.stated_zone(tree) or page_zone.offset_from_times(
         tree, lambda text, zone: parse_forum_time(text, zone, now)) or tz
     clean_url = strip_session_ids(url).split("#", 1)[0]
@@ -124,10 +130,13 @@ def _find_blocks(tree: LexborHTMLParser) -> list[_Block]:
     blocks: list[_Block] = []
     seen: set[int] = set()
     for node in tree.css('div[id^="p"]'):  # (ids not starting with p never match)
-        m = _POST_ANCHOR.match(node.id or "")
-        if m and (post_id := int(m.group(1))) not in seen:
+        ident = node.id or ""
+        if not ident[1:2].isdecimal():  # ("post_content12", "profile12": not an anchor)
+            continue
+        post_id = _post_number(ident)
+        if post_id is not None and post_id not in seen:
             seen.add(post_id)
-            blocks.append(_Block(post_id, (node,), table=False))
+            blocks.append(_Block(post_id, (node,), False))  # (positional: a third of the cost)
     if blocks:
         return blocks
     for anchor in tree.css("a[name], a[id]"):  # subsilver2: <tr><td><a name="p24"></a>
@@ -140,6 +149,17 @@ def _find_blocks(tree: LexborHTMLParser) -> list[_Block]:
 
 
 _POST_ANCHOR = re.compile(r"^p(\d+)$")
+
+
+def _post_number(ident: str) -> int | None:
+    """The post number of an anchor id ("p123", as `_POST_ANCHOR` reads it), else None:
+    its digits told by `str.isdecimal` (what `\\d` matches), the regex only for an id
+    ending in a newline (which `$` lets by). A page has some forty ids starting with
+    "p" (`post_content123`, `profile123`), a regex match each cost more than the rest."""
+    if ident[1:].isdecimal() and ident[:1] == "p":
+        return int(ident[1:])
+    m = _POST_ANCHOR.match(ident) if ident.endswith("\n") else None
+    return int(m.group(1)) if m else None
 
 
 def _post_rows(first: LexborNode) -> Iterator[LexborNode]:
@@ -162,9 +182,9 @@ def _raise_no_posts(tree: LexborHTMLParser, url: str) -> None:
             f"{url}: no posts on the page, which shows a login form instead", url,
             what="the posts (a login form is shown instead)")
     message = tree.css_first("#message")  # phpBB's "The requested topic does not exist."
-    if message is not None and clean_text(message.text()):
+    if message is not None and clean_text(text_of(message)):
         raise NotAThreadError(
-            f"{url}: the forum shows no topic but the message {clean_text(message.text())!r}: "
+            f"{url}: the forum shows no topic but the message {clean_text(text_of(message))!r}: "
             "check the thread's address", url)
     body = tree.body
     classes = (body.attrs.get("class") or "") if body is not None else ""
@@ -196,21 +216,21 @@ _START = re.compile(r"[?&;](?:amp;)?start=(\d+)")
 
 def _pagination(tree: LexborHTMLParser, url: str, post_count: int) -> _Pages:
     """Where this page sits in its thread, from the pagination boxes every style shows."""
-    boxes = tree.css(".pagination, .paging, td.nav, td.gensmall, .pagination-wrapper")
+    boxes = _pagination_boxes(tree)
     page = count = None
     numbers: list[int] = []
     offsets: list[tuple[int, int]] = []
     stated: list[int] = []
     for box in boxes:
-        text = clean_text(box.text())
+        text = clean_text(text_of(box))
         m = _PAGE_OF.search(text)
         if m and page is None:
             page, count = int(m.group(1)), int(m.group(2))
         active = box.css_first("li.active span, li.active a, li.active strong")
-        if active is not None and clean_text(active.text()).isdigit() and page is None:
-            page = int(clean_text(active.text()))
+        if active is not None and clean_text(text_of(active)).isdigit() and page is None:
+            page = int(clean_text(text_of(active)))
         for link in box.css("a[href]"):
-            label = clean_text(link.text())
+            label = clean_text(text_of(link))
             href = link.attrs.get("href") or ""
             if not label.isdigit() or ("viewtopic" not in href and "start=" not in href):
                 continue
@@ -241,6 +261,37 @@ def _pagination(tree: LexborHTMLParser, url: str, post_count: int) -> _Pages:
     else:
         start = (page - 1) * (per_page or 0)
     return _Pages(page, count, per_page, start)
+
+
+_BOXES = ".pagination, .paging, td.nav, td.gensmall, .pagination-wrapper"
+_BOX_CLASSES = frozenset({"pagination", "paging", "pagination-wrapper"})
+_CELL_CLASSES = frozenset({"nav", "gensmall"})
+_BOX_CANDIDATES = '[class*="pagin" i], td:is(.nav, .gensmall)'
+"""The elements that may be boxes: a class holding "pagin" in any case (each of
+`_BOX_CLASSES` does), and the cells; two selectors cost lexbor 60 % of `_BOXES`' five."""
+
+
+def _pagination_boxes(tree: LexborHTMLParser) -> list[LexborNode]:
+    """`tree.css(_BOXES)`: the boxes in document order, each once per selector it matches
+    (as lexbor lists them), from `_BOX_CANDIDATES`, each told by its classes. Where its
+    classes as written do not say what lexbor matched (a class in another case, which it
+    matches on a quirks-mode page; odd spaces), `_BOXES` is asked."""
+    boxes: list[LexborNode] = []
+    for node, listed in listed_once(tree.css(_BOX_CANDIDATES)):
+        classes = node.attrs.get("class") or ""
+        tokens = common.plain_classes(classes)
+        if tokens is None or any(t not in _BOX_CLASSES and t.lower() in _BOX_CLASSES
+                                 or t not in _CELL_CLASSES and t.lower() in _CELL_CLASSES
+                                 for t in tokens):
+            return tree.css(_BOXES)
+        cell = node.tag == "td" and not _CELL_CLASSES.isdisjoint(tokens)
+        if listed != ("pagin" in classes.lower()) + cell:
+            return tree.css(_BOXES)
+        times = len(_BOX_CLASSES.intersection(tokens))
+        if node.tag == "td":
+            times += len(_CELL_CLASSES.intersection(tokens))
+        boxes += [node] * times
+    return boxes
 
 
 def _page_offset(
@@ -297,18 +348,18 @@ def _canonical(tree: LexborHTMLParser) -> str | None:
 def _title(tree: LexborHTMLParser) -> str | None:
     for selector in ("h2.topic-title", "#page-body h2", "#pageheader h2", "h2"):
         node = tree.css_first(selector)
-        if node is not None and clean_text(node.text()):
-            return clean_text(node.text())
+        if node is not None and clean_text(text_of(node)):
+            return clean_text(text_of(node))
     node = tree.css_first("title")
     if node is None:
         return None
-    text = clean_text(node.text())
+    text = clean_text(text_of(node))
     if " - " in text and "View topic" in text:  # phpBB 3.0: "Board • View topic - Title"
         return text.split(" - ", 1)[1]
     return text.rsplit(" - ", 1)[0] or None
 
 
-def _version(html: str) -> str:
+def _version(html: str | PageText) -> str:
     """A guess at the phpBB generation from what each one added to or dropped from its markup."""
     if "<time datetime=" in html and 'class="author"' in html:
         return "3.3"
@@ -323,7 +374,15 @@ def _version(html: str) -> str:
 # --- URLs --------------------------------------------------------------------------------
 
 def _url_param(url: str, name: str) -> str | None:
-    for key, value in parse_qsl(urlsplit(url).query.replace("&amp;", "&"), keep_blank_values=True):
+    """The first value of the query parameter `name`, as `parse_qsl` reads it; split by
+    hand when there is nothing to unquote (a third of `parse_qsl`'s cost, asked five
+    times a page)."""
+    query = urlsplit(url).query.replace("&amp;", "&")
+    if "%" in query or "+" in query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+    else:  # (what parse_qsl does with such a query: empty pieces skipped, "=" optional)
+        pairs = [piece.partition("=")[::2] for piece in query.split("&") if piece]
+    for key, value in pairs:
         if key == name:
             return value
     return None
@@ -350,38 +409,30 @@ def _page_url(base: str, topic_id: int, forum_id: str | None, start: int) -> str
 
 @dataclass(frozen=True)
 class _Has:
-    """What the page holds anywhere, found by one walk of the C parser: a post need not
-    be searched for what the page does not hold (most pages quote nothing)."""
+    """What the page holds anywhere: a post need not be searched for what the page does
+    not hold. (Whether a post quotes, or holds a search highlight, is told from its own
+    HTML, `_may_quote`, `_unhighlighted`: walks of the page for them cost more.)"""
 
-    quotes: bool
-    quote_titles: bool
-    """subsilver2's `div.quotetitle`: one is on the page."""
-    highlights: bool
     notices: bool = False
     """The page's style prints edit notices as `.notice` (prosilver): one of them holds
     one, so a post without such a `.notice` was not edited."""
 
     @classmethod
     def of(cls, tree: LexborHTMLParser) -> _Has:
-        # Told apart by tag: a div here is only ever a div.quotetitle, a span a posthilit.
-        tags = {node.tag for node in tree.css("blockquote, div.quotetitle, span.posthilit")}
-        notices = any(_EDIT_PHRASES.search(clean_text(n.text()))
-                      for n in tree.css(".notice"))
-        return cls(quotes=bool(tags & {"blockquote", "div"}), quote_titles="div" in tags,
-                   highlights="span" in tags,
-                   notices=notices)
+        return cls(notices=any(_EDIT_PHRASES.search(clean_text(text_of(n)))
+                               for n in tree.css(".notice")))
 
 
 def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
                 tz: tzinfo, now: datetime, has: _Has) -> Post:
     parts = None if block.table else _parts(block.nodes[0], has)
-    body = parts[0] if parts is not None else _body(block)
+    body = parts.body if parts is not None else _body(block)
     if body is None:
         raise _missing(url, f"the body of {block.name}",
                        "div.postbody" if block.table else "div.content")
-    outside = _Outside(block, body, parts[1] if parts is not None else {})
-    author_node = _author_node(block, outside)
-    author = clean_text(author_node.text()) if author_node is not None else ""
+    outside = (_Outside(block, body, parts.classes, parts.before_body) if parts is not None
+               else _Outside(block, body, {}))
+    author_node, author = _author_node(block, outside)
     if not author:
         raise _missing(url, f"the author of {block.name}",
                        "b.postauthor" if block.table else "the \"by NAME\" line or profile")
@@ -391,12 +442,11 @@ def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
                        "the \"Posted:\" date" if block.table else "the date after \"by NAME »\"")
     edit = _edit_note(block, body, outside, url, tz, now, has)
     inner = body.inner_html or ""
-    quotes = tuple(_quotes(body)) if has.quotes and (
-        has.quote_titles or may_hold_tag(body, inner, "blockquote")) else ()
-    if has.highlights:
-        for hilit in body.css("span.posthilit"):
-            hilit.unwrap()  # search highlights: not part of the post
+    lowered = common.ascii_lowered(inner)
+    quotes = tuple(_quotes(body)) if _may_quote(body, inner) else ()
+    if _unhighlighted(body, lowered):
         inner = body.inner_html or ""
+        lowered = common.ascii_lowered(inner)
     return built(  # (Post's own __init__ sets its ten fields one by one: 2 % of a parse)
         Post,
         post_id=block.post_id,
@@ -404,7 +454,7 @@ def _parse_post(block: _Block, url: str, base: str, page: int, position: int,
         author=author,
         author_id=_member_id(author_node, outside, block.table),
         posted_at=posted_at,
-        body_html=_clean_body_html(inner),
+        body_html=_clean_body_html(inner, lowered),
         page=page,
         edit=edit,
         quotes=quotes,
@@ -423,17 +473,18 @@ _PARTS = "div.content, .author"
 _PARTS_NOTICES = "div.content, .author, .notice"
 
 
-def _parts(top: LexborNode, has: _Has) -> tuple[LexborNode, dict[str, list[LexborNode]]] | None:
+def _parts(top: LexborNode, has: _Has) -> _Parts | None:
     """A prosilver-like post's body (its first `div.content`), and the elements under
     `top` of the classes "author" and "notice" (the latter when `has.notices`), as
-    `top.css(".author")` would list them, from one query. None when the post has no
-    `div.content`, or when lexbor may have matched a class otherwise than as written (a
-    class differing in case, on a quirks-mode page; odd spaces): the caller asks the
-    usual way."""
+    `top.css(".author")` would list them, from one query; which of them come before the
+    body. None when the post has no `div.content`, or when lexbor may have matched a
+    class otherwise than as written (a class differing in case, on a quirks-mode page;
+    odd spaces): the caller asks the usual way."""
     body: LexborNode | None = None
     classes: dict[str, list[LexborNode]] = {"author": []}
     if has.notices:
         classes["notice"] = []
+    before_body: set[int] = set()
     last = None
     for node in top.css(_PARTS_NOTICES if has.notices else _PARTS):
         key = node.mem_id
@@ -453,7 +504,18 @@ def _parts(top: LexborNode, has: _Has) -> tuple[LexborNode, dict[str, list[Lexbo
                 matched = True
         if not matched:
             return None
-    return (body, classes) if body is not None else None
+        if body is None:
+            before_body.add(key)
+    return _Parts(body, classes, frozenset(before_body)) if body is not None else None
+
+
+class _Parts(NamedTuple):
+    """What `_parts` found of a post in one query."""
+
+    body: LexborNode
+    classes: dict[str, list[LexborNode]]
+    before_body: frozenset[int]
+    """The elements of `classes` before the body in the document (so not inside it)."""
 
 
 def _body(block: _Block) -> LexborNode | None:
@@ -477,12 +539,14 @@ def _is_profile_link(node: LexborNode) -> bool:
     return node.tag == "a" and bool(_PROFILE_LINK.search(node.attrs.get("href") or ""))
 
 
-def _author_node(block: _Block, outside: _Outside) -> LexborNode | None:
-    """The author's name: the "by NAME" line, else the profile column, else subsilver2's bold."""
+def _author_node(block: _Block, outside: _Outside) -> tuple[LexborNode | None, str]:
+    """The author's name and the element it is read from: the "by NAME" line, else the
+    profile column, else subsilver2's bold; "" when none holds one."""
     for node in _author_candidates(outside):
-        if clean_text(node.text()):
-            return node
-    return None
+        name = clean_text(text_of(node))
+        if name:
+            return node, name
+    return None, ""
 
 
 def _author_candidates(outside: _Outside) -> Iterator[LexborNode]:
@@ -505,9 +569,9 @@ def _member_id(author_node: LexborNode | None, outside: _Outside,
     if author_node is not None:
         links += [author_node] if author_node.tag == "a" else author_node.css("a")
     if not links or table:  # guests and subsilver2: the profile links around the post
-        name = clean_text(author_node.text()) if author_node is not None else ""
+        name = clean_text(text_of(author_node)) if author_node is not None else ""
         links += [n for n in outside.nodes if _is_profile_link(n)
-                  and (table or clean_text(n.text()) == name)]
+                  and (table or clean_text(text_of(n)) == name)]
     for link in links:
         href = link.attrs.get("href") or ""
         number = common.member_id(href)
@@ -530,7 +594,7 @@ def _posted_at(block: _Block, outside: _Outside, author: str, tz: tzinfo,
         if parsed is not None:
             return parsed
     for line in lines:  # "by NAME » DATE"; styles without the » still print NAME before DATE
-        text = clean_text(line.text())
+        text = clean_text(text_of(line))
         after = text.rsplit("»", 1)[1] if "»" in text else text.split(author, 1)[-1]
         parsed = parse_forum_time(after, tz, now)
         if parsed is not None:
@@ -547,10 +611,10 @@ def _posted_at(block: _Block, outside: _Outside, author: str, tz: tzinfo,
 
 def _after_label(node: LexborNode) -> str:
     """The text of a "Posted: DATE" cell without its bold label."""
-    text = clean_text(node.text())
+    text = clean_text(text_of(node))
     label = node.css_first("b, strong")
-    if label is not None and clean_text(label.text()) and clean_text(label.text()) in text:
-        text = text.split(clean_text(label.text()), 1)[1]
+    if label is not None and clean_text(text_of(label)) and clean_text(text_of(label)) in text:
+        text = text.split(clean_text(text_of(label)), 1)[1]
     return text
 
 
@@ -583,7 +647,7 @@ _EDIT_WORD_PIECES = (b"edited", b"modifica", b"ndert", b"dition", b"edici", b"ed
 
 
 def _holds_edit_phrase(text: str) -> bool:
-    lowered_bytes = text.encode("utf-8", "surrogatepass").lower()
+    lowered_bytes = common.ascii_lowered(text)
     if not any(piece in lowered_bytes for piece in _EDIT_WORD_PIECES):
         return False  # (no word either: the test below would say the same)
     lowered = text.lower()
@@ -598,26 +662,25 @@ _EDITOR_IN_TEXT = re.compile(
 def _edit_note(block: _Block, body: LexborNode, outside: _Outside, url: str,
                tz: tzinfo, now: datetime, has: _Has) -> EditNote | None:
     notices = [n for n in outside.of_class("notice")
-               if _EDIT_PHRASES.search(clean_text(n.text()))] if has.notices else []
+               if _EDIT_PHRASES.search(clean_text(text_of(n)))] if has.notices else []
     # Not in a `.notice`: looked for in the post's other elements, on a page whose style
     # does not print its notices so (the post's whole text read for it on every page was a
     # sixteenth of a phpBB page's parsing).
     if (not notices and not has.notices
-            and any(_holds_edit_phrase(n.text()) for n in block.nodes)):
+            and any(_holds_edit_phrase(text_of(n)) for n in block.nodes)):
         # subsilver2 and custom styles: the smallest element starting with it
         holding_body = _ancestor_ids(body)  # whose text would start with the post's own words
         found = [n for n in outside.nodes if n.tag in ("div", "span", "td", "p")
                  and n.mem_id not in holding_body
-                 and _EDIT_PHRASES.search(clean_text(n.text()))]
-        notices = sorted(found, key=lambda n: len(n.text()))[:1]
+                 and _EDIT_PHRASES.search(clean_text(text_of(n)))]
+        notices = sorted(found, key=lambda n: len(text_of(n)))[:1]
     if not notices:
         return None
     notice = notices[0]
-    sentence_html, _, reason_html = (notice.inner_html or "").partition("<br")
-    sentence = clean_text(LexborHTMLParser(sentence_html).text())
+    sentence, reason = _notice_parts(notice)
     editor_node = notice.css_first(_NAME_SELECTOR) or next(
         (a for a in notice.css("a") if _is_profile_link(a)), None)
-    editor = clean_text(editor_node.text()) if editor_node is not None else None
+    editor = clean_text(text_of(editor_node)) if editor_node is not None else None
     if editor and editor in sentence:
         rest = sentence.split(editor, 1)[1]
     else:
@@ -629,17 +692,68 @@ def _edit_note(block: _Block, body: LexborNode, outside: _Outside, url: str,
     if at is None:
         raise _missing(url, f"the time of the edit notice of {block.name} ({sentence!r})",
                        "a date after \"Last edited by NAME on\"")
-    return EditNote(at=at, by=editor, reason=_edit_reason(reason_html),
+    return EditNote(at=at, by=editor, reason=reason,
                     count=int(count.group()) if count else None)
 
 
-def _edit_reason(html: str) -> str | None:
-    if not html:
-        return None
-    fragment = LexborHTMLParser("<div><br" + html + "</div>")
+def _notice_parts(notice: LexborNode) -> tuple[str, str | None]:
+    """An edit notice's sentence, the words of its HTML before the first line break ("Last
+    edited by NAME on DATE, edited 1 time in total."), and its reason, after it (the
+    `<em>` there, else the words after a label: "Reason: typo"), None without one.
+
+    Read off the notice's own nodes, before and after its first `<br>`; HTML that parses
+    otherwise once cut there (comments, raw text, tables; a tag that only begins with
+    "br") is cut and parsed again, as each half of the notice's HTML. (A new document
+    for each half cost a fortieth of a phpBB page's parsing in all: two per edited post.)"""
+    html = notice.inner_html or ""
+    sentence_html, cut, reason_html = html.partition("<br")
+    if cut and (not reason_html[:1] or reason_html[0] not in " \t\n\r\f/>"):
+        return _notice_parts_parsed(sentence_html, reason_html)
+    if any(tag in html for tag in _REPARSED_TAGS):
+        return _notice_parts_parsed(sentence_html, reason_html)
+    before: list[str] = []
+    after: list[str] = []
+    emphasis: LexborNode | None = None
+    broken = False
+    for node in notice.traverse(include_text=True):
+        tag = node.tag
+        if tag == "-text":
+            (after if broken else before).append(node.text_content or "")
+        elif tag == "br" and not broken:
+            broken = True
+        elif tag == "em" and broken and emphasis is None:
+            emphasis = node
+    if not cut:
+        return clean_text("".join(before)), None
+    if not broken:  # (the cut was elsewhere than at a `<br>`: parsed again, to be sure)
+        return _notice_parts_parsed(sentence_html, reason_html)
+    return clean_text("".join(before)), _reason(
+        text_of(emphasis) if emphasis is not None else "".join(after), emphasis is not None)
+
+
+_REPARSED_TAGS = ("<!--", "<script", "<style", "<template", "<textarea", "<title", "<xmp",
+                  "<noscript", "<noembed", "<noframes", "<iframe", "<plaintext", "<table",
+                  "<select", "<svg", "<math")
+"""What parses otherwise in a piece of a notice's HTML than in the notice (its text moved,
+or taken as markup)."""
+
+
+def _notice_parts_parsed(sentence_html: str, reason_html: str) -> tuple[str, str | None]:
+    """`_notice_parts` from the two halves of the notice's HTML, each parsed again."""
+    sentence = clean_text(LexborHTMLParser(sentence_html).text())
+    if not reason_html:
+        return sentence, None
+    fragment = LexborHTMLParser("<div><br" + reason_html + "</div>")
     emphasis = fragment.css_first("em")
-    text = clean_text(emphasis.text() if emphasis is not None else fragment.text())
-    if emphasis is None and ":" in text:
+    text = text_of(emphasis) if emphasis is not None else fragment.text()
+    return sentence, _reason(text, emphasis is not None)
+
+
+def _reason(text: str, emphasized: bool) -> str | None:
+    """An edit's reason from the text after the notice's line break: the `<em>`'s, else
+    what follows the label ("Reason: typo")."""
+    text = clean_text(text)
+    if not emphasized and ":" in text:
         text = text.split(":", 1)[1].strip()
     return text or None
 
@@ -652,11 +766,21 @@ _WROTE = re.compile(
 _QUOTED_POST = re.compile(r"(?:[?&;](?:amp;)?p=|#p)(\d+)")
 
 
+def _may_quote(body: LexborNode, inner_html: str) -> bool:
+    """Whether `_quotes` may find a quote box in a post's body: its HTML (`inner_html`)
+    opens a blockquote or a div (subsilver2's `div.quotetitle`), or the body is a quote
+    box itself. Most posts quote nothing, and a search of their HTML costs a fraction of
+    a query."""
+    if may_hold_tag(body, inner_html, "blockquote") or "<div" in inner_html:
+        return True
+    return body.tag == "div" and "quotetitle" in (body.attrs.get("class") or "").lower()
+
+
 def _quotes(body: LexborNode) -> Iterator[Quote]:
     """Quote boxes in document order (an outer quote before the ones inside it)."""
     for box in body.css("blockquote, div.quotetitle"):
         if box.tag != "blockquote":  # subsilver2: <div class="quotetitle">NAME wrote:</div>
-            m = _WROTE.match(clean_text(box.text()))
+            m = _WROTE.match(clean_text(text_of(box)))
             yield Quote(clean_text(m.group(1)) or None if m else None, None)
             continue
         cite = next((c for c in box.css("cite") if _same(_ancestor(c, "blockquote"), box)), None)
@@ -671,9 +795,9 @@ def _cited_name(cite: LexborNode) -> str | None:
     named = cite.css_first(".quote-author")
     scope = named if named is not None else cite
     for link in scope.css("a"):
-        if _is_profile_link(link) and clean_text(link.text()):
-            return clean_text(link.text())
-    text = clean_text(scope.text())
+        if _is_profile_link(link) and clean_text(text_of(link)):
+            return clean_text(text_of(link))
+    text = clean_text(text_of(scope))
     m = _WROTE.match(text)
     if m:
         return clean_text(m.group(1)) or None
@@ -698,9 +822,23 @@ _LEFTOVER_SEPARATOR = re.compile(r"(?:&amp;|&|\?)(?=#|$)")
 _ATTRIBUTE = re.compile(r'(?<==")[^"<>]*(?=")')
 
 
-def _clean_body_html(html: str) -> str:
-    """The body without session ids, so a first-visit page gives the same body as any other."""
-    stripped = strip_session_ids_in_html(html)
+def _unhighlighted(body: LexborNode, lowered: bytes) -> bool:
+    """Unwrap the search highlights (`span.posthilit`, which phpBB adds to a page read
+    with `hilit=`) in a post's body: they are not part of the post. Looked for only when
+    the body's HTML (`lowered`: `common.ascii_lowered`) names the class, or the body is a
+    span. Whether there were any."""
+    if b"posthilit" not in lowered and body.tag != "span":
+        return False
+    highlights = body.css("span.posthilit")
+    for hilit in highlights:
+        hilit.unwrap()
+    return bool(highlights)
+
+
+def _clean_body_html(html: str, lowered: bytes | None = None) -> str:
+    """The body without session ids, so a first-visit page gives the same body as any other
+    (`lowered`: the HTML's `common.ascii_lowered`, when made already)."""
+    stripped = strip_session_ids_in_html(html, lowered)
     if stripped is html:
         return html
     # strip_session_ids_in_html leaves the separator before a removed sid at the end of a
@@ -726,13 +864,15 @@ class _Outside:
     class once per question, took most of a page's parsing time), all of them only when
     a question needs them."""
 
-    def __init__(self, block: _Block, body: LexborNode,
-                 matched: dict[str, list[LexborNode]]) -> None:
+    def __init__(self, block: _Block, body: LexborNode, matched: dict[str, list[LexborNode]],
+                 before_body: frozenset[int] = frozenset()) -> None:
         self._block = block
         self._body = body
         self._by_class: dict[str, list[LexborNode]] = {}
         self._matched = matched
         """Per class, what `.css(".class")` of the block's one node found already."""
+        self._before_body = before_body
+        """Those of them that come before the body in the document: not inside it."""
         self._lines: dict[int, tuple[list[LexborNode], LexborNode | None]] = {}
 
     def in_line(self, line: LexborNode) -> tuple[list[LexborNode], LexborNode | None]:
@@ -744,14 +884,7 @@ class _Outside:
         if found is None:
             names: list[LexborNode] = []
             stamp: LexborNode | None = None
-            matches = line.css(_LINE_PARTS)
-            i = 0
-            while i < len(matches):
-                node, node_key = matches[i], matches[i].mem_id
-                times = 1  # how many of the selectors it matched: it is listed so often, in a row
-                while i + times < len(matches) and matches[i + times].mem_id == node_key:
-                    times += 1
-                i += times
+            for node, times in listed_once(line.css(_LINE_PARTS)):
                 if node.tag == "time" and "datetime" in node.attrs:
                     stamp = stamp or node
                     if times == 1:
@@ -771,7 +904,13 @@ class _Outside:
                 if top.mem_id == self._body.mem_id:
                     continue
                 matched = self._matched.get(name)
-                for node in (top, *(top.css(f".{name}") if matched is None else matched)):
+                if matched is not None:  # (each holds the class: none but the top need ask)
+                    if name in (top.attrs.get("class") or "").split():
+                        found.append(top)
+                    found += [node for node in matched if node.mem_id in self._before_body
+                              or not _within(node, self._body, top)]
+                    continue
+                for node in (top, *top.css(f".{name}")):
                     if (name in (node.attrs.get("class") or "").split()
                             and not _within(node, self._body, top)):
                         found.append(node)

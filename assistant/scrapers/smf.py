@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
-from itertools import chain
+from typing import NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -30,8 +30,15 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from assistant.errors import LayoutError, NotAThreadError
 from assistant.models import EditNote, Post, Quote, TopicPage, built
 from assistant.scrapers import common, dates, page_zone
-from assistant.scrapers.common import clean_text, strip_session_ids, strip_session_ids_in_html
-from assistant.scrapers.page_tree import may_hold_tag, page_tree
+from assistant.scrapers.common import (
+    PageText,
+    as_text,
+    clean_text,
+    source_of,
+    strip_session_ids,
+    strip_session_ids_in_html,
+)
+from assistant.scrapers.page_tree import may_hold_tag, page_tree, stamped_times, text_of
 
 __all__ = ["looks_like_smf", "parse_page", "parse_forum_time"]
 
@@ -84,13 +91,13 @@ def _is_forum_time(text: str) -> bool:
 # ---------------------------------------------------------------------------------------
 # Finding posts
 
-_MARKER_ID = re.compile(r"(msg|msg_|subject_|modified_)(\d+)")
 _MSG_IN_HREF = re.compile(r"(?:[?&;]msg=|\.msg|#msg)(\d+)")
 _TOPIC_IN_URL = re.compile(r"topic[=,](\d+)(?:\.(\d+|msg\d+|new))?")
 _PAGE_LINK = re.compile(r"topic[=,](\d+)\.(\d+)(?!\d)")
 _EXPAND_PAGES = re.compile(r"expandPages\([^)]*?,\s*\d+\s*,\s*\d+\s*,\s*(\d+)\s*\)")
 _CREDITS_VERSION = re.compile(r"\bSMF\s+(\d+\.\d+(?:\.\d+)*)")
 _STOP_CLIMB = frozenset({"form", "body", "html"})
+_MARKER_ID = re.compile(r"(msg|msg_|subject_|modified_)(\d+)")
 _MARKER_SLOT = {"msg": "anchor", "msg_": "body", "subject_": "subject", "modified_": "modified"}
 
 
@@ -108,22 +115,38 @@ class _Markers:
 def _collect_markers(tree: LexborHTMLParser) -> list[_Markers]:
     found: dict[int, _Markers] = {}
     for node in tree.css("[id]"):  # (one selector: three prefixes cost more than the ids)
-        m = _MARKER_ID.fullmatch(node.id or "")
-        if not m:
+        ident = node.id
+        if not ident or ident[0] not in "ms":  # ("msg", "subject_", "modified_")
             continue
-        pid = int(m[2])
+        marker = _marker(ident)
+        if marker is None:
+            continue
+        slot, pid = marker
         marks = found.get(pid)
         if marks is None:
             marks = found[pid] = _Markers(pid)
-        slot = _MARKER_SLOT[m[1]]
         if getattr(marks, slot) is None:
             setattr(marks, slot, node)
     return list(found.values())  # dicts keep document order of first sight
 
 
+def _marker(ident: str) -> tuple[str, int] | None:
+    """The `_Markers` slot and message number an element id names ("msg_12": the body of
+    message 12), None for any other id. An id's digits are cut off its end and what is
+    left looked up (a regex match per id was a tenth of an SMF page's parsing); the regex
+    only for an id with other characters than ASCII (its digits may be any script's)."""
+    prefix = ident.rstrip("0123456789")
+    slot = _MARKER_SLOT.get(prefix)
+    if slot is not None and len(prefix) < len(ident):
+        return slot, int(ident[len(prefix):])
+    m = None if ident.isascii() else _MARKER_ID.fullmatch(ident)
+    return (_MARKER_SLOT[m[1]], int(m[2])) if m else None
+
+
 def _marker_kinds(marks: _Markers) -> int:
     """How many of SMF's per-message ids were found (a board's topic list has one, `msg_N`)."""
-    return sum(n is not None for n in (marks.anchor, marks.body, marks.subject, marks.modified))
+    return ((marks.anchor is not None) + (marks.body is not None) + (marks.subject is not None)
+            + (marks.modified is not None))
 
 
 _SHARED = -1
@@ -131,37 +154,56 @@ _SHARED = -1
 
 
 def _containers(markers: list[_Markers]) -> dict[int, LexborNode]:
-    """Per post, the largest element holding its ids and no other post's."""
+    """Per post, the largest element holding its ids and no other post's: climbing from
+    its body (else another of its elements) while the element above holds no other
+    post's id. Each element's parent is asked for once (a new node object each time):
+    the climb from the body is kept, and walked again once every post's ids are placed."""
     holds: dict[int, int] = {}  # element -> the one post whose ids it holds, or _SHARED
+    climbs: list[tuple[int, list[LexborNode]]] = []
     for marks in markers:
         pid = marks.post_id
+        first = marks.body or marks.subject or marks.modified or marks.anchor
+        assert first is not None  # every _Markers was created from a node
+        climbs.append((pid, _climb(first, pid, holds)))
         for node in (marks.anchor, marks.body, marks.subject, marks.modified):
-            while node is not None:
-                held = holds.get(node.mem_id)
-                if held == pid or held == _SHARED:
-                    break  # climbed from here before: every ancestor holds it already
-                holds[node.mem_id] = pid if held is None else _SHARED
-                node = node.parent
+            _climb(node, pid, holds)
     result: dict[int, LexborNode] = {}
-    for marks in markers:
-        node = marks.body or marks.subject or marks.modified or marks.anchor
-        assert node is not None  # every _Markers was created from a node
-        while True:
-            parent = node.parent
-            if (parent is None or holds.get(parent.mem_id) != marks.post_id
-                    or parent.tag in _STOP_CLIMB or parent.id == "forumposts"):
+    for pid, climb in climbs:
+        container = climb[0]
+        for node in climb[1:]:
+            if holds[node.mem_id] != pid or node.tag in _STOP_CLIMB or node.id == "forumposts":
                 break
-            node = parent
-        result[marks.post_id] = node
+            container = node
+        result[pid] = container
     return result
+
+
+def _climb(node: LexborNode | None, pid: int, holds: dict[int, int]) -> list[LexborNode]:
+    """Mark `node` and its ancestors as holding post `pid`'s ids (`_SHARED` where another
+    post's are held too), up to the first already marked so; the elements marked."""
+    climbed: list[LexborNode] = []
+    while node is not None:
+        key = node.mem_id
+        held = holds.get(key)
+        if held == pid or held == _SHARED:
+            break  # climbed from here before: every ancestor holds it already
+        holds[key] = pid if held is None else _SHARED
+        climbed.append(node)
+        node = node.parent
+    return climbed
 
 
 def _inside(node: LexborNode, stop: LexborNode, excluded: set[int]) -> bool:
     """Whether `node` lies in one of the `excluded` subtrees, looking up to `stop`."""
-    while node is not None and node.mem_id != stop.mem_id:
-        if node.mem_id in excluded:
+    stop_key = stop.mem_id
+    current: LexborNode | None = node
+    while current is not None:
+        key = current.mem_id
+        if key == stop_key:
+            return False
+        if key in excluded:
             return True
-        node = node.parent
+        current = current.parent
     return False
 
 
@@ -178,12 +220,6 @@ class _PageContext:
     time_holders: frozenset[int] = frozenset()
     """The elements holding a `<time datetime>` (SMF 2.1 prints one, in the header): a
     post's container among them is searched for one, the others need not be."""
-    quotes: bool = True
-    """Whether the page holds a quote at all (most pages quote nothing: their posts need
-    not be searched for one)."""
-    quote_headers: bool = True
-    """Whether it holds SMF 2.0's `div.quoteheader` (else a post whose HTML opens no
-    blockquote quotes nothing)."""
 
     def error(self, post_id: int, what: str, hint: str) -> LayoutError:
         return common.layout_error(self.url, f"post #msg{post_id}: {what}",
@@ -216,17 +252,41 @@ def _author(container: LexborNode, poster: LexborNode | None, post_id: int,
     has one, else from the whole post."""
     if poster is None:
         poster = container
-    for link in poster.css('a[href*="action=profile"]'):
-        name = clean_text(link.text())
-        number = common.member_id(link.attrs.get("href") or "")
+    for link, href in _profile_links(poster):
+        name = clean_text(text_of(link))
+        number = common.member_id(href)
         if name and number is not None:
             return name, number
     heading = poster.css_first("h4")
-    name = clean_text(heading.text()) if heading is not None else ""
+    name = clean_text(text_of(heading)) if heading is not None else ""
     if name:  # a guest: SMF prints the name without a profile link
         return name, None
     raise ctx.error(post_id, "no author link found",
                     "expected a profile link (action=profile;u=N) or a name in the poster's h4")
+
+
+_NEAR = 8
+"""How many of the poster's elements are looked at one by one for its profile link (SMF
+puts it third: the poster's column, its `h4`, the link) before lexbor is asked."""
+
+
+def _profile_links(poster: LexborNode) -> Iterator[tuple[LexborNode, str]]:
+    """The profile links in `poster` (itself included), in document order, with their
+    addresses: what `poster.css('a[href*="action=profile"]')` finds. The first ones are
+    looked for among its first elements (a query costs as much as some twenty of them);
+    past `_NEAR` elements, lexbor is asked for them all, those seen skipped."""
+    seen = found = 0
+    for node in poster.traverse():
+        seen += 1
+        if seen > _NEAR:
+            yield from ((link, link.attrs.get("href") or "")
+                        for link in poster.css('a[href*="action=profile"]')[found:])
+            return
+        if node.tag == "a":
+            href = node.attrs.get("href")
+            if href and "action=profile" in href:
+                found += 1
+                yield node, href
 
 
 def _time_text_candidates(text: str) -> list[str]:
@@ -238,16 +298,13 @@ def _time_text_candidates(text: str) -> list[str]:
     return out
 
 
-def _select(node: LexborNode, selector: str) -> Iterator[LexborNode]:
-    """`node.css(selector)`, run only when the first match is asked for."""
-    yield from node.css(selector)
-
-
 def _posted_at(container: LexborNode, marks: _Markers, sides: list[LexborNode],
                ctx: _PageContext) -> datetime:
     """The post's time, found outside its body, edit notice and side columns (`sides`)."""
-    excluded = {n.mem_id for n in (marks.body, marks.modified) if n is not None}
-    excluded |= {n.mem_id for n in sides}
+    excluded = {n.mem_id for n in sides}
+    for n in (marks.body, marks.modified):
+        if n is not None:
+            excluded.add(n.mem_id)
     times = container.css("time[datetime]") if container.mem_id in ctx.time_holders else ()
     for node in times:  # machine-readable, when a theme gives it
         if not _inside(node, container, excluded):
@@ -255,15 +312,15 @@ def _posted_at(container: LexborNode, marks: _Markers, sides: list[LexborNode],
             if moment is not None:
                 return moment
     # The second, wider selector only when no .smalltext held the date (it rarely runs).
-    candidates = chain(container.css(".smalltext"), _select(container, ".keyinfo *, .postinfo *"))
-    for node in candidates:
-        if _inside(node, container, excluded):
-            continue
-        for text in _time_text_candidates(node.text()):
-            try:
-                return parse_forum_time(text, ctx.tz, ctx.now)
-            except ValueError:
+    for selector in (".smalltext", ".keyinfo *, .postinfo *"):
+        for node in container.css(selector):
+            if _inside(node, container, excluded):
                 continue
+            for text in _time_text_candidates(text_of(node)):
+                try:
+                    return parse_forum_time(text, ctx.tz, ctx.now)
+                except ValueError:
+                    continue
     raise ctx.error(marks.post_id, "no post time found",
                     "expected a date such as 'Nov 21, 2026, 12:01 PM' beside the subject")
 
@@ -279,13 +336,13 @@ def _edit_note(marks: _Markers, ctx: _PageContext) -> EditNote | None:
     node = marks.modified
     if node is None:
         return None
-    text = clean_text(node.text()).strip(" «»")
+    text = clean_text(text_of(node)).strip(" «»")
     if not text:
         return None
     reason: str | None = None
     labels = node.css(".lastedit")
     if len(labels) >= 2:
-        label = clean_text(labels[1].text())
+        label = clean_text(text_of(labels[1]))
         at = text.rfind(label)
         if label and at > 0:
             reason = text[at + len(label):].lstrip(" :") or None
@@ -297,7 +354,7 @@ def _edit_note(marks: _Markers, ctx: _PageContext) -> EditNote | None:
     try:
         at_time = parse_forum_time(time_text, ctx.tz, ctx.now)
     except ValueError:
-        raise ctx.error(marks.post_id, f"edit notice {clean_text(node.text())!r} not understood",
+        raise ctx.error(marks.post_id, f"edit notice {clean_text(text_of(node))!r} not understood",
                         "expected 'Last Edit: DATE by NAME'") from None
     return EditNote(at=at_time, by=editor, reason=reason)
 
@@ -326,10 +383,15 @@ def _quote_post_id(header: LexborNode) -> int | None:
 _QUOTE_BOXES = "div.quoteheader, blockquote"
 
 
-def _may_quote(body: LexborNode, inner_html: str, ctx: _PageContext) -> bool:
-    """Whether `_quotes` may find a quote box in a post's body (`inner_html`): the page
-    holds one, and the body one of `_QUOTE_BOXES` (a blockquote seen in its HTML)."""
-    return ctx.quotes and (ctx.quote_headers or may_hold_tag(body, inner_html, "blockquote"))
+def _may_quote(body: LexborNode, inner_html: str) -> bool:
+    """Whether `_quotes` may find one of `_QUOTE_BOXES` in a post's body: its HTML
+    (`inner_html`) opens a blockquote or a div (SMF 2.0's quote header), or the body is a
+    quote box itself. Most posts quote nothing, and a search of their HTML costs a
+    fraction of a query (the page searched twice, to tell whether it quotes at all, cost
+    more than its posts' HTML)."""
+    if "<blockquote" in inner_html or "<div" in inner_html:
+        return True
+    return body.tag == "blockquote" or "quoteheader" in (body.attrs.get("class") or "").lower()
 
 
 def _quotes(body: LexborNode) -> tuple[Quote, ...]:
@@ -349,7 +411,7 @@ def _quotes(body: LexborNode) -> tuple[Quote, ...]:
                 continue
         else:
             header = node
-        quotes.append(Quote(_quote_author(header.text()), _quote_post_id(header)))
+        quotes.append(Quote(_quote_author(text_of(header)), _quote_post_id(header)))
     return tuple(quotes)
 
 
@@ -377,7 +439,7 @@ def _parse_post(marks: _Markers, container: LexborNode, position: int, page: int
         body_html=body_html,
         page=page,
         edit=_edit_note(marks, ctx),
-        quotes=_quotes(marks.body) if _may_quote(marks.body, inner, ctx) else (),
+        quotes=_quotes(marks.body) if _may_quote(marks.body, inner) else (),
         url=f"{ctx.permalink_base}?msg={marks.post_id}",
     )
 
@@ -395,17 +457,48 @@ class _Pagination:
     """Position in the thread of the page's first post, as the page says (not the URL)."""
 
 
-def _topic_id(tree: LexborHTMLParser, html: str, url: str) -> int | None:
+class _Head:
+    """The page's own address and title, as the first `link[rel="canonical"]`,
+    `meta[property="og:url"]`, `meta[property="og:title"]` and `title` of the document
+    give them: found in its `<head>` by one query (they were four, each with its set-up of
+    the selector engine, one of them twice), in the whole page only for one the head does
+    not hold (the head comes first in the document)."""
+
+    _SELECTORS = {"canonical": 'link[rel="canonical"]', "og:url": 'meta[property="og:url"]',
+                  "og:title": 'meta[property="og:title"]', "title": "title"}
+
+    def __init__(self, tree: LexborHTMLParser) -> None:
+        self._tree = tree
+        self._found: dict[str, LexborNode | None] = {}
+        head = tree.head
+        for node in head.css(", ".join(self._SELECTORS.values())) if head is not None else ():
+            tag = node.tag  # (each matches one selector: a meta, one of the two properties)
+            if tag == "meta":
+                tag = "og:url" if (node.attrs.get("property") or "").lower() == "og:url" else (
+                    "og:title")
+            self._found.setdefault("canonical" if tag == "link" else tag, node)
+
+    def node(self, name: str) -> LexborNode | None:
+        """The first element named `name` ("canonical", "og:url", "og:title", "title")."""
+        if name not in self._found:
+            self._found[name] = self._tree.css_first(self._SELECTORS[name])
+        return self._found[name]
+
+    def attr(self, name: str, attribute: str) -> str | None:
+        return _attr(self.node(name), attribute)
+
+
+def _topic_id(head: _Head, html: str | PageText, url: str) -> int | None:
     # The page's own links first: a merged or moved topic answers for another id.
     topic_id = common.first_id(_TOPIC_IN_URL, (
-        _attr(tree.css_first('link[rel="canonical"]'), "href"),
-        _attr(tree.css_first('meta[property="og:url"]'), "content"), url))
+        head.attr("canonical", "href"), head.attr("og:url", "content"), url))
     if topic_id is not None:
         return topic_id
-    m = re.search(r"iTopicId:\s*(\d+)", html)
+    text = as_text(html)
+    m = re.search(r"iTopicId:\s*(\d+)", text)
     if m:
         return int(m[1])
-    counts = Counter(int(m[1]) for m in _PAGE_LINK.finditer(html))
+    counts = Counter(int(m[1]) for m in _PAGE_LINK.finditer(text))
     return common.first_most_common(counts)
 
 
@@ -413,19 +506,46 @@ def _attr(node: LexborNode | None, name: str) -> str | None:
     return None if node is None else node.attrs.get(name)
 
 
-def _pagination(tree: LexborHTMLParser, html: str, url: str, topic_id: int | None) -> _Pagination:
+class _Links(NamedTuple):
+    """The page's links that say where it is and what it is: those whose address holds
+    "topic" (every one `_PAGE_LINK` reads), with it, and the credits (to SMF's site or
+    `action=credits`), in document order."""
+
+    topic: list[tuple[LexborNode, str]]
+    credits: list[LexborNode]
+
+
+def _links(tree: LexborHTMLParser) -> _Links:
+    """The page's `_Links`, from lexbor's list of its links, each address read once: two
+    queries, `a[href*="topic"]` and `a[href*="simplemachines"], a[href*="action=credits"]`,
+    cost half as much again (each compares its selectors with every element)."""
+    topic: list[tuple[LexborNode, str]] = []
+    credits: list[LexborNode] = []
+    for link in tree.tags("a"):
+        href = link.attrs.get("href")
+        if not href:
+            continue
+        if "topic" in href:
+            topic.append((link, href))
+        if "simplemachines" in href or "action=credits" in href:
+            credits.append(link)
+    return _Links(topic, credits)
+
+
+def _pagination(links: _Links, head: _Head, html: str | PageText, url: str,
+                topic_id: int | None) -> _Pagination:
     numbered: list[tuple[int, int, LexborNode]] = []
-    for link in tree.css('a[href*="topic"]'):  # (every href _PAGE_LINK matches holds it)
-        m = _PAGE_LINK.search(link.attrs.get("href") or "")
+    for link, href in links.topic:  # (every href _PAGE_LINK matches holds "topic")
+        m = _PAGE_LINK.search(href)
         if not m:
             continue  # (most links: their text need not be read)
-        label = clean_text(link.text())
+        label = clean_text(text_of(link))
         if label.isdigit() and (topic_id is None or int(m[1]) == topic_id):
             numbered.append((int(label), int(m[2]), link))
     per_page = common.per_page_from_links((n, off) for n, off, _ in numbered)
-    if per_page is None and (m := _EXPAND_PAGES.search(html)):
+    if per_page is None and (m := _EXPAND_PAGES.search(as_text(html))):
         per_page = int(m[1])
-    canonical = _offset_in(_attr(tree.css_first('link[rel="canonical"]'), "href"))
+    canonical = _offset_in(head.attr("canonical", "href"))
     offset = canonical if canonical is not None else _offset_in(url)
     current = _current_page_marker(numbered)
     if current is None:
@@ -455,10 +575,16 @@ def _current_page_marker(numbered: list[tuple[int, int, LexborNode]]) -> int | N
             continue
         seen.add(box.mem_id)
         for node in box.css(".current_page, strong, b, span"):
-            text = clean_text(node.text()).strip("[]")
-            if text.isdigit() and node.css_first("a") is None and node.parent.tag != "a":
+            text = clean_text(text_of(node)).strip("[]")
+            if text.isdigit() and not _holds_link(node) and node.parent.tag != "a":
                 return int(text)
     return None
+
+
+def _holds_link(node: LexborNode) -> bool:
+    """`node.css_first("a") is not None`, the query asked only when `node` is a link or its
+    HTML opens an element whose name starts with "a" (a page number's never does)."""
+    return may_hold_tag(node, node.inner_html or "", "a") and node.css_first("a") is not None
 
 
 def _offset_in(url: str | None) -> int | None:
@@ -466,10 +592,11 @@ def _offset_in(url: str | None) -> int | None:
     return int(m[2]) if m and m[2] and m[2].isdigit() else None
 
 
-def _url_builders(url: str, topic_id: int) -> tuple[str, Callable[[int], str]]:
+def _url_builders(clean_url: str, topic_id: int) -> tuple[str, Callable[[int], str]]:
     """The script URL for permalinks, and a function offset -> page URL, built from the URL
-    the page was read from (not from the page's links: their host may be another name)."""
-    parts = urlsplit(strip_session_ids(url))
+    the page was read from, without its session ids (`clean_url`; not from the page's
+    links: their host may be another name)."""
+    parts = urlsplit(clean_url)
     path = parts.path
     queryless = re.search(r"/topic,\d+\.[^/?#]*", path)
     script_path = path
@@ -483,19 +610,18 @@ def _url_builders(url: str, topic_id: int) -> tuple[str, Callable[[int], str]]:
     return script, lambda offset: f"{script}?topic={tid}.{offset}"
 
 
-def _title(tree: LexborHTMLParser, page: int) -> str | None:
-    node = tree.css_first('meta[property="og:title"]')
-    title = clean_text(_attr(node, "content"))
-    if not title and (node := tree.css_first("title")) is not None:
-        title = clean_text(node.text())
+def _title(head: _Head, page: int) -> str | None:
+    title = clean_text(head.attr("og:title", "content"))
+    if not title and (node := head.node("title")) is not None:
+        title = clean_text(text_of(node))
     if page > 1:  # SMF appends " - Page N" in the board's language
         title = re.sub(rf"\s+-\s+\S+\s+{page}$", "", title)
     return title or None
 
 
-def _version(tree: LexborHTMLParser, html: str) -> str | None:
-    for link in tree.css('a[href*="simplemachines"], a[href*="action=credits"]'):
-        m = _CREDITS_VERSION.search(clean_text(link.text()))
+def _version(links: _Links, html: str | PageText) -> str | None:
+    for link in links.credits:
+        m = _CREDITS_VERSION.search(clean_text(text_of(link)))
         if m:  # "SMF 2.1.5", "SMF 2.0.15.10", "SMF 2.0 RC3": the generation is what differs
             return ".".join(m[1].split()[0].split(".")[:2])
     if 'class="current_page"' in html or "data-msgid=" in html:
@@ -535,7 +661,7 @@ def _holders(nodes: list[LexborNode]) -> frozenset[int]:
     return frozenset(held)
 
 
-def _empty_topic_page(tree: LexborHTMLParser, html: str, url: str,
+def _empty_topic_page(tree: LexborHTMLParser, html: str | PageText, url: str,
                       clean_url: str) -> TopicPage | None:
     """The page SMF serves past a topic's end: its topic display (`#forumposts`, its own
     canonical `topic=T.N` and page links) with no posts. Asked for the page after a full
@@ -543,15 +669,16 @@ def _empty_topic_page(tree: LexborHTMLParser, html: str, url: str,
     it means "nothing here yet", so it is a topic page with no posts, not "not a thread"."""
     if tree.css_first("#forumposts") is None or tree.css_first('input[type="password"]'):
         return None  # not a topic display, or a login form where the posts should be
-    canonical = _attr(tree.css_first('link[rel="canonical"]'), "href")
-    topic_id = common.first_id(_TOPIC_IN_URL, (canonical,))
+    head = _Head(tree)
+    topic_id = common.first_id(_TOPIC_IN_URL, (head.attr("canonical", "href"),))
     if topic_id is None:
         return None
-    pages = _pagination(tree, html, url, topic_id)
-    _, page_url = _url_builders(url, topic_id)
+    links = _links(tree)
+    pages = _pagination(links, head, html, url, topic_id)
+    _, page_url = _url_builders(clean_url, topic_id)
     return TopicPage(
-        software="smf", version=_version(tree, html), url=clean_url, topic_id=topic_id,
-        title=_title(tree, pages.page), page=pages.page, page_count=pages.page_count,
+        software="smf", version=_version(links, html), url=clean_url, topic_id=topic_id,
+        title=_title(head, pages.page), page=pages.page, page_count=pages.page_count,
         per_page=pages.per_page,
         page_urls=common.page_urls(pages.page_count, pages.per_page, page_url), posts=(),
     )
@@ -578,7 +705,7 @@ def _shown_zone(tree: LexborHTMLParser, times: list[LexborNode], tz: tzinfo,
     return tz if tz.utcoffset(clock) == shown.utcoffset(clock) else shown
 
 
-def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
+def parse_page(html: str | PageText, url: str, *, tz: ZoneInfo, now: datetime,
                forum_tz: ZoneInfo | None = None,
                source: bytes | str | None = None) -> TopicPage:
     """Parse one SMF topic page read from `url`; times are read in the forum's zone: the
@@ -592,8 +719,8 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
     if now.tzinfo is None:
         raise ValueError("parse_page needs an aware `now` (UTC)")
     clean_url = strip_session_ids(url)
-    tree = page_tree(html if source is None else source)
-    times = tree.css("time[datetime]")  # (searched once: each search walks the whole page)
+    tree = page_tree(source_of(html) if source is None else source)
+    times = stamped_times(tree)  # (searched once: each search walks the whole page)
     zone = forum_tz or _shown_zone(tree, times, tz, now)
     markers = _collect_markers(tree)
     if not any(_marker_kinds(m) >= 2 for m in markers):
@@ -605,17 +732,16 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
             "Give the URL of the thread itself, e.g. .../index.php?topic=1234.0",
             url=clean_url,
         )
-    topic_id = _topic_id(tree, html, url)
+    head = _Head(tree)
+    topic_id = _topic_id(head, html, url)
     if topic_id is None:
         raise LayoutError(
             f"{clean_url}: no topic id found (no topic=N in the URL, the canonical link or the "
             "page links); keep this page and report it.", url=clean_url, what="the topic id")
-    pages = _pagination(tree, html, url, topic_id)
-    script, page_url = _url_builders(url, topic_id)
-    quotes = tree.css_first(_QUOTE_BOXES) is not None
-    ctx = _PageContext(clean_url, zone, _page_clock(times, now), script, _holders(times),
-                       quotes=quotes,
-                       quote_headers=quotes and tree.css_first("div.quoteheader") is not None)
+    links = _links(tree)
+    pages = _pagination(links, head, html, url, topic_id)
+    script, page_url = _url_builders(clean_url, topic_id)
+    ctx = _PageContext(clean_url, zone, _page_clock(times, now), script, _holders(times))
     containers = _containers(markers)
     posts = tuple(
         _parse_post(marks, containers[marks.post_id], pages.start + i, pages.page, ctx)
@@ -623,10 +749,10 @@ def parse_page(html: str, url: str, *, tz: ZoneInfo, now: datetime,
     )
     return TopicPage(
         software="smf",
-        version=_version(tree, html),
+        version=_version(links, html),
         url=clean_url,
         topic_id=topic_id,
-        title=_title(tree, pages.page),
+        title=_title(head, pages.page),
         page=pages.page,
         page_count=pages.page_count,
         per_page=pages.per_page,
