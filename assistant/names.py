@@ -293,6 +293,18 @@ class NameMatcher:
                         _Name(folded, slot.name, name, words, bare, i == 0 or len(folded) >= 7)
                     )
         self._cache: dict[tuple[str, str], Match] = {}
+        self._hash = hash((self.slots, close_spelling))
+
+    # Two matchers of the same slots and spelling tolerance match every text alike, so they
+    # are equal: a cache keyed by a matcher (gm_counts._count_of) hits across counts. By
+    # identity, each review's new matcher was a new key, and the cache kept up to 4,096
+    # matchers alive (11 MB of a daemon's 200 games after three polls each).
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, NameMatcher) and self.slots == other.slots
+                and self.close_spelling == other.close_spelling)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def match(self, text: str, *, strict: bool = False, bare: bool = False) -> Match:
         """The slot `text` names. `strict` stops after exact and case/accent-blind matches
