@@ -427,13 +427,20 @@ class Poller:
         if not runs:
             self._save_counters(counters)
         for i, run in enumerate(runs):
-            reads = []
-            for page_no in run:
-                reads.append((yield from self._read_page(page_no, per_page)))
-                tally.pages.append(reads[-1].page.page)
-            self._write(reads, tally, state, per_page, page_count,
-                        -math.inf if run[0] == 1 else None, backfill=False, touch_end=False,
-                        counters=counters if i == len(runs) - 1 else None)
+            # Written every few pages, as a first read is: a poll re-reading the day waits
+            # on each page (its own pace, the forum's turn), and a round of 100 such polls
+            # held every page read so far (a 20-page day: 0.55 MB each).
+            prev_hi: float | None = -math.inf if run[0] == 1 else None
+            step = max(1, self.settings.pages_per_write)
+            for at in range(0, len(run), step):
+                reads = []
+                for page_no in run[at:at + step]:
+                    reads.append((yield from self._read_page(page_no, per_page)))
+                    tally.pages.append(reads[-1].page.page)
+                last = i == len(runs) - 1 and at + step >= len(run)
+                prev_hi = self._write(reads, tally, state, per_page, page_count, prev_hi,
+                                      backfill=False, touch_end=False,
+                                      counters=counters if last else None)
 
     def _progress(self, total: int, start: int, backfill: bool, *, done: int) -> tqdm | None:
         """The bar of a read of several pages, on a terminal; `done` pages read already

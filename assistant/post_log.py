@@ -54,6 +54,20 @@ class PostLog(AppendLog):
         """The store's list of every built record in thread order, while none changed."""
         self._ids: list[int] | None = []
 
+    def forget(self) -> None:
+        """Drop the posts as read (read again, whole, at the next look), unless this process
+        keeps them for its next look (`keep_if_long`) or a batch is writing them."""
+        with _SHARED_LOCK:
+            if _SHARED.get(self.path) is self:
+                return
+        if not self.lock.acquire(blocking=False):
+            return
+        try:
+            if not self._pending:
+                self._reset()
+        finally:
+            self.lock.release()
+
     def sorted_ids(self) -> list[int]:
         """Every stored post's id, ascending (kept as posts are added, mostly at the end)."""
         if self._ids is None:

@@ -1,27 +1,38 @@
 """What a daemon polling 200 games keeps in memory (issue 26: peak RSS under 100 MB): a game
 store it closed is freed at once, not left for the cycle collector with its whole game
-file as read; a cache keyed by a game's name matcher keeps one entry per GM post, not one
-per review."""
+file as read; a poll waiting on its forum holds neither its game file nor its posts, and
+one re-reading the day's pages holds a few of them at a time, not the day; a cache keyed
+by a game's name matcher keeps one entry per GM post, not one per review."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import gc
+import sys
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import httpx
 from conftest import REALFORUM
 from test_votes_real_archives import archive, day_game, day_of
 
+from assistant.clock import FakeClock
 from assistant.count import gm_counts
 from assistant.count.gm_counts import read_counts
 from assistant.names import NameMatcher, Slot
+from assistant.poller import Poller, PollSettings
 from assistant.rulesets import find_ruleset
 from assistant.scrapers import parse_topic_page
+from assistant.scrapers.http import Fetcher, FetchSettings
 from assistant.store import GameStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from long_thread import LongThread  # noqa: E402
 
 T0 = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
@@ -83,3 +94,70 @@ def test_the_gms_counts_are_read_once_whatever_the_reviews() -> None:
     after = gm_counts._count_of.cache_info()
     assert again == first
     assert after.misses == before.misses and after.currsize == before.currsize
+
+
+class _Waiting:
+    """An async fetcher (as the daemon's) answering from a plain one, noting at each
+    request what the poll's store holds in memory while the poll waits on the forum."""
+
+    def __init__(self, fetcher: Fetcher, store: GameStore) -> None:
+        self.fetcher, self.store, self.held = fetcher, store, []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.fetcher, name)
+
+    async def get(self, url: str) -> object:
+        self.held.append((self.store._storage._data is not None, len(self.store._log.docs)))
+        return self.fetcher.get(url)
+
+
+def test_a_poll_rereading_the_day_holds_a_few_pages_and_no_posts_while_it_waits(tmp_path):
+    thread = LongThread(300)  # 20 pages, every post of the running day
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        status, body = thread.answer(str(request.url))
+        return httpx.Response(status, content=body, headers={"Content-Type": "text/html"})
+
+    fetcher = Fetcher(httpx.Client(transport=httpx.MockTransport(answer)),
+                      FetchSettings(delay=0), sleep=lambda s: None)
+    clock = FakeClock(thread.first_at + timedelta(hours=6))
+    settings = PollSettings(progress=False, recheck_every_polls=0, recheck_every=None)
+    with GameStore.open(tmp_path, "g1") as store:
+        Poller(store, fetcher, clock, ZoneInfo("UTC"), settings, thread_url=thread.url(1)).poll()
+    thread.posts += 1  # a new post, and an edit on page 3 (a post's text changed in place)
+    edited = thread.page(3).replace(b"I&#39;m staying where I am.", b"I&#39;m moving.", 1)
+    assert edited != thread.page(3)
+    first = thread.answer
+
+    def answer_edited(url: str) -> tuple[int, bytes]:
+        status, body = first(url)
+        return (status, edited) if url.endswith("topic=2.30") else (status, body)
+
+    thread.answer = answer_edited  # type: ignore[method-assign]
+    clock.advance(60)
+    with GameStore.open(tmp_path, "g1", create=False) as store:
+        poller = Poller(store, fetcher, clock, ZoneInfo("UTC"), settings,
+                        thread_url=thread.url(1))
+        written: list[int] = []
+        write = poller._write
+
+        def counted(reads, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+            written.append(len(reads))
+            return write(reads, *args, **kwargs)
+
+        poller._write = counted  # type: ignore[method-assign]
+        waiting = _Waiting(fetcher, store)
+        poller.fetcher = waiting  # type: ignore[assignment]
+
+        result = asyncio.run(poller.apoll(recheck=True, recheck_since=thread.first_at))
+
+    assert result.rechecked and len(result.new) == 1 and len(result.changed) == 1
+    assert result.requests == len(waiting.held) >= 20
+    # Past its first write (the last page), the posts as read are dropped at every wait,
+    # and the game file is at every one.
+    assert [held for held in waiting.held if held != (False, 0)] == []
+    # The day's 19 earlier pages stored ten at a time, as a first read stores them.
+    assert max(written) <= PollSettings().pages_per_write and sum(written) >= 20
+    with GameStore.open(tmp_path, "g1", create=False) as store:
+        assert len(store.posts()) == 301
+        assert sum(len(sp.versions) for sp in store.posts()) == 302
