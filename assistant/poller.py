@@ -242,6 +242,10 @@ class Poller:
         }
         if due or backfill:
             counters["last_recheck_at"] = to_iso(now)
+        elif state.get("last_recheck_at"):
+            # Carried along: a recheck that stored nothing left its time beside the game
+            # file only, and this poll's counters, if it stores something, replace those.
+            counters["last_recheck_at"] = state["last_recheck_at"]
         if backfill:
             yield from self._read_forward(int(state.get("backfill_next") or 1), state, tally,
                                           backfill=True, counters=counters)

@@ -304,6 +304,31 @@ def test_a_recheck_with_nothing_to_reread_still_stores_its_counters(forum, store
     assert state["last_recheck_at"] == state["last_poll_at"]
 
 
+@pytest.mark.parametrize("software", FORUMS)
+def test_a_recheck_that_found_nothing_is_not_forgotten_by_the_next_poll_that_stores(
+        forum, store, clock, software):
+    """A recheck that finds nothing keeps its time beside the game file (its counters); the
+    next poll that stores something writes its counters into the file: that recheck's time
+    went with them, or the file's older one came back and every 30 minutes a poll that
+    stored something was followed by a recheck of the whole day, poll after poll."""
+    files = thread_files(software)
+    url = forum.serve_thread(software, files)
+    poller = make_poller(store, url, clock, recheck_every_polls=0,
+                         recheck_every=timedelta(minutes=30), recheck_window=timedelta(hours=8))
+    poller.poll()
+    clock.advance(timedelta(minutes=31))
+    assert poller.poll().rechecked  # by time; nothing changed: its counters beside the file
+    rechecked_at = to_iso(clock.now())
+    edited = files[4].read_bytes().replace(b"Night 1 begins now.", b"Night 1 begins, sleep.")
+    forum.set_page(page_path(software, 2, 5), edited)
+    clock.advance(60)
+    stored = poller.poll()
+    assert stored.changed and not stored.rechecked
+    assert store.crawl_state()["last_recheck_at"] == rechecked_at
+    clock.advance(60)
+    assert not poller.poll().rechecked  # 2 minutes after the last recheck
+
+
 @pytest.mark.parametrize(("software", "link", "file"), [
     ("smf", "/index.php?topic=2.msg40#msg40", "smf21/smf21_topic_msg40.html"),
     ("phpbb", "/viewtopic.php?p=40#p40", "phpbb33/phpbb33_post40.html"),
