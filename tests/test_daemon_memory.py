@@ -117,3 +117,21 @@ def test_a_poll_rereading_the_day_holds_a_few_pages_and_no_posts_while_it_waits(
     with GameStore.open(tmp_path, "g1", create=False) as store:
         assert len(store.posts()) == 301
         assert sum(len(sp.versions) for sp in store.posts()) == 302
+
+
+def test_the_rest_of_a_cycle_goes_ahead_of_the_polls_steps_waiting() -> None:
+    # A review waits for a worker holding its game's posts as read (post_log.pinned): it
+    # goes before the polls' steps already waiting, which hold a page at most.
+    import threading
+
+    from assistant.daemon.process import Workers
+
+    workers = Workers(1)
+    busy, ran = threading.Event(), []
+    workers.submit(busy.wait)  # the one worker is busy
+    steps = [workers.submit(ran.append, f"step {n}") for n in range(3)]
+    review = workers.submit_first(ran.append, "review")
+    busy.set()
+    for future in [*steps, review]:
+        future.result(timeout=60)
+    assert ran == ["review", "step 0", "step 1", "step 2"]

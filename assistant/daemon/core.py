@@ -389,8 +389,7 @@ class Daemon:
                     poll_error = str(e)
                     log.warning("poll %s failed: %s", game_id, e)
                 if self._poll_failing.get(game_id) != (poll_error is not None):
-                    await asyncio.get_running_loop().run_in_executor(
-                        self._workers, self._note_poll, game_id, poll_error)
+                    await self._first(self._note_poll, game_id, poll_error)
                 if self._review_can_wait(game_id, result):
                     report = CycleReport(game_id, result, poll_error, (), (),
                                          self._next_events.get(game_id))
@@ -401,8 +400,8 @@ class Daemon:
                     assert task is not None
                     self._reviewing.add(task)
                     try:
-                        report = await asyncio.get_running_loop().run_in_executor(
-                            self._workers, self._reviewed_report, game_id, result, poll_error)
+                        report = await self._first(self._reviewed_report, game_id, result,
+                                                   poll_error)
                     finally:
                         self._reviewing.discard(task)
                     if not report.failed:
@@ -410,6 +409,13 @@ class Daemon:
                     self._next_events[game_id] = report.next_event
                 self.stats.add(report)
                 return report
+
+    def _first(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """`fn` on a worker ahead of the polls' steps waiting there: the rest of a cycle
+        whose poll is done and holds the game's posts as read (`Workers.submit_first`)."""
+        if self._workers is None:  # (a cycle outside `serve`: the loop's own executor)
+            return asyncio.get_running_loop().run_in_executor(None, fn, *args)
+        return asyncio.wrap_future(self._workers.submit_first(fn, *args))
 
     def _review_can_wait(self, game_id: str, result: PollResult | None) -> bool:
         """Nothing to review: the poll found nothing new (or failed), the game file is as
@@ -458,7 +464,7 @@ class Daemon:
             except AssistantError:
                 self._logged_in.discard(game_id)
                 raise
-            self._saw_config(game_id, await run(store.config_seen))
+            self._saw_config(game_id, await self._first(store.config_seen))
         finally:
             store.close()
         _log_poll(game_id, result)
