@@ -22,10 +22,8 @@ import sys
 from collections.abc import Awaitable, Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
-from typing import Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from zoneinfo import ZoneInfo
-
-from tqdm import tqdm
 
 from assistant.clock import Clock
 from assistant.errors import (
@@ -39,6 +37,9 @@ from assistant.models import TopicPage, from_iso, to_iso
 from assistant.scrapers import ThreadRef, parse_topic_page, thread_url_info
 from assistant.scrapers.http import Fetcher, Response
 from assistant.store import GameStore
+
+if TYPE_CHECKING:
+    from tqdm import tqdm  # (imported when a bar is shown: the daemon never shows one)
 
 T = TypeVar("T")
 Steps = Generator[str, Response, T]
@@ -454,6 +455,8 @@ class Poller:
             show = bool(getattr(self.progress_file, "isatty", lambda: False)())
         if not show:
             return None
+        from tqdm import tqdm
+
         columns, lines = _shape(self.progress_file)
         return tqdm(total=total - start + 1, initial=done, file=self.progress_file, unit="page",
                     desc="reading thread" if backfill else "new pages", leave=False,

@@ -26,25 +26,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from jinja2 import (
-    BaseLoader,
-    ChoiceLoader,
-    Environment,
-    FileSystemLoader,
-    StrictUndefined,
-    Template,
-    TemplateNotFound,
-    TemplateSyntaxError,
-    UndefinedError,
-    select_autoescape,
-)
-from markupsafe import Markup, escape
+from typing import TYPE_CHECKING, Any
 
 from assistant import TEMPLATES_DIR
 from assistant.errors import ConfigError
 from assistant.safe_text import BBCode, for_forum, isolate, names
+
+# Jinja2 is imported when a first draft or page is rendered, not with the modules that
+# render them: the daemon imports those at its start, and may render nothing for hours
+# (a game without interval tallies: its first draft at the deadline); 3 MB until then.
+if TYPE_CHECKING:
+    from jinja2 import Environment, Template
+    from markupsafe import Markup
 
 
 def _finalize(value: Any) -> Any:
@@ -65,6 +58,8 @@ def _verbatim(value: Any) -> BBCode:
 def environment(overrides: tuple[Path, ...] = ()) -> Environment:
     """The drafts' environment; `overrides`: folders searched before templates/, so a GM's
     own copy of a template (DATA_DIR/templates/GAME/, DATA_DIR/templates/) wins."""
+    from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+
     loader: BaseLoader = FileSystemLoader(TEMPLATES_DIR)
     if overrides:
         loader = ChoiceLoader([FileSystemLoader([str(d) for d in overrides]), loader])
@@ -85,6 +80,8 @@ def environment(overrides: tuple[Path, ...] = ()) -> Environment:
 def _web_finalize(value: Any) -> Any:
     """What `{{ value }}` prints on a page: text bidi isolated (then escaped), the
     assistant's own markup as it is."""
+    from markupsafe import Markup
+
     if isinstance(value, Markup) or not isinstance(value, str):
         return value
     return isolate(value)
@@ -93,6 +90,8 @@ def _web_finalize(value: Any) -> Any:
 def _web_verbatim(value: Any) -> Markup:
     """A value printed exactly as it is, escaped but not isolated: a form field's value
     sent back as typed, a name the GM picks from a list, a draft copied into the forum."""
+    from markupsafe import escape
+
     return escape(str(value))
 
 
@@ -100,6 +99,8 @@ def _web_verbatim(value: Any) -> Markup:
 def web_environment() -> Environment:
     """The dashboard's HTML templates: everything autoescaped and bidi isolated, `zip`
     for parallel lists, `names` to join names each isolated on its own."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR / "web"),
         undefined=StrictUndefined,
@@ -119,6 +120,8 @@ def template(name: str, *, setting: str | None = None,
     """A template of templates/ (or of an `overrides` folder first); ConfigError names the
     missing file (and the ruleset setting that chose it, when one did), or the GM's copy
     that Jinja2 cannot read."""
+    from jinja2 import TemplateNotFound, TemplateSyntaxError
+
     try:
         return environment(tuple(Path(d) for d in overrides if Path(d).is_dir())).get_template(
             name)
@@ -138,6 +141,8 @@ def template(name: str, *, setting: str | None = None,
 def render(tpl: Template, **values: Any) -> str:
     """`tpl` rendered; a value the template names but is not given (a GM's own copy asking
     for one the assistant does not have) is a ConfigError naming the file."""
+    from jinja2 import UndefinedError
+
     try:
         return tpl.render(**values)
     except UndefinedError as e:

@@ -138,3 +138,68 @@ def test_a_bundled_ruleset_asked_for_by_name_is_read_alone() -> None:
     assert _load_cached.cache_info().currsize == 1
     assert find_ruleset("002").name == "chat-mafia"
     assert _load_cached.cache_info().currsize == len(list(RULESETS_DIR.glob("*.toml")))
+
+
+#: What the daemon imports only when it uses it: the drafts' Jinja2 (a first draft), the
+#: Atom feed (a first alert), notifications (a first one to send), the parser of other
+#: forums' odd pages, the progress bar (never), the dashboard (without --web).
+NOT_AT_THE_DAEMONS_START = (
+    "jinja2", "markupsafe", "feedgen", "lxml", "apprise", "bs4", "tqdm", "starlette",
+    "uvicorn", "assistant.web",
+)  # fmt: skip
+
+DAEMON_CHILD = """
+import asyncio, json, sys
+from datetime import datetime, UTC
+from pathlib import Path
+from assistant.cli import main
+try:
+    main(["run", "--help"])  # the command's module, as `assistant run` imports it
+except SystemExit:
+    pass
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from assistant.clock import FakeClock
+from assistant.daemon import Daemon, DaemonSettings
+from assistant.scrapers.http import Fetcher, FetchSettings, guarded_client
+
+data = Path(sys.argv[2])
+clock = FakeClock(datetime(2026, 11, 22, 11, 12, tzinfo=UTC))
+daemon = Daemon(data, clock, lambda: Fetcher(guarded_client(), FetchSettings()),
+                DaemonSettings(poll_interval=60, jitter=5))
+
+async def start():
+    daemon.schedule(AsyncIOScheduler(event_loop=asyncio.get_running_loop()))
+
+asyncio.run(start())
+started = sorted(sys.modules)
+review = daemon.review_report("thread-b")
+json.dump({"started": started, "reviewed": sorted(sys.modules),
+           "handled": [h.kind for h in review.handled],
+           "alerts": len(review.new_alerts)}, open(sys.argv[1], "w"))
+"""
+
+
+def test_the_daemons_start_imports_what_a_review_needs_only_when_it_needs_it(tmp_path):
+    """Each of these is megabytes of a daemon's memory (issue 26: 200 games under 100 MB)
+    from its start to the first time it is used, or for good."""
+    data = tmp_path / "data"
+    ends = tb.truth("smf21")["meta"]["day"]["announced_end_iso"]  # the host's 11:23 UTC
+    with tb.new_store(data, "smf21", day_ends=ends) as store:
+        store.record_posts(tb.final_posts("smf21"), tb.SAVED_AT)
+    out = tmp_path / "modules.json"
+    done = subprocess.run([sys.executable, "-c", DAEMON_CHILD, str(out), str(data)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert out.exists(), done.stderr
+    seen = json.loads(out.read_text())
+
+    def of(modules: list[str]) -> list[str]:
+        return sorted(m for m in modules if any(m == p or m.startswith(p + ".")
+                                                for p in NOT_AT_THE_DAEMONS_START))
+
+    assert of(seen["started"]) == []
+    # Not vacuous: its first review drafts the interval tallies due (Jinja2) and writes
+    # the alerts' feed (feedgen); the files are there.
+    assert "tally" in seen["handled"] and seen["alerts"] > 0
+    assert {"jinja2", "feedgen"} <= set(of(seen["reviewed"]))
+    assert list((data / "drafts" / "thread-b").glob("*tally*"))
+    assert list((data / "games").glob("thread-b.alerts.atom"))
