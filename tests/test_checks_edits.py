@@ -116,3 +116,33 @@ def test_edit_times_are_in_the_games_time_zone_and_names_read_well(tmp_path) -> 
     assert "+00:00" not in alert.message
     assert [possessive(n) for n in ("Kat", "Tom & Jerry's", "Chris")] == [
         "Kat's", "Tom & Jerry's", "Chris'"]
+
+
+@pytest.mark.parametrize("forum", tb.FORUMS)
+def test_each_versions_text_is_read_once_across_reviews(tmp_path, forum, monkeypatch) -> None:
+    """The daemon checks the same edited posts at every poll: each version's visible text
+    (the alerts' evidence) is worked out once, kept by the version's fingerprint, and the
+    alerts stay the same. The posts are read anew from the store for each check, as the
+    daemon's reviews read them."""
+    from assistant.checks import edits
+
+    monkeypatch.setattr(edits, "_texts", {})
+    parsed: list[str] = []
+    real = edits.post_text
+
+    def spy(body_html: str, **kw: object) -> str:
+        parsed.append(body_html)
+        return real(body_html, **kw)
+
+    monkeypatch.setattr(edits, "post_text", spy)
+    store = tb.new_store(tmp_path, forum)
+    store.record_posts(tb.final_posts(forum), tb.SAVED_AT)  # posts seen only after an edit
+    _record(store, forum, "20_p2", "2026-11-22T11:11:12+00:00")
+    _record(store, forum, "25_p2", "2026-11-22T11:13:27+00:00")  # a silent edit: a diff
+    first = _check(store)
+    assert {"silent_edit", "moderator_edit"} <= {a.kind for a in first}
+    assert parsed and len(parsed) == len(set(parsed))
+    once = len(parsed)
+    assert _check(store) == first
+    assert len(parsed) == once  # the second review parsed no body again
+    assert all(isinstance(k, int) for k in edits._texts)  # kept by fingerprint, not body

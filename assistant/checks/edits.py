@@ -14,6 +14,7 @@ The GM's own posts are not checked.
 from __future__ import annotations
 
 import difflib
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -121,7 +122,7 @@ def _edit(
         player=new.author,
         post_id=new.post_id,
         post_url=new.url,
-        evidence=diff(old, new),
+        evidence=diff(before, after),
         occurred_at=when or after.seen_at,
         detail_key=after.hash,
     )
@@ -169,17 +170,39 @@ def _seen_edited(
         player=post.author,
         post_id=post.post_id,
         post_url=post.url,
-        evidence="(first version not seen)\n" + post_text(post.body_html),
+        evidence="(first version not seen)\n" + version_text(version),
         occurred_at=post.edit.at or version.seen_at,
         detail_key=f"notice:{to_iso(post.edit.at)}",
     )
 
 
-def diff(old: Post, new: Post) -> str:
+VERSION_TEXTS = 1 << 13
+"""Versions whose visible text `version_text` keeps: more than 200 games' posts seen only
+after an edit (some 27 in a 300-post thread the daemon started on)."""
+_texts: dict[int, str] = {}
+_texts_lock = threading.Lock()
+
+
+def version_text(version: PostVersion) -> str:
+    """`post_text` of a stored version, kept by the version's fingerprint (its post's id
+    and its content hash), never by its body: every review shows the same edited posts'
+    text again (the evidence of their alerts), and parsing a body was most of the check."""
+    key = (version.post.post_id << 64) | int(version.hash, 16)
+    text = _texts.get(key)
+    if text is None:
+        text = post_text(version.post.body_html)
+        with _texts_lock:  # reviews run on several threads
+            if len(_texts) >= VERSION_TEXTS:
+                del _texts[next(iter(_texts))]  # the one kept longest
+            _texts[key] = text
+    return text
+
+
+def diff(old: PostVersion, new: PostVersion) -> str:
     """A unified diff of the two versions' visible text."""
     lines = difflib.unified_diff(
-        post_text(old.body_html).splitlines(),
-        post_text(new.body_html).splitlines(),
+        version_text(old).splitlines(),
+        version_text(new).splitlines(),
         fromfile="before",
         tofile="after",
         lineterm="",
@@ -215,7 +238,7 @@ def check_edits_after_rulings(posts: Iterable[StoredPost], game: Game) -> list[A
         seen = max((r.version for r in rulings), default=0)
         if not seen or len(sp.versions) <= seen:
             continue
-        ruled = sp.versions[seen - 1].post
+        ruled = sp.versions[seen - 1]
         for version in sp.versions[seen:]:
             post = version.post
             alerts.append(Alert(
@@ -230,7 +253,7 @@ def check_edits_after_rulings(posts: Iterable[StoredPost], game: Game) -> list[A
                 player=game.slot_of_author(post.author) or post.author,
                 post_id=post.post_id,
                 post_url=post.url,
-                evidence=diff(ruled, post),
+                evidence=diff(ruled, version),
                 occurred_at=(post.edit.at if post.edit is not None else None) or version.seen_at,
                 detail_key=f"ruled:{version.hash}",
             ))
