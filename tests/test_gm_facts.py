@@ -138,3 +138,28 @@ def test_game_alias_and_game_reset_are_the_gms_answers(tmp_path: Path, capsys) -
     doc = json.loads(out)
     assert doc["wagons"] == [] or all(w["effective"] == 0 for w in doc["wagons"])
     assert any("the GM reset the votes in post 30" in v["reason"] for v in doc["votes"])
+
+
+def test_only_the_gm_lines_holding_a_facts_word_are_read_for_facts(monkeypatch) -> None:
+    """The daemon reads the day's GM posts at every poll: a line without a word of any fact
+    (reset, replac..., killed, died, shot, removed from the game, "vote in") is passed over
+    by one pattern, and the facts found are the same."""
+    from assistant.count import gm_facts
+
+    game, posts = _day("1579", 3, 1597)
+    read: list[str] = []
+    for name in ("_read_line", "_ruled_out"):
+        real = getattr(gm_facts, name)
+
+        def spy(line: str, *args: object, _real=real) -> object:  # noqa: ANN001
+            read.append(line)
+            return _real(line, *args)
+
+        monkeypatch.setattr(gm_facts, name, spy)
+    facts = fact_proposals(posts, game)
+    assert [(f.kind, f.player, f.post_id) for f in facts] == [
+        ("death", "T S O", 1534), ("reset", None, 1534)]
+    gm_lines = [line for p in posts[1:] if game.is_gm(p.author)
+                for line in gm_facts.text_lines(p.body_html)]
+    assert read and len(read) < len(gm_lines) / 4
+    assert all(gm_facts._ANY_FACT.search(line) for line in read)

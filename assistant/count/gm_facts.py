@@ -71,6 +71,13 @@ _RULED_OUT = re.compile(
     r"(?:count(?:ed)?|valid|accepted)\b",
     re.I,
 )
+#: A word one of the facts above holds (a reset, a replacement, a death, a vote ruled out):
+#: a line without any (most of a GM's lines: a vote count, the day's news) is read by this
+#: one pattern, not by each of theirs (the daemon reads the day's GM posts at every poll).
+_ANY_FACT = re.compile(
+    r"reset|replac|killed|removed\s+from\s+the\s+game|shot\b|died|\bvotes?\s+(?:in|on|from|of)\s",
+    re.I,
+)
 #: A line about the day's lynch: its death is the day's result, not a fact within it.
 _LYNCH = re.compile(r"lynch|popular\s+vote|weight\s+of\s+the\s+votes", re.I)
 #: Words before a new player's name that are not part of it ("Please welcome Ana who").
@@ -150,6 +157,8 @@ def fact_proposals(posts: Iterable[Post], game: Game) -> list[FactProposal]:
             continue
         if game.is_gm(post.author):
             for line in text_lines(post.body_html):
+                if not _ANY_FACT.search(line):
+                    continue
                 out += _read_line(line, post.post_id, game)
                 out += _ruled_out(line, post.post_id, before, ruled)
         before[post.position] = post.post_id
