@@ -293,9 +293,13 @@ class Game:
     _matcher: dict[float, NameMatcher] = field(init=False, compare=False, repr=False)
     _gms_folded: frozenset[str] = field(init=False, compare=False, repr=False)
     """The GMs' names case-folded (`is_gm`: asked of every post, several times a count)."""
+    _slot_of: dict[str, str | None] = field(init=False, compare=False, repr=False)
+    """`slot_of_author`'s answers: a count and each check ask it of every post, and a
+    thread has a few authors."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_matcher", {})  # a cache, rebuilt by dataclasses.replace
+        object.__setattr__(self, "_slot_of", {})
         object.__setattr__(self, "_gms_folded", frozenset(g.casefold() for g in self.gms))
         if not self._life and (self.deaths or self.revivals):  # built without from_parts
             life = [("death", d) for d in self.deaths] + [("revive", r) for r in self.revivals]
@@ -443,6 +447,13 @@ class Game:
         """The slot a post's author plays, by exact or case/accent-blind name or alias. A
         person standing in two slots (replaced out of one, back in another) plays the
         slot shown under their name."""
+        try:
+            return self._slot_of[author]
+        except KeyError:
+            slot = self._slot_of[author] = self._find_slot(author)
+            return slot
+
+    def _find_slot(self, author: str) -> str | None:
         m = self.matcher().match(author, strict=True)
         if m.slot is None and m.how == "ambiguous":
             key = fold(author)

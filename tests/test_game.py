@@ -90,3 +90,24 @@ def test_the_days_own_lynch_does_not_empty_its_wagon(forum: str) -> None:
     assert votes_by_voter(tally) == truth(forum, "b")["meta"]["final_votes_002"]
     assert "xX_Slayer_Xx" in tally.alive
     assert not game.is_alive("xX_Slayer_Xx", post_id=last + 1)
+
+
+def test_an_authors_slot_is_looked_up_once_per_game(monkeypatch) -> None:
+    """A count and every check ask each post's author's slot: the name matcher is asked
+    once per author of the game's facts (the answers the same, an alias's and a stranger's
+    too)."""
+    from assistant.names import NameMatcher
+
+    asked: list[str] = []
+    real = NameMatcher.match
+
+    def spy(self, text: str, *args: object, **kw: object):  # noqa: ANN001, ANN202
+        asked.append(text)
+        return real(self, text, *args, **kw)
+
+    monkeypatch.setattr(NameMatcher, "match", spy)
+    game = Game.from_parts("g", [["Kat", "Kitty"], ["Bob"]], gms=["Host"])
+    authors = ["Kat", "kitty", "Bob", "Stranger", "Kat", "Bob"] * 50
+    slots = {"Kat": "Kat", "kitty": "Kat", "Bob": "Bob", "Stranger": None}
+    assert [game.slot_of_author(a) for a in authors] == [slots[a] for a in authors]
+    assert sorted(asked) == sorted({"Kat", "kitty", "Bob", "Stranger"})
