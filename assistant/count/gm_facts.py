@@ -74,10 +74,12 @@ _RULED_OUT = re.compile(
 #: A word one of the facts above holds (a reset, a replacement, a death, a vote ruled out):
 #: a line without any (most of a GM's lines: a vote count, the day's news) is read by this
 #: one pattern, not by each of theirs (the daemon reads the day's GM posts at every poll).
+#: Asked of the line in lower case (`_may_state_a_fact`): ignoring case, it took 90 ns a
+#: character.
 _ANY_FACT = re.compile(
-    r"reset|replac|killed|removed\s+from\s+the\s+game|shot\b|died|\bvotes?\s+(?:in|on|from|of)\s",
-    re.I,
+    r"reset|replac|killed|removed\s+from\s+the\s+game|shot\b|died|\bvotes?\s+(?:in|on|from|of)\s"
 )
+_ANY_FACT_ANY_CASE = re.compile(_ANY_FACT.pattern, re.I)
 #: A line about the day's lynch: its death is the day's result, not a fact within it.
 _LYNCH = re.compile(r"lynch|popular\s+vote|weight\s+of\s+the\s+votes", re.I)
 #: Words before a new player's name that are not part of it ("Please welcome Ana who").
@@ -157,7 +159,7 @@ def fact_proposals(posts: Iterable[Post], game: Game) -> list[FactProposal]:
             continue
         if game.is_gm(post.author):
             for line in text_lines(post.body_html):
-                if not _ANY_FACT.search(line):
+                if not _may_state_a_fact(line):
                     continue
                 out += _read_line(line, post.post_id, game)
                 out += _ruled_out(line, post.post_id, before, ruled)
@@ -171,6 +173,15 @@ def fact_proposals(posts: Iterable[Post], game: Game) -> list[FactProposal]:
             seen.add(key)
             unique.append(p)
     return unique
+
+
+def _may_state_a_fact(line: str) -> bool:
+    """Whether `line` holds a word of a fact (`_ANY_FACT`, any case). An ASCII line is asked
+    in lower case, the same as ignoring case there; another as the facts' patterns ask it
+    (ignoring case, "ſ" is an "s" too)."""
+    if line.isascii():
+        return _ANY_FACT.search(line.lower()) is not None
+    return _ANY_FACT_ANY_CASE.search(line) is not None
 
 
 def _ruled_out(line: str, post_id: int, before: dict[int, int], ruled: set[int]
