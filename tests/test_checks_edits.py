@@ -146,3 +146,41 @@ def test_each_versions_text_is_read_once_across_reviews(tmp_path, forum, monkeyp
     assert _check(store) == first
     assert len(parsed) == once  # the second review parsed no body again
     assert all(isinstance(k, int) for k in edits._texts)  # kept by fingerprint, not body
+
+
+def test_only_edited_posts_are_looked_at_and_only_ruled_ones_for_rulings(
+    tmp_path, monkeypatch
+) -> None:
+    """The checks of edits run at every poll over every post: a post never edited (most)
+    is passed over before its author is asked about, and only the posts the GM ruled on
+    are asked for their rulings. The alerts stay the same."""
+    import dataclasses
+
+    from assistant.checks.edits import check_edits_after_rulings
+    from assistant.game import Game, Ruling
+
+    store = tb.new_store(tmp_path, "smf21")
+    _record(store, "smf21", "20_p2", "2026-11-22T11:11:12+00:00")
+    _record(store, "smf21", "25_p2", "2026-11-22T11:13:27+00:00")
+    posts = store.posts()
+    edited = [sp for sp in posts if sp.edited]
+    assert edited and len(edited) < len(posts) / 2
+    asked: list[str] = []
+    for name in ("is_gm", "rulings_on"):
+        real = getattr(Game, name)
+
+        def spy(self, arg, _real=real, _name=name):  # noqa: ANN001, ANN202
+            asked.append(_name)
+            return _real(self, arg)
+
+        monkeypatch.setattr(Game, name, spy)
+    [alert] = [a for a in _check(store) if a.post_id == 135]
+    assert alert.kind == "silent_edit"
+    assert asked.count("is_gm") == len(edited)
+    game = tb.game("smf21")
+    assert check_edits_after_rulings(posts, game) == []
+    assert "rulings_on" not in asked
+    ruled = dataclasses.replace(game, rulings=(Ruling(post=135, action="ignore", version=1),))
+    [after] = check_edits_after_rulings(posts, ruled)
+    assert (after.kind, after.post_id) == ("edited_after_ruling", 135)
+    assert asked.count("rulings_on") == 1

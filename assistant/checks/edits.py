@@ -49,14 +49,15 @@ def check_edits(
     alerts: list[Alert] = []
     zone = game_zone(game.tz)
     for sp in posts:
-        author = sp.latest.author
-        if game.is_gm(author):
+        versions = sp.versions
+        if len(versions) == 1 and versions[0].post.edit is None:
+            continue  # never edited, as far as anyone can tell (most posts)
+        if game.is_gm(sp.latest.author):
             continue
-        if len(sp.versions) == 1:
-            if sp.latest.edit is not None:
-                alert = _seen_edited(sp.versions[0], rules, votes_of, zone, day_ends)
-                if alert is not None:
-                    alerts.append(alert)
+        if len(versions) == 1:
+            alert = _seen_edited(versions[0], rules, votes_of, zone, day_ends)
+            if alert is not None:
+                alerts.append(alert)
             continue
         for before, after in zip(sp.versions, sp.versions[1:], strict=False):
             alert = _edit(before, after, rules, votes_of, zone, first_posted)
@@ -232,8 +233,11 @@ def usable_votes(vote_rules: VoteRules, gms: Iterable[str] = ()) -> VotesOf:
 def check_edits_after_rulings(posts: Iterable[StoredPost], game: Game) -> list[Alert]:
     """A post edited after the GM ruled on it (`assistant rule`): the ruling stands (it is
     on the post as the GM saw it), and the GM is told, to rule again if the edit matters."""
+    ruled_posts = {r.post for r in game.rulings}
     alerts = []
     for sp in posts:
+        if sp.post_id not in ruled_posts:
+            continue  # (most posts: asked of each post, `rulings_on` was most of the check)
         rulings = game.rulings_on(sp.post_id)
         seen = max((r.version for r in rulings), default=0)
         if not seen or len(sp.versions) <= seen:
