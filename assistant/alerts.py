@@ -126,12 +126,19 @@ class AlertLog:
 
     def record(self, alerts: Iterable[Alert], now: datetime) -> list[StoredAlert]:
         """Store the alerts not seen before; returns only those new ones, in the given order.
-        The stored ones are told by their stored ids, not read back into alerts."""
+        The stored ones are told by their stored ids, not read back into alerts; none is
+        read when the same alerts were recorded last, the stored ones unchanged since
+        (`_RECORDED`: the daemon's reviews of a game that found nothing new)."""
         alerts = list(alerts)
-        if not _unseen(alerts, self._ids()):
+        found = _digest(alerts)
+        if _RECORDED.get(self.store.path) == (found, self.store.alerts_seen()):
+            return []
+        unseen = _unseen(alerts, self._ids())
+        if not unseen:
+            _RECORDED[self.store.path] = (found, self.store.alerts_seen())
             return []  # nothing new: no write, no lock (a read-only data dir can still list)
         with self.store.batch():  # under the game's lock: another writer cannot add one between
-            fresh = [StoredAlert(a, now) for a in _unseen(alerts, self._ids())]
+            fresh = [StoredAlert(a, now) for a in _unseen(unseen, self._ids())]
             if fresh:
                 self.store.add_alerts([
                     {
@@ -144,6 +151,7 @@ class AlertLog:
                     }
                     for s in fresh
                 ])
+        _RECORDED[self.store.path] = (found, self.store.alerts_seen())
         return fresh
 
     def _records(self) -> list[dict[str, Any]]:
@@ -291,6 +299,19 @@ def _doc_order(doc: dict[str, Any]) -> tuple:
     seen = seen if type(seen) is str else ""
     return (seen, happened if happened and type(happened) is str else seen,
             post_id if type(post_id) is int else 0, str(doc.get("id") or ""))
+
+
+_RECORDED: dict[Path, tuple[bytes, tuple[Any, ...]]] = {}
+"""Per game file this process recorded alerts of: the ids of the alerts it was given last
+(`_digest`) and its stored alerts as the recording left them (`GameStore.alerts_seen`, told
+without reading them). The same ids and the same stored alerts: every one of them is stored
+already (reading a long game's alerts at every poll to find none new was most of `record`)."""
+
+
+def _digest(alerts: Iterable[Alert]) -> bytes:
+    """The alerts' ids, in their order, as 16 bytes."""
+    return hashlib.blake2b("\x1f".join(a.id for a in alerts).encode(),
+                           digest_size=16).digest()
 
 
 def _unseen(alerts: Iterable[Alert], known: set[str]) -> list[Alert]:

@@ -110,6 +110,20 @@ class AppendLog:
         """The file as read (its inode, the bytes read): equal pairs, the same records."""
         return self._ino, self._offset
 
+    def stored_unread(self, committed: int) -> tuple[int | None, int] | None:
+        """`stored` as `refresh(committed)` would leave it, told by the file's inode without
+        reading it; None when only a reading can say (the file missing or cut short:
+        `refresh` says what is wrong)."""
+        if committed <= 0:
+            return None, 0
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return None
+        if st.st_size < committed:
+            return None
+        return st.st_ino, committed
+
     def _apply_lines(self, data: bytes) -> None:
         at = 0
         for line in data.split(b"\n")[:-1] if data.endswith(b"\n") else [data]:

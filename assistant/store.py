@@ -517,7 +517,14 @@ class GameStore:
     def alerts_seen(self) -> tuple[Any, ...]:
         """What the stored alerts are, told cheaply: equal values, the same alerts (the
         alert feed is not written again for unchanged ones). The alerts file only grows, so
-        its inode and stored length say it; an old game file's table, a digest of it."""
+        its inode and stored length say it, without reading it (a review that found nothing
+        new reads no alert: `AlertLog.record`); an old game file's table, a digest of it."""
+        if not self._batch_depth:
+            data = self._storage.read()
+            if data is None or "alerts" not in data:
+                seen = self._alerts.stored_unread(_committed(data, ALERTS_FILE))
+                if seen is not None:
+                    return ("file", *seen)
         records, source = self.alert_records()
         if source == self.path:
             return ("table", hashlib.blake2b(orjson.dumps(records), digest_size=16).digest())

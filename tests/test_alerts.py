@@ -222,3 +222,38 @@ def test_record_finds_the_new_alerts_by_their_stored_ids(tmp_path, clock, monkey
         monkeypatch.undo()
         assert [s.id for s in log.all()] == [a.id for a in again]
         assert log.get(again[-1].id[:8]).first_seen == clock.now()
+
+
+def test_a_review_that_finds_nothing_new_reads_no_stored_alert(tmp_path, clock,
+                                                                monkeypatch) -> None:
+    """The daemon's checks give a game's alerts again at every poll: when they are the
+    ones recorded last and the stored alerts have not changed since, the alerts file is
+    not read (a long game's thousands of alerts, at every poll); once something else
+    changed it (the GM's acknowledgement, another process's record), it is read again,
+    and every new alert is stored as before."""
+    from assistant.alerts_file import AlertsFile
+
+    reads: list[int] = []
+    real = AlertsFile.apply
+    monkeypatch.setattr(AlertsFile, "apply", lambda self, ops: (reads.append(1), real(self, ops)))
+    first = _many(50, clock.now())
+    with GameStore.open(tmp_path, "g") as store:
+        assert len(AlertLog(store).record(first, clock.now())) == 50
+    reads.clear()
+    for _ in range(2):  # two reviews, each with the game's file opened anew
+        with GameStore.open(tmp_path, "g") as store:
+            assert AlertLog(store).record(_many(50, clock.now()), clock.now()) == []
+    assert reads == []
+    with GameStore.open(tmp_path, "g") as store:  # the GM acknowledges one
+        AlertLog(store).ack(first[0].id, clock.now())
+    reads.clear()
+    with GameStore.open(tmp_path, "g") as store:
+        assert AlertLog(store).record(_many(50, clock.now()), clock.now()) == []
+    assert reads  # the file changed: read again
+    clock.advance(60)
+    with GameStore.open(tmp_path, "g") as store:
+        fresh = AlertLog(store).record(_many(52, clock.now()), clock.now())
+        assert [s.alert for s in fresh] == _many(52, clock.now())[50:]
+    with GameStore.open(tmp_path, "g") as store:
+        assert AlertLog(store).count() == 52
+        assert AlertLog(store).record(_many(52, clock.now()), clock.now()) == []
