@@ -149,6 +149,52 @@ def test_the_next_clock_event_is_booked_again_only_when_it_changed_or_ran(tmp_pa
     assert len(scheduler.added) == 3
 
 
+def test_a_clock_event_before_the_next_poll_moves_that_poll_to_it(tmp_path) -> None:
+    """An event's cycle polls the thread like any: a 5-minute tally slot booked as a job
+    of its own, with the game polled each minute, made six cycles in five minutes where
+    five do (the poll a few seconds after the slot read the thread again). An event the
+    next poll comes before keeps a job of its own, until a poll comes closer to it."""
+    from datetime import timedelta
+
+    from apscheduler.schedulers.background import BackgroundScheduler
+    from apscheduler.triggers.interval import IntervalTrigger
+
+    from assistant.daemon.reports import CycleReport
+
+    clock = FakeClock(datetime(2026, 11, 22, 11, 10, tzinfo=UTC))
+    daemon = _daemon(tmp_path, clock)
+    nexts: list[datetime] = []
+
+    async def acycle(game_id: str) -> CycleReport:
+        return CycleReport(game_id, None, None, (), (), nexts.pop(0))
+
+    daemon.acycle = acycle  # type: ignore[method-assign]
+    scheduler = BackgroundScheduler()
+    scheduler.start(paused=True)  # (nothing runs: the jobs' times are what is looked at)
+    try:
+        poll_at = datetime.now().astimezone() + timedelta(seconds=50)
+        scheduler.add_job(print, IntervalTrigger(seconds=60), id=f"poll:{GAME}",
+                          next_run_time=poll_at)
+
+        def cycle(event_in: timedelta) -> datetime:
+            nexts.append(clock.now() + event_in)
+            wall = datetime.now().astimezone() + event_in
+            asyncio.run(daemon._run_job(scheduler, GAME))
+            return wall
+
+        slot = cycle(timedelta(minutes=4))  # after the next poll: a job of its own
+        event = scheduler.get_job(f"event:{GAME}")
+        assert event is not None and abs(event.next_run_time - slot) < timedelta(seconds=1)
+        assert scheduler.get_job(f"poll:{GAME}").next_run_time == poll_at
+
+        slot = cycle(timedelta(seconds=20))  # before it: the poll moves to the event
+        assert scheduler.get_job(f"event:{GAME}") is None
+        moved = scheduler.get_job(f"poll:{GAME}").next_run_time
+        assert abs(moved - slot) < timedelta(seconds=1) and moved < poll_at
+    finally:
+        scheduler.shutdown(wait=False)
+
+
 def test_a_workers_job_is_not_interrupted_by_collections_and_garbage_is_collected_after() -> None:
     """A review builds tens of thousands of objects that live until it ends; collections in
     the middle walked them all (a fifth of a 200-game daemon's CPU). Within a job of the

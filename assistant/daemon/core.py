@@ -648,21 +648,36 @@ class Daemon:
         finally:
             self._tasks.discard(task)
         if report.next_event is not None and not self._stopping:
-            job_id = f"event:{game_id}"
-            if (self._booked.get(game_id) == report.next_event
-                    and scheduler.get_job(job_id) is not None):
-                return  # booked by an earlier cycle (five polls to a 5-minute tally slot)
-            self._booked[game_id] = report.next_event
-            delay = report.next_event - self.clock.now()
-            scheduler.add_job(
-                self._run_job,
-                "date",
-                run_date=datetime.now().astimezone() + delay,
-                args=[scheduler, game_id],
-                id=job_id,
-                replace_existing=True,
-                misfire_grace_time=None,
-            )
+            self._book(scheduler, game_id, report.next_event)
+
+    def _book(self, scheduler: Any, game_id: str, at: datetime) -> None:
+        """A game's next clock event (a tally slot, a deadline): when it comes before the
+        game's next poll, that poll moves to it, and the polls' pace goes on from there;
+        else a job of its own, until a poll comes closer to it. An event's cycle polls the
+        thread like any, so a poll a few seconds on would read it again (200 games with
+        5-minute tally slots polled each minute: six cycles in five minutes, not five)."""
+        run_date = datetime.now().astimezone() + (at - self.clock.now())
+        job_id = f"event:{game_id}"
+        poll = scheduler.get_job(f"poll:{game_id}")
+        if poll is not None and poll.next_run_time is not None and run_date <= poll.next_run_time:
+            if poll.next_run_time != run_date:
+                poll.modify(next_run_time=run_date)
+            self._booked.pop(game_id, None)
+            if scheduler.get_job(job_id) is not None:
+                scheduler.remove_job(job_id)
+            return
+        if self._booked.get(game_id) == at and scheduler.get_job(job_id) is not None:
+            return  # booked by an earlier cycle (five polls to a 5-minute tally slot)
+        self._booked[game_id] = at
+        scheduler.add_job(
+            self._run_job,
+            "date",
+            run_date=run_date,
+            args=[scheduler, game_id],
+            id=job_id,
+            replace_existing=True,
+            misfire_grace_time=None,
+        )
 
     def keep_pace(self, scheduler: Any, watch: ClockWatch) -> timedelta | None:
         """If the wall clock stepped since the last look: one log line, and after a step
