@@ -133,3 +133,39 @@ def test_every_bundled_ruleset_states_whether_the_gms_counts_are_read() -> None:
         text = path.read_text(encoding="utf-8")
         assert "\ngm_counts = " in text, f"{path.name} does not state [votes] gm_counts"
         assert find_ruleset(str(path)).votes.gm_counts is True
+
+
+def test_the_counts_teachings_are_read_once_while_the_posts_before_them_stay(monkeypatch) -> None:
+    """The daemon counts a game's day again at every poll: the GM counts' teachings are
+    kept by a fingerprint of the posts up to the day's last count (gm_counts.TAUGHT_KEPT),
+    so a day grown by posts after it is not read again; a post before it changed is."""
+    from assistant.count import gm_counts
+
+    walks: list[int] = []
+    walk = gm_counts.taught_by_count
+
+    def spy(posts, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        walks.append(len(posts))
+        return walk(posts, *args, **kwargs)
+
+    monkeypatch.setattr(gm_counts, "taught_by_count", spy)
+    monkeypatch.setattr(gm_counts, "_TAUGHT", type(gm_counts._TAUGHT)())
+    _, posts = archive("1126")
+    day = day_of("1126", 1098)
+    game, rules = day_game("1126", day), find_ruleset("mafiascum")
+    chosen = [p for p in posts if day["start_post"] <= p.post_id <= 1098]
+    later = [p for p in posts if 1098 < p.post_id <= day["end_post"]][:5]
+
+    def barry(tally):  # noqa: ANN001, ANN202
+        return [(v.target, v.code) for v in tally.votes
+                if v.voter == "Barry Allen" and "the vote of post 1077" in v.reason]
+
+    first = count(chosen, game, rules)
+    assert barry(first) == [("pod person", VoteCode.COUNTED)] and len(walks) == 1
+    grown = count(chosen + later, game, rules)  # five posts after the GM's count
+    assert barry(grown) == barry(first) and len(walks) == 1
+    # Post 1077 read otherwise (a vote on Hiraki): the counts are read again, and teach
+    # nothing of it.
+    changed = [dataclasses.replace(p, body_html=p.body_html.replace("Pods McQuill", "Hiraki"))
+               if p.post_id == 1077 else p for p in chosen]
+    assert barry(count(changed, game, rules)) == [] and len(walks) == 2

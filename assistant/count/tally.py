@@ -37,7 +37,7 @@ from assistant.count.events import (
     with_rulings,
     with_unlisted_authors,
 )
-from assistant.count.gm_counts import Taught, taught_by_count
+from assistant.count.gm_counts import Taught, taught_by_counts
 from assistant.count.gm_threshold import stated_threshold, threshold_note
 from assistant.count.judge import (
     apply_edit,
@@ -244,7 +244,7 @@ def count(
             for i, (kind, item) in enumerate(events)
             if kind in ("post", "edit") and (day_ends is None or event_time(kind, item) < day_ends)
         ]
-        taught = taught_by_count([p for _, p in read], game, vrules, matcher, edits=edits)
+        taught = taught_by_counts([p for _, p in read], game, vrules, matcher, edits=edits)
         taught_by = [(read[j][0], names) for j, names in taught]  # by the count's event
         if not any(names for _, names in taught_by):
             taught_by = ()
