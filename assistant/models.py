@@ -150,7 +150,8 @@ class Post:
                 at=stored_date(edit.get("at"), "edit's date"), by=edit.get("by"),
                 reason=edit.get("reason"), count=edit.get("count"),
             ),
-            quotes=tuple(Quote(q.get("author"), q.get("post_id")) for q in d.get("quotes", ())),
+            quotes=tuple([Quote(q.get("author"), q.get("post_id")) for q in quotes])
+            if (quotes := d.get("quotes")) else (),
             url=d.get("url"),
         )
 

@@ -630,11 +630,11 @@ def _stored_post(doc: dict[str, Any], source: Path) -> StoredPost:
         return built(
             StoredPost,
             post_id=doc["post_id"],
-            versions=tuple(
+            versions=tuple([
                 built(PostVersion, post=Post.from_dict(v["post"]),
                       seen_at=_seen_at(v["seen_at"]), hash=v["hash"])
                 for v in doc["versions"]
-            ),
+            ]),
             vanished_at=stored_date(doc.get("vanished_at"), "vanishing date (vanished_at)"),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as e:
