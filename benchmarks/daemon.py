@@ -3,7 +3,8 @@
 A forum on 127.0.0.1 (in this process) serves, under a folder per game
 (`/g007/index.php?topic=2.0`), a thread of real SMF 2.1 pages (benchmarks/long_thread.py)
 that starts with `--posts` posts and grows by one post every `--post-every` seconds (each
-game's posts at its own moments; 0: nobody posts, idle games); the games' rulesets are
+game's posts at its own moments; 0: nobody posts, idle games), each game's posts with ids
+and first words of their own, as on a real forum; the games' rulesets are
 every ruleset of rulesets/ in turn (or `--ruleset NAME` for all). Each game is set up as a
 GM would (`game new` with the players, `phase ... day 1` from the thread's first post),
 the threads are read once with `run --once` (not measured), then `assistant run` runs as
@@ -48,7 +49,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from long_thread import LongThread  # noqa: E402
+from long_thread import FIRST_ID, LongThread  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ASSISTANT_SHARED", ROOT.parent / "shared")).resolve()
@@ -83,8 +84,11 @@ class Forum:
             return None
         t = self.threads.get(folder)
         if t is None:
-            t = self.threads[folder] = LongThread(self.posts, f"{self.base_url}/{folder}",
-                                                  FIRST_AT)
+            # Each game's posts their own ids and words, as on a real forum (else the
+            # 200 games' posts are one game's to every cache keyed by a post).
+            t = self.threads[folder] = LongThread(
+                self.posts, f"{self.base_url}/{folder}", FIRST_AT,
+                first_id=FIRST_ID + 100_000 * int(folder[1:]), salt=folder)
         if self.grow and self.post_every > 0:  # each game's posts at their own moments
             offset = (int(folder[1:]) * 7.919) % self.post_every
             t.posts = self.posts + max(0, int((time.monotonic() - self.started + offset)

@@ -27,6 +27,8 @@ FIRST_AT = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
 """When the first post was made; post i a minute after post i-1."""
 _BLOCK = re.compile(r'<div class="windowbg" id="msg(\d+)">.*?<hr class="post_separator">',
                     re.S)
+_BODY = 'id="msg_\x00ID\x00">'
+"""Where a post block's body begins (its first words)."""
 _PAGELINKS = re.compile(r'(<div class="pagelinks[^"]*">).*?(</div>)', re.S)
 
 
@@ -37,6 +39,12 @@ class LongThread:
     posts: int
     base_url: str = SAVED_FROM
     first_at: datetime = FIRST_AT
+    first_id: int = FIRST_ID
+    """The first post's id: the games of one forum number their posts apart."""
+    salt: str = ""
+    """Words each post's body starts with, then its number ("g007 #12: "): the posts of
+    many threads made of the same 66 real posts are then each a post of its own, as on a
+    real forum; without it every cache keyed by a post's id and body is shared by all."""
 
     def __post_init__(self) -> None:
         self._head, self._foot, self._blocks = _parts()
@@ -56,7 +64,9 @@ class LongThread:
         for i in range(first, min(first + PER_PAGE, self.posts)):
             template = self._blocks[i % len(self._blocks)]
             at = self.first_at + timedelta(minutes=i)
-            posts.append(template.replace("\x00ID\x00", str(FIRST_ID + i))
+            if self.salt:
+                template = template.replace(_BODY, f"{_BODY}{self.salt} #{i}: ", 1)
+            posts.append(template.replace("\x00ID\x00", str(self.first_id + i))
                          .replace("\x00NO\x00", str(i))
                          .replace("\x00AT\x00", _smf_time(at))
                          .replace("\x00EDIT\x00", _smf_time(at + timedelta(minutes=2))))

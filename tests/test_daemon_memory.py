@@ -135,3 +135,31 @@ def test_the_rest_of_a_cycle_goes_ahead_of_the_polls_steps_waiting() -> None:
     for future in [*steps, review]:
         future.result(timeout=60)
     assert ran == ["review", "step 0", "step 1", "step 2"]
+
+
+def test_the_benchmarks_games_are_each_a_thread_of_its_own_with_the_same_votes():
+    """benchmarks/daemon.py's 200 games were one thread 200 times: the same post ids and
+    bodies, so every cache keyed by a post's id and body (its marks, its text) was shared
+    by all and its figures too kind. Each game's posts now have ids and first words of
+    their own, and read the same votes."""
+    from datetime import UTC, datetime
+
+    from assistant.count.votes import chunks_lexbor, raw_marks
+    from assistant.scrapers import parse_topic_page
+
+    def posts(thread: LongThread) -> list:
+        return [p for n in range(1, thread.pages + 1) for p in parse_topic_page(
+            thread.page(n).decode(), thread.url(n), tz=ZoneInfo("UTC"),
+            now=datetime.now(UTC)).posts]
+
+    plain, g1, g2 = (posts(LongThread(80, first_id=1000 + k, salt=s))
+                     for k, s in ((0, ""), (100_000, "g001"), (200_000, "g002")))
+    assert {p.post_id for p in g1}.isdisjoint(p.post_id for p in g2)
+    assert not {p.body_html for p in g1} & {p.body_html for p in g2}
+
+    def marks(ps: list) -> list:
+        return [[(m.action, m.target_text, m.text)
+                 for m in raw_marks(p.body_html, i, chunks_lexbor)] for i, p in enumerate(ps)]
+
+    assert marks(g1) == marks(g2) == marks(plain)
+    assert sum(map(len, marks(plain))) > 20
