@@ -179,19 +179,3 @@ class TopicPage:
     posts: tuple[Post, ...] = field(default_factory=tuple)
 
 
-class BodyKey:
-    """A post's body as a cache's key (the judged marks', `count/votes.py`): equal by the
-    post's id, the body's length and hash (64 bits, keyed anew in each process), so the
-    cache keeps no body once its caller sets `text` to "" (32,768 bodies were some 20 MB
-    of a daemon polling 200 games; bodies are read anew at each poll)."""
-
-    __slots__ = ("text", "key")
-
-    def __init__(self, text: str, post_id: int) -> None:
-        self.text, self.key = text, (post_id, len(text), hash(text))
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, BodyKey) and self.key == other.key

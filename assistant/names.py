@@ -274,6 +274,23 @@ class _Name:
     a typo in one ("Slayr") lands on another player too easily."""
 
 
+class MatcherKey:
+    """Slots and a spelling tolerance: equal keys belong to matchers that match every text
+    alike. A cache keyed by one holds no matcher, nor the matches it learned."""
+
+    __slots__ = ("slots", "close_spelling", "_hash")
+
+    def __init__(self, slots: tuple[Slot, ...], close_spelling: float, hashed: int) -> None:
+        self.slots, self.close_spelling, self._hash = slots, close_spelling, hashed
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, MatcherKey) and self._hash == other._hash
+                and self.slots == other.slots and self.close_spelling == other.close_spelling)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+
 class NameMatcher:
     """Resolves written names to slots. Build once per count; matching is cached."""
 
@@ -294,6 +311,8 @@ class NameMatcher:
                     )
         self._cache: dict[tuple[str, str], Match] = {}
         self._hash = hash((self.slots, close_spelling))
+        self.key = MatcherKey(self.slots, close_spelling, self._hash)
+        """What the matcher matches by, without what it learned: for caches' keys."""
 
     # Two matchers of the same slots and spelling tolerance match every text alike, so they
     # are equal: a cache keyed by a matcher (gm_counts._count_of) hits across counts. By

@@ -8,13 +8,14 @@ from datetime import UTC, datetime
 import pytest
 from realthreads import FORUMS, HOST, game_a, thread_posts, truth
 
+from assistant.count import votes
 from assistant.count.tally import count
 from assistant.count.votes import (
     VoteRules,
-    _judged,
     chunks_lexbor,
     clear_extract_cache,
     extract_votes,
+    judged_reads,
     marks_from_chunks,
     may_hold_marks,
     normalize_color,
@@ -187,16 +188,34 @@ def test_a_recount_reads_only_new_and_edited_posts() -> None:
     ruleset = find_ruleset("permissive")
     clear_extract_cache()
     first = count(posts, game_a(), ruleset)
-    read = _judged.cache_info().misses
+    read = judged_reads()[1]
     again = count(posts, game_a(), ruleset)
-    assert _judged.cache_info().misses == read
+    assert judged_reads()[1] == read
     assert again.to_json(why=True) == first.to_json(why=True)
 
     edited = replace(posts[20], body_html=posts[20].body_html + "<br>[Vote: Conia]")
     after = count([*posts[:20], edited, *posts[21:]], game_a(), ruleset)
-    assert _judged.cache_info().misses == read + 1
+    assert judged_reads()[1] == read + 1
     assert after.votes_of(after.votes[-1].voter)  # the edit is counted...
     assert [v for v in after.votes if v.post_id == edited.post_id][-1].text == "[Vote: Conia]"
+
+
+def test_a_day_longer_than_the_kept_marks_is_recounted_without_reading_a_post_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The judged marks kept start at a few thousand posts (200 games of 300 posts would
+    # push each other's out anyway) and grow to the longest day counted: else a recount
+    # going through a longer day pushes out every post just before it reads it again.
+    posts = list(thread_posts("smf21"))
+    ruleset = find_ruleset("permissive")
+    clear_extract_cache()
+    monkeypatch.setattr(votes._JUDGED, "size", 8)
+    first = count(posts, game_a(), ruleset)
+    read = judged_reads()[1]
+    assert read > 8  # more posts with marks than were kept at first
+    again = count(posts, game_a(), ruleset)
+    assert judged_reads()[1] == read
+    assert again.to_json(why=True) == first.to_json(why=True)
 
 
 def test_kept_marks_belong_to_their_own_post_and_author() -> None:

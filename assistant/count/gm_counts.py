@@ -20,13 +20,13 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
 from assistant.count.outcome import NO_LYNCH
 from assistant.count.votes import VoteRules, extract_votes, visible
 from assistant.game import Game
+from assistant.lru import Lru, fingerprint
 from assistant.models import Post
 from assistant.names import NameMatcher, fold
 from assistant.timeline import Edit
@@ -68,11 +68,21 @@ _WEIGHT = re.compile(r"(?:\s+\(?|\s*\()\s*(?:[x×]\s*\d|\d\s*[x×])\s*\)?$", re.
 VOTERS_KNOWN = 2 / 3
 
 
-@lru_cache(maxsize=4096)
+GM_POSTS_KEPT = 4096
+"""GM posts whose lines (`text_lines`) and count (`_count_of`) are kept, by a fingerprint of
+the body: the bodies themselves (a GM's count is long) were most of what the caches held."""
+_LINES: Lru[tuple[int, int], tuple[str, ...]] = Lru(GM_POSTS_KEPT)
+_COUNTS: Lru[tuple[object, ...], tuple[tuple[str, str], ...] | None] = Lru(GM_POSTS_KEPT)
+
+
 def text_lines(body_html: str) -> tuple[str, ...]:
     """A post's own text (quotes, spoilers and code left out), a line at a time: lines
     end at line breaks and paragraphs, not at the inline blocks forums wrap bold text in.
     Kept: every count of the day reads the GM's posts again."""
+    return _LINES.get_or_make(fingerprint(body_html), lambda: _text_lines(body_html))
+
+
+def _text_lines(body_html: str) -> tuple[str, ...]:
     tree = LexborHTMLParser(body_html)
     for node in tree.css("blockquote, code, pre, .spoiler, details, .quotecontent"):
         node.decompose()
@@ -129,11 +139,17 @@ def read_counts(posts: Iterable[Post], game: Game, rules: VoteRules) -> list[GmC
     return found
 
 
-@lru_cache(maxsize=4096)
 def _count_of(
     body_html: str, matcher: NameMatcher, rules: VoteRules
 ) -> tuple[tuple[str, str], ...] | None:
     """The (voter, target) pairs of a GM post that is a vote count, else None."""
+    return _COUNTS.get_or_make((*fingerprint(body_html), matcher.key, rules),
+                               lambda: _read_count(body_html, matcher, rules))
+
+
+def _read_count(
+    body_html: str, matcher: NameMatcher, rules: VoteRules
+) -> tuple[tuple[str, str], ...] | None:
     lines = text_lines(body_html)
     pairs: list[tuple[str, str]] = []
     entries = 0
@@ -189,14 +205,14 @@ def taught_by_counts(
     the day's last GM count (id, author, time and body), the edits, the players and GMs,
     the rules. The daemon counts each game's day again at every poll, and the posts the
     counts teach from do not change while the day grows after them (some 1.6 of a 300-post
-    day's 8 ms count, in cProfile). The fingerprint is a 64-bit hash, as `BodyKey`'s; no
+    day's 8 ms count, in cProfile). The fingerprint is a 64-bit hash, as `lru.fingerprint`'s; no
     post or body is kept."""
     counts = {c.post_id for c in read_counts(posts, game, rules)}
     if not counts:
         return []
     last = max(i for i, post in enumerate(posts) if post.post_id in counts)
     read = hash(tuple((p.post_id, p.author, p.posted_at, p.body_html) for p in posts[:last + 1]))
-    key = (rules, matcher, game.gms, game.slots, last, read,
+    key = (rules, matcher.key, game.gms, game.slots, last, read,
            tuple((e.post_id, e.earliest, e.at) for e in edits))
     with _TAUGHT_LOCK:
         found = _TAUGHT.get(key)

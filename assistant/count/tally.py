@@ -60,7 +60,7 @@ from assistant.count.outcome import (
 from assistant.count.records import ABSTAIN, Tally, Vote, Wagon
 from assistant.count.running import RunningCount
 from assistant.count.totals import alive_at_end, build_wagons, role_effects
-from assistant.count.votes import VoteRules
+from assistant.count.votes import VoteRules, hold_day
 from assistant.count.weights import hidden_by, votes_hidden
 from assistant.errors import PhaseError
 from assistant.game import Game, Ruling
@@ -127,6 +127,7 @@ def count(
     posts = posts if isinstance(posts, Sequence) else list(posts)
     game = game.counting(phase)  # the day's own lynch is its result, not a death in it
     selected = select_posts(posts, game, phase, at_post, at)
+    hold_day(len(selected) + len(edits))
     game, author_notes = with_unlisted_authors(game, posts)
     matcher = game.matcher(vrules.close_spelling)
     sheriff = game.sheriff(number)

@@ -20,14 +20,15 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 from rapidfuzz.distance import OSA
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from assistant.errors import RulesetError
-from assistant.models import BodyKey, Post
+from assistant.lru import Lru, fingerprint
+from assistant.models import Post
 from assistant.names import fold
 from assistant.settings import known_section, show, typed_fields
 from assistant.vote_codes import VoteCode
@@ -913,22 +914,33 @@ def extract_votes(
     if not may_hold_marks(body, rules):
         return []  # the common case, and the fast path of a full recount
     by_gm = post.author in set(gms)
-    key = BodyKey(body, post.post_id)
-    marks = list(_judged(key, by_gm, rules, chunker))
-    key.text = ""  # (kept as the cache's key: without the body it was made from)
-    return marks
+    key = (post.post_id, *fingerprint(body), by_gm, rules, chunker)
+    return list(_JUDGED.get_or_make(key, lambda: _judged(body, post.post_id, by_gm, rules,
+                                                         chunker)))
 
 
-#: Posts whose judged marks are kept; more than the longest day, so that a full recount
-#: cycling through every post of a day does not evict what it is about to read again.
-EXTRACT_CACHE_SIZE = 1 << 15
+JUDGED_POSTS = 1 << 13
+"""Posts whose judged marks are kept at first (a daemon's 200 games of 300 posts are 60,000,
+too many to keep: each was read again only after the other 199 games had pushed it out,
+and 32,768 of them held 37 MB). `hold_day` raises it to the longest day counted, so that
+a recount going through every post of a day does not push out what it is about to read."""
+JUDGED_MOST = 1 << 17
+_JUDGED: Lru[tuple[object, ...], tuple[VoteMark, ...]] = Lru(JUDGED_POSTS, most=JUDGED_MOST)
 
 
-@lru_cache(maxsize=EXTRACT_CACHE_SIZE)
+def hold_day(posts: int) -> None:
+    """Keep the judged marks of at least a day of `posts` posts (and a quarter more)."""
+    _JUDGED.grow_to(posts + posts // 4)
+
+
+def judged_reads() -> tuple[int, int]:
+    """(posts whose marks were kept, posts judged): what tests and benchmarks look at."""
+    return _JUDGED.hits, _JUDGED.misses
+
+
 def _judged(
-    key: BodyKey, by_gm: bool, rules: VoteRules, chunker: Any
+    body: str, post_id: int, by_gm: bool, rules: VoteRules, chunker: Any
 ) -> tuple[VoteMark, ...]:
-    body, post_id = key.text, key.key[0]
     out = []
     for i, mark in enumerate(raw_marks(body, post_id, chunker)):
         if by_gm and mark.action == "name":
@@ -991,4 +1003,4 @@ def raw_marks(body: str, post_id: int, chunker: Any = chunks_lexbor) -> tuple[Ma
 
 def clear_extract_cache() -> None:
     """Forget every judged post (benchmarks measuring a first count call this)."""
-    _judged.cache_clear()
+    _JUDGED.clear()
