@@ -24,6 +24,7 @@ from typing import Any
 
 from assistant.count.gm_counts import text_lines
 from assistant.game import Game
+from assistant.lru import Lru, fingerprint
 from assistant.models import Post
 from assistant.names import fold
 
@@ -158,9 +159,7 @@ def fact_proposals(posts: Iterable[Post], game: Game) -> list[FactProposal]:
             before[post.position] = post.post_id
             continue
         if game.is_gm(post.author):
-            for line in text_lines(post.body_html):
-                if not _may_state_a_fact(line):
-                    continue
+            for line in fact_lines(post.body_html):
                 out += _read_line(line, post.post_id, game)
                 out += _ruled_out(line, post.post_id, before, ruled)
         before[post.position] = post.post_id
@@ -173,6 +172,20 @@ def fact_proposals(posts: Iterable[Post], game: Game) -> list[FactProposal]:
             seen.add(key)
             unique.append(p)
     return unique
+
+
+FACT_LINES_KEPT = 1 << 15
+"""GM posts whose lines with a fact's word are kept, by a fingerprint of the body (most
+posts have none): every review of every game reads its day's GM posts again."""
+_FACT_LINES: Lru[tuple[int, int], tuple[str, ...]] = Lru(FACT_LINES_KEPT)
+
+
+def fact_lines(body_html: str) -> tuple[str, ...]:
+    """The lines of a GM post that may state a fact (`_may_state_a_fact`)."""
+    return _FACT_LINES.get_or_make(
+        fingerprint(body_html),
+        lambda: tuple(line for line in text_lines(body_html) if _may_state_a_fact(line)),
+    )
 
 
 def _may_state_a_fact(line: str) -> bool:
