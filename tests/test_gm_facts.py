@@ -7,6 +7,7 @@ exact command (checks/gm_facts.py); nothing is applied without the GM, and `repl
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -163,6 +164,26 @@ def test_only_the_gm_lines_holding_a_facts_word_are_read_for_facts(monkeypatch) 
                 for line in gm_facts.text_lines(p.body_html)]
     assert read and len(read) < len(gm_lines) / 4
     assert all(gm_facts._ANY_FACT_ANY_CASE.search(line) for line in read)
+
+
+def test_the_next_review_reads_no_gm_post_for_facts_again(monkeypatch) -> None:
+    """A GM post's lines with a fact's word are kept by the post's fingerprint, for more
+    GM posts than 200 games hold: the next poll's review parses none of the day's GM
+    posts again, and finds the same facts; an edited GM post is read again."""
+    from assistant.count import gm_facts
+
+    game, posts = _day("1579", 3, 1597)
+    first = fact_proposals(posts, game)
+    parsed: list[str] = []
+    real = gm_facts.text_lines
+    monkeypatch.setattr(gm_facts, "text_lines", lambda body: parsed.append(body) or real(body))
+    assert fact_proposals(posts, Game.from_parts(
+        "ms-1579", list(game.slots), gms=game.gms, ruleset="mafiascum")) == first
+    assert parsed == []
+    at = next(i for i, p in enumerate(posts) if p.post_id == 1534)
+    edited = dataclasses.replace(posts[at], body_html=posts[at].body_html + "<br>Day 3 goes on.")
+    assert fact_proposals([*posts[:at], edited, *posts[at + 1:]], game) == first
+    assert parsed == [edited.body_html]
 
 
 def test_a_lines_facts_word_is_found_in_any_case_and_script() -> None:
