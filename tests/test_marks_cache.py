@@ -231,3 +231,25 @@ def test_the_daemons_reviews_keep_the_file(tmp_path: Path, monkeypatch: pytest.M
     reads = HtmlReads(monkeypatch)
     counted(tmp_path)
     assert len(reads) == 0
+
+
+def test_a_mark_holding_a_lone_surrogate_is_kept_and_read_back(tmp_path: Path) -> None:
+    # A body from a page with a broken character (a lone UTF-16 half, which Python keeps
+    # as a surrogate) gives a mark whose text UTF-8 cannot hold: the file is still written
+    # (the json module's way, as before orjson) and read back, or read again from the post.
+    path = tmp_path / "g.json.marks"
+    body = "<b>vote Kat\ud800</b>"
+    shelf = marks_cache.MarksFile(path)
+    marks = (votes.Mark(action="vote", target_text="Kat\ud800", text="vote Kat\ud800",
+                        forms=("bold",), color=None, hidden=None, offset=0),)
+    shelf.put(7, body, marks)
+    shelf.save()
+    assert path.exists()
+    again = marks_cache.MarksFile(path).get(7, body)
+    assert again in (None, marks)
+    plain = "<b>vote Conia</b>"
+    ordinary = tuple(votes.marks_from_chunks(votes.chunks_lexbor(plain)))
+    shelf = marks_cache.MarksFile(tmp_path / "h.json.marks")
+    shelf.put(8, plain, ordinary)
+    shelf.save()
+    assert marks_cache.MarksFile(tmp_path / "h.json.marks").get(8, plain) == ordinary

@@ -25,6 +25,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from assistant.count import votes
 from assistant.count.votes import Hidden, Mark, VoteRules, may_hold_marks
 from assistant.game_file import read_json
@@ -109,16 +111,20 @@ class MarksFile:
             posts = {k: v for k, v in posts.items() if k in wanted}
         import tempfile
 
-        text = json.dumps({"format": FORMAT, "code": code_version(), "posts": posts},
-                          ensure_ascii=False, separators=(",", ":"))
+        doc = {"format": FORMAT, "code": code_version(), "posts": posts}
+        try:  # orjson: the daemon writes a game's file again at each poll that read a post
+            raw = orjson.dumps(doc)
+        except TypeError:  # a lone surrogate in a mark's text (orjson writes only UTF-8)
+            raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode(
+                "utf-8", "surrogatepass")
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
                                        dir=self.path.parent)
         except OSError:
             return
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
+            with os.fdopen(fd, "wb") as f:
+                f.write(raw)
             os.replace(tmp, self.path)
             self._dirty = False
         except OSError:
