@@ -15,7 +15,6 @@ from assistant.count.votes import (
     chunks_lexbor,
     clear_extract_cache,
     extract_votes,
-    judged_reads,
     marks_from_chunks,
     may_hold_marks,
     normalize_color,
@@ -188,14 +187,14 @@ def test_a_recount_reads_only_new_and_edited_posts() -> None:
     ruleset = find_ruleset("permissive")
     clear_extract_cache()
     first = count(posts, game_a(), ruleset)
-    read = judged_reads()[1]
+    read = votes._JUDGED.misses
     again = count(posts, game_a(), ruleset)
-    assert judged_reads()[1] == read
+    assert votes._JUDGED.misses == read
     assert again.to_json(why=True) == first.to_json(why=True)
 
     edited = replace(posts[20], body_html=posts[20].body_html + "<br>[Vote: Conia]")
     after = count([*posts[:20], edited, *posts[21:]], game_a(), ruleset)
-    assert judged_reads()[1] == read + 1
+    assert votes._JUDGED.misses == read + 1
     assert after.votes_of(after.votes[-1].voter)  # the edit is counted...
     assert [v for v in after.votes if v.post_id == edited.post_id][-1].text == "[Vote: Conia]"
 
@@ -211,10 +210,10 @@ def test_a_day_longer_than_the_kept_marks_is_recounted_without_reading_a_post_ag
     clear_extract_cache()
     monkeypatch.setattr(votes._JUDGED, "size", 8)
     first = count(posts, game_a(), ruleset)
-    read = judged_reads()[1]
+    read = votes._JUDGED.misses
     assert read > 8  # more posts with marks than were kept at first
     again = count(posts, game_a(), ruleset)
-    assert judged_reads()[1] == read
+    assert votes._JUDGED.misses == read
     assert again.to_json(why=True) == first.to_json(why=True)
 
 

@@ -915,8 +915,7 @@ def extract_votes(
         return []  # the common case, and the fast path of a full recount
     by_gm = post.author in set(gms)
     key = (post.post_id, *fingerprint(body), by_gm, rules, chunker)
-    return list(_JUDGED.get_or_make(key, lambda: _judged(body, post.post_id, by_gm, rules,
-                                                         chunker)))
+    return list(_JUDGED.get_or_make(key, lambda: _judged(body, post.post_id, by_gm, rules, chunker)))
 
 
 JUDGED_POSTS = 1 << 13
@@ -931,11 +930,6 @@ _JUDGED: Lru[tuple[object, ...], tuple[VoteMark, ...]] = Lru(JUDGED_POSTS, most=
 def hold_day(posts: int) -> None:
     """Keep the judged marks of at least a day of `posts` posts (and a quarter more)."""
     _JUDGED.grow_to(posts + posts // 4)
-
-
-def judged_reads() -> tuple[int, int]:
-    """(posts whose marks were kept, posts judged): what tests and benchmarks look at."""
-    return _JUDGED.hits, _JUDGED.misses
 
 
 def _judged(
