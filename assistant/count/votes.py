@@ -914,8 +914,9 @@ def extract_votes(
     if not may_hold_marks(body, rules):
         return []  # the common case, and the fast path of a full recount
     by_gm = post.author in set(gms)
-    key = (post.post_id, *fingerprint(body), by_gm, rules, chunker)
-    return list(_JUDGED.get_or_make(key, lambda: _judged(body, post.post_id, by_gm, rules, chunker)))
+    pid = post.post_id
+    key = (pid, *fingerprint(body), by_gm, rules, chunker)
+    return list(_JUDGED.get_or_make(key, lambda: _judged(body, pid, by_gm, rules, chunker)))
 
 
 JUDGED_POSTS = 1 << 13
