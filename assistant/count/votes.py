@@ -924,8 +924,7 @@ JUDGED_POSTS = 1 << 13
 too many to keep: each was read again only after the other 199 games had pushed it out,
 and 32,768 of them held 37 MB). `hold_day` raises it to the longest day counted, so that
 a recount going through every post of a day does not push out what it is about to read."""
-JUDGED_MOST = 1 << 17
-_JUDGED: Lru[tuple[object, ...], tuple[VoteMark, ...]] = Lru(JUDGED_POSTS, most=JUDGED_MOST)
+_JUDGED: Lru[tuple[object, ...], tuple[VoteMark, ...]] = Lru(JUDGED_POSTS, most=1 << 17)
 
 
 def hold_day(posts: int) -> None:
