@@ -68,10 +68,11 @@ _WEIGHT = re.compile(r"(?:\s+\(?|\s*\()\s*(?:[x×]\s*\d|\d\s*[x×])\s*\)?$", re.
 VOTERS_KNOWN = 2 / 3
 
 
-GM_POSTS_KEPT = 4096
+GM_POSTS_KEPT = 1024
 """GM posts whose lines (`text_lines`) are kept, by a fingerprint of the body: the bodies
-themselves (a GM's count is long) were most of what the cache held. Enough for a review:
-the counts and facts read from the lines are what is kept from one poll to the next."""
+themselves (a GM's count is long) were most of what the cache held. Enough for a review
+(a day's GM posts): the counts and facts read from the lines are what is kept from one
+poll to the next."""
 GM_COUNTS_KEPT = 1 << 15
 """GM posts whose count (`_count_of`) is kept: a daemon's 200 games of 300 posts have some
 5,400 GM posts, which at 4,096 pushed each other out before a game's next poll read them

@@ -919,7 +919,7 @@ def extract_votes(
     return list(_JUDGED.get_or_make(key, lambda: _judged(body, pid, by_gm, rules, chunker)))
 
 
-JUDGED_POSTS = 1 << 13
+JUDGED_POSTS = 1 << 12
 """Posts whose judged marks are kept at first (a daemon's 200 games of 300 posts are 60,000,
 too many to keep: each was read again only after the other 199 games had pushed it out,
 and 32,768 of them held 37 MB). `hold_day` raises it to the longest day counted, so that
