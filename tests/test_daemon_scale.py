@@ -360,6 +360,30 @@ def test_a_forum_is_asked_a_few_pages_at_a_time_by_the_event_loop(tmp_path) -> N
     assert [len(r.poll.new) for r in reports] == [66] * 30
 
 
+def test_games_due_at_one_moment_are_cycled_a_few_at_a_time(tmp_path) -> None:
+    """Thirty games due at once (a tally slot they share), on a forum that would take all
+    their requests: no more than `cycles_at_once` cycles ask it anything at a time, so no
+    more pages are held waiting for the workers to parse them; every thread is read."""
+    clock = FakeClock(datetime(2026, 11, 24, tzinfo=UTC))
+    with many_games_forum() as forum:
+        games = make_games(tmp_path, forum.base_url, 30)
+        daemon = _daemon(tmp_path, clock, per_forum=30, cycles_at_once=4)
+
+        async def all_at_once() -> list:
+            return await asyncio.gather(*(daemon.acycle(g) for g in games))
+
+        forum.hold.set()
+        releaser = threading.Thread(target=lambda: (
+            forum.wait_until(lambda f: f.in_flight >= 4, "4 requests in flight"),
+            forum.release.set()))
+        releaser.start()
+        reports = asyncio.run(all_at_once())
+        releaser.join()
+        most = forum.most_in_flight
+    assert most == 4
+    assert [len(r.poll.new) for r in reports] == [66] * 30
+
+
 def test_run_documents_its_log_options() -> None:
     out = subprocess.run([sys.executable, "-m", "assistant", "run", "--help"], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout

@@ -74,6 +74,10 @@ class DaemonSettings:
     inbox_interval: float = 600.0
     """Seconds between two reads of a game's GM inbox, for games with a forum login (a
     game's `inbox_interval` setting wins; 0 there: never)."""
+    cycles_at_once: int = 16
+    """Games' cycles (poll and review) under way at once, at most; the others wait before
+    they ask anything. 200 games due at one moment (a tally slot) each fetched their page
+    at once and held it while the workers parsed them in turn: 11 MB at the slot."""
 
     def __post_init__(self) -> None:
         # An interval of 0 or less polls without pause (100 % CPU, a hammered forum).
@@ -97,6 +101,8 @@ class DaemonSettings:
             if not (math.isfinite(value) and 0 < value <= LONGEST_INTERVAL):
                 raise ConfigError(f"{name.replace('_', ' ')} {value!r}: give more than 0 "
                                   f"seconds, at most {LONGEST_INTERVAL:g}")
+        if self.cycles_at_once < 1:
+            raise ConfigError(f"cycles at once {self.cycles_at_once!r}: give 1 or more")
         if self.per_forum < 1:
             raise ConfigError(f"requests per forum {self.per_forum!r}: give 1 or more")
 
@@ -138,6 +144,8 @@ class Daemon:
         """Per game: the clock event its `event:` job was last booked for (booked again
         only when it changed or the job ran: each booking wakes the scheduler up)."""
         self._game_locks: dict[str, asyncio.Lock] = {}
+        self._slots: tuple[Any, asyncio.Semaphore] | None = None
+        """The running loop's semaphore of `cycles_at_once`."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._reviewing: set[asyncio.Task[Any]] = set()
         self._workers: Workers | None = None
@@ -376,7 +384,7 @@ class Daemon:
         worker thread, and is left out when nothing can have changed (`_review_can_wait`).
         One cycle of a game at a time."""
         lock = self._game_locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
+        async with lock, self._cycle_slots():
             # (the poll, the review and an auto post read one PostLog: post_log.pinned)
             with self._pinned(game_id):
                 unreadable = self._unreadable_report(game_id)
@@ -409,6 +417,12 @@ class Daemon:
                     self._next_events[game_id] = report.next_event
                 self.stats.add(report)
                 return report
+
+    def _cycle_slots(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(self.settings.cycles_at_once))
+        return self._slots[1]
 
     def _first(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         """`fn` on a worker ahead of the polls' steps waiting there: the rest of a cycle
