@@ -149,7 +149,7 @@ def test_the_counts_teachings_are_read_once_while_the_posts_before_them_stay(mon
         return walk(posts, *args, **kwargs)
 
     monkeypatch.setattr(gm_counts, "taught_by_count", spy)
-    monkeypatch.setattr(gm_counts, "_TAUGHT", type(gm_counts._TAUGHT)())
+    monkeypatch.setattr(gm_counts, "_TAUGHT", gm_counts.Lru(gm_counts.TAUGHT_KEPT))
     _, posts = archive("1126")
     day = day_of("1126", 1098)
     game, rules = day_game("1126", day), find_ruleset("mafiascum")

@@ -16,8 +16,7 @@ a post knows only the GM counts made up to it, as a live GM would.
 from __future__ import annotations
 
 import re
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -195,8 +194,7 @@ def taught_names(
 
 TAUGHT_KEPT = 512
 """Days whose GM counts' teachings are kept (`taught_by_counts`): a daemon's 200 games."""
-_TAUGHT: OrderedDict[tuple[object, ...], list[tuple[int, dict[str, Taught]]]] = OrderedDict()
-_TAUGHT_LOCK = threading.Lock()  # (the daemon's review workers count at once)
+_TAUGHT: Lru[tuple[object, ...], list[tuple[int, dict[str, Taught]]]] = Lru(TAUGHT_KEPT)
 
 
 def taught_by_counts(
@@ -220,17 +218,8 @@ def taught_by_counts(
     read = hash(tuple((p.post_id, p.author, p.posted_at, p.body_html) for p in posts[:last + 1]))
     key = (rules, matcher.key, game.gms, game.slots, last, read,
            tuple((e.post_id, e.earliest, e.at) for e in edits))
-    with _TAUGHT_LOCK:
-        found = _TAUGHT.get(key)
-        if found is not None:
-            _TAUGHT.move_to_end(key)
-            return found
-    found = list(taught_by_count(posts, game, rules, matcher, edits=edits))
-    with _TAUGHT_LOCK:
-        _TAUGHT[key] = found
-        while len(_TAUGHT) > TAUGHT_KEPT:
-            _TAUGHT.popitem(last=False)
-    return found
+    return _TAUGHT.get_or_make(
+        key, lambda: list(taught_by_count(posts, game, rules, matcher, edits=edits)))
 
 
 def taught_by_count(
