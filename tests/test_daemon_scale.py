@@ -335,27 +335,32 @@ def test_the_event_loop_reviews_only_when_something_can_have_changed(tmp_path) -
     assert steps[4:] == [1, 1]  # a clock event due; review_every passed
 
 
-def test_a_forum_is_asked_a_few_pages_at_a_time_by_the_event_loop(tmp_path) -> None:
-    """Thirty games on one forum, first polled in the same moment: never more than
-    `per_forum` requests in flight, and every thread read whole."""
+def _thirty_at_once(tmp_path: Path, held: int, **settings: object) -> tuple[int, list]:
+    """Thirty games on one forum cycled in the same moment: the most requests the forum saw
+    in flight, and the cycles' reports. The forum holds every request until `held` are
+    waiting at once, so the figure does not depend on how slowly this machine runs."""
     clock = FakeClock(datetime(2026, 11, 24, tzinfo=UTC))
     with many_games_forum() as forum:
         games = make_games(tmp_path, forum.base_url, 30)
-        daemon = _daemon(tmp_path, clock, per_forum=3)
+        daemon = _daemon(tmp_path, clock, **settings)
 
         async def all_at_once() -> list:
             return await asyncio.gather(*(daemon.acycle(g) for g in games))
 
-        # The forum holds every request until three are waiting at once, so the test shows
-        # the loop asks three pages at a time however slowly this machine runs it.
         forum.hold.set()
         releaser = threading.Thread(target=lambda: (
-            forum.wait_until(lambda f: f.in_flight >= 3, "3 requests in flight"),
+            forum.wait_until(lambda f: f.in_flight >= held, f"{held} requests in flight"),
             forum.release.set()))
         releaser.start()
         reports = asyncio.run(all_at_once())
         releaser.join()
-        most = forum.most_in_flight
+        return forum.most_in_flight, reports
+
+
+def test_a_forum_is_asked_a_few_pages_at_a_time_by_the_event_loop(tmp_path) -> None:
+    """Thirty games on one forum, first polled in the same moment: never more than
+    `per_forum` requests in flight, and every thread read whole."""
+    most, reports = _thirty_at_once(tmp_path, 3, per_forum=3)
     assert most == 3
     assert [len(r.poll.new) for r in reports] == [66] * 30
 
@@ -364,22 +369,7 @@ def test_games_due_at_one_moment_are_cycled_a_few_at_a_time(tmp_path) -> None:
     """Thirty games due at once (a tally slot they share), on a forum that would take all
     their requests: no more than `cycles_at_once` cycles ask it anything at a time, so no
     more pages are held waiting for the workers to parse them; every thread is read."""
-    clock = FakeClock(datetime(2026, 11, 24, tzinfo=UTC))
-    with many_games_forum() as forum:
-        games = make_games(tmp_path, forum.base_url, 30)
-        daemon = _daemon(tmp_path, clock, per_forum=30, cycles_at_once=4)
-
-        async def all_at_once() -> list:
-            return await asyncio.gather(*(daemon.acycle(g) for g in games))
-
-        forum.hold.set()
-        releaser = threading.Thread(target=lambda: (
-            forum.wait_until(lambda f: f.in_flight >= 4, "4 requests in flight"),
-            forum.release.set()))
-        releaser.start()
-        reports = asyncio.run(all_at_once())
-        releaser.join()
-        most = forum.most_in_flight
+    most, reports = _thirty_at_once(tmp_path, 4, per_forum=30, cycles_at_once=4)
     assert most == 4
     assert [len(r.poll.new) for r in reports] == [66] * 30
 
