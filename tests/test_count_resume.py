@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import random
+import zlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -26,14 +28,19 @@ PLAYERS = ["Mr. Pickles", "xX_Slayer_Xx", "Jd-", "Conia", "Lady Grey", "Tom & Je
            "ÆtherWolf", "Kat"]
 HOST = "Host Mira"
 T0 = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
-@pytest.fixture(autouse=True)
-def as_the_daemon(monkeypatch):
-    """Counts kept and posts files' reads shared, as in the daemon's process."""
+@pytest.fixture(autouse=True, params=["as it is", "packed"])
+def as_the_daemon(request, monkeypatch):
+    """Counts kept and posts files' reads shared, as in the daemon's process; every test
+    both with the day's count kept as a long day's is and packed as a short day's is."""
     monkeypatch.setattr(post_log, "_sharing", [True])
     monkeypatch.setattr(post_log, "LONG", 10)
-    monkeypatch.setattr(resume, "LONG", 10)  # (days of a few hundred posts kept as long ones)
+    # (days of a few hundred posts kept as long ones, or all packed)
+    monkeypatch.setattr(resume, "LONG", 10 if request.param == "as it is" else 10**9)
+    monkeypatch.setattr(resume, "_KEPT", type(resume._KEPT)())
+    monkeypatch.setattr(resume, "_PACKED", type(resume._PACKED)())
+    monkeypatch.setattr(resume, "_packed_bytes", [0])
     with resume.counted_whole(False):
-        yield
+        yield request.param
 
 
 RULESETS = sorted(p.stem for p in (Path(__file__).resolve().parent.parent / "rulesets")
@@ -88,8 +95,18 @@ def counts(data: Path, now: datetime) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_a_count_carried_on_is_the_whole_count_at_every_step(tmp_path, ruleset):
+def test_a_count_carried_on_is_the_whole_count_at_every_step(tmp_path, ruleset, monkeypatch):
     rng = random.Random(f"resume/{ruleset}")
+    carried_on = []
+    real_find = resume.find
+
+    def find(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        found = real_find(*args, **kwargs)
+        if resume._enabled[-1]:  # (not the whole count beside it)
+            carried_on.append(found is not None)
+        return found
+
+    monkeypatch.setattr(resume, "find", find)
     day = day_of(400)
     new_game(tmp_path, ruleset)
     stored = 120
@@ -121,6 +138,7 @@ def test_a_count_carried_on_is_the_whole_count_at_every_step(tmp_path, ruleset):
         now = max(now, day[stored - 1].posted_at) + timedelta(seconds=20)
         carried, whole = counts(tmp_path, now)
         assert carried == whole, f"step {step} ({roll:.2f})"
+    assert sum(carried_on) > len(carried_on) / 2  # most polls' counts carried on
 
 
 def test_a_poll_that_brought_five_posts_is_counted_by_reading_five_posts(tmp_path,
@@ -151,3 +169,82 @@ def test_a_poll_that_brought_five_posts_is_counted_by_reading_five_posts(tmp_pat
     assert sorted(set(read)) == [p.post_id for p in day[600:]]
     assert len(view.tally.votes) >= len(first.tally.votes)
     assert counts(tmp_path, now)[0] == counts(tmp_path, now)[1]
+
+
+@pytest.mark.parametrize("as_the_daemon", ["packed"], indirect=True)
+def test_a_short_days_count_is_kept_packed_without_its_posts(tmp_path, as_the_daemon):
+    """The daemon's 200 games of 300-post days: each day's count is kept for the next
+    review (which reads the new posts only), packed in a few kilobytes, not with the day's
+    posts (half a megabyte each as they were kept)."""
+    day = day_of(305)
+    new_game(tmp_path, "chat-mafia")
+    with GameStore.open(tmp_path, "g") as store:
+        store.record_posts(day[:300], day[299].posted_at)
+    with GameStore.open(tmp_path, "g", create=False) as store:
+        load_view(store, day[299].posted_at + timedelta(seconds=30))
+    assert not resume._KEPT
+    (packed,) = resume._PACKED.values()
+    assert 0 < resume.packed_bytes() == len(packed.blob) < 24_000  # 200 games: < 5 MB
+    assert b"body_html" not in zlib.decompress(packed.blob)  # no post pickled in it
+    with GameStore.open(tmp_path, "g") as store:
+        store.record_posts(day[300:], day[304].posted_at)
+    now = day[304].posted_at + timedelta(seconds=30)
+    found = []
+    real = resume._unpack
+    def unpacking(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        found.append(real(*args, **kwargs))
+        return found[-1]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(resume, "_unpack", unpacking)
+        carried, whole = counts(tmp_path, now)
+    assert found and found[0] is not None and found[0][1] == 300
+    assert carried == whole
+
+
+@pytest.mark.parametrize("as_the_daemon", ["packed"], indirect=True)
+def test_packed_counts_stay_within_their_bytes(monkeypatch, as_the_daemon):
+    """Past `PACKED_BYTES` the least recently counted day is dropped first (counted whole
+    at its next review), whatever the number of games."""
+    day = day_of(120)
+
+    def kept(g: int) -> resume.Kept:
+        votes = [{"voter": PLAYERS[i % 8], "target": PLAYERS[(i * 3) % 8], "post_id": p.post_id,
+                  "text": f"vote {PLAYERS[(i * 3) % 8]} ({g})", "at": p.posted_at}
+                 for i, p in enumerate(day)]
+        return resume.Kept((g,), [("post", p) for p in day], resume.RunningCount(votes=votes))
+
+    resume.keep(("game", 0), kept(0))
+    one = resume.packed_bytes()
+    assert one > 0
+    monkeypatch.setattr(resume, "PACKED_BYTES", int(one * 2.5))
+    for g in range(1, 6):
+        resume.keep(("game", g), kept(g))
+        assert resume.packed_bytes() <= int(one * 2.5)
+    assert list(resume._PACKED) == [("game", 4), ("game", 5)]
+    # the next count of a day dropped finds nothing; one kept carries on
+    events = [("post", p) for p in day]
+    assert resume.find(("game", 0), (0,), events) is None
+    found = resume.find(("game", 5), (5,), events)
+    assert found is not None and found[1] == len(day)
+    assert found[0].state.votes == kept(5).state.votes
+    assert resume.find(("game", 5), (6,), events) is None  # other facts
+    edited = [*events[:-1], ("post", dataclasses.replace(day[-1], body_html="<b>vote Kat</b>"))]
+    assert resume.find(("game", 5), (5,), edited) is None  # an event changed
+
+
+@pytest.mark.parametrize("as_the_daemon", ["packed"], indirect=True)
+def test_a_count_that_cannot_be_packed_is_counted_whole_next_time(tmp_path, monkeypatch,
+                                                                  as_the_daemon):
+    """A count whose running state cannot be pickled is simply not kept: the next review
+    counts the day whole, and right."""
+    def refuse(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise pickle.PicklingError("not this one")
+    monkeypatch.setattr(resume.pickle, "dumps", refuse)
+    day = day_of(60)
+    new_game(tmp_path, "chat-mafia")
+    with GameStore.open(tmp_path, "g") as store:
+        store.record_posts(day, day[-1].posted_at)
+    now = day[-1].posted_at + timedelta(seconds=30)
+    carried, whole = counts(tmp_path, now)
+    assert carried == whole
+    assert resume.packed_bytes() == 0 and not resume._PACKED

@@ -258,7 +258,6 @@ def count(
         resume.drop(slot)
         raise
     kept.has_gm, kept.taught_all = has_gm, taught_by
-    resume.keep(slot, kept)
     state = kept.state
 
     # The last post of the day: one made after its deadline is read (its votes are refused)
@@ -268,6 +267,7 @@ def count(
     last = in_time[-1] if in_time else None
     alive = alive_at_end(game, phase, selected[-1] if selected else None, at_post, at, now)
     votes = resume.freeze(kept, state, game, number)
+    resume.keep(slot, kept)  # (once frozen: a short day's count is kept packed as it is now)
     wagons = build_wagons(state, game, trules, phase, alive)
     voting = {w_voter for w in wagons for w_voter in w.voters}
     abstaining = tuple(v for v, st in state.current.items() if st.target == ABSTAIN and v in alive
