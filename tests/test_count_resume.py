@@ -36,6 +36,7 @@ def as_the_daemon(request, monkeypatch):
     monkeypatch.setattr(post_log, "LONG", 10)
     # (days of a few hundred posts kept as long ones, or all packed)
     monkeypatch.setattr(resume, "LONG", 10 if request.param == "as it is" else 10**9)
+    monkeypatch.setattr(resume, "SHORTEST_PACKED", 10)
     monkeypatch.setattr(resume, "_KEPT", type(resume._KEPT)())
     monkeypatch.setattr(resume, "_PACKED", type(resume._PACKED)())
     monkeypatch.setattr(resume, "_packed_bytes", [0])
@@ -248,3 +249,22 @@ def test_a_count_that_cannot_be_packed_is_counted_whole_next_time(tmp_path, monk
     carried, whole = counts(tmp_path, now)
     assert carried == whole
     assert resume.packed_bytes() == 0 and not resume._PACKED
+
+
+@pytest.mark.parametrize("as_the_daemon", ["packed"], indirect=True)
+def test_a_day_shorter_than_the_shortest_packed_is_not_kept(tmp_path, monkeypatch,
+                                                            as_the_daemon):
+    """Below `SHORTEST_PACKED` events the day is counted whole at each review (it costs
+    about what unpacking would) and nothing is held for it."""
+    monkeypatch.setattr(resume, "SHORTEST_PACKED", 200)
+    day = day_of(205)
+    new_game(tmp_path, "chat-mafia")
+    with GameStore.open(tmp_path, "g") as store:
+        store.record_posts(day[:150], day[149].posted_at)
+    assert counts(tmp_path, day[149].posted_at + timedelta(seconds=30))[0] is not None
+    assert not resume._PACKED and resume.packed_bytes() == 0
+    with GameStore.open(tmp_path, "g") as store:
+        store.record_posts(day[150:], day[204].posted_at)
+    carried, whole = counts(tmp_path, day[204].posted_at + timedelta(seconds=30))
+    assert carried == whole
+    assert len(resume._PACKED) >= 1 and resume.packed_bytes() > 0
