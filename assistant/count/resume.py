@@ -208,13 +208,11 @@ def _pack(slot: Hashable, kept: Kept) -> None:
         _drop_packed(slot)
         return
     with _PACK_LOCK:
-        old = _PACKED.pop(slot, None)
-        if old is not None:
-            _packed_bytes[0] -= len(old.blob)
+        _forget_packed(slot)
         _PACKED[slot] = packed
         _packed_bytes[0] += len(packed.blob)
         while len(_PACKED) > 1 and _packed_bytes[0] > PACKED_BYTES:
-            _packed_bytes[0] -= len(_PACKED.popitem(last=False)[1].blob)
+            _forget_packed(next(iter(_PACKED)))
 
 
 def _unpack(slot: Hashable, context: tuple[Any, ...], events: Sequence[Event],
@@ -243,15 +241,20 @@ def _unpack(slot: Hashable, context: tuple[Any, ...], events: Sequence[Event],
         _drop_packed(slot)
         return None
     state, watch, taught, k, taught_by, taught_all, has_gm, frozen, ended = rest
-    return Kept(context, list(events[:n]), state, watch, taught, k, taught_by, taught_all,
+    return Kept(context, events[:n], state, watch, taught, k, taught_by, taught_all,
                 has_gm, frozen, ended), n
 
 
 def _drop_packed(slot: Hashable) -> None:
     with _PACK_LOCK:
-        old = _PACKED.pop(slot, None)
-        if old is not None:
-            _packed_bytes[0] -= len(old.blob)
+        _forget_packed(slot)
+
+
+def _forget_packed(slot: Hashable) -> None:
+    """`slot`'s packed count dropped and its bytes no longer counted (`_PACK_LOCK` held)."""
+    old = _PACKED.pop(slot, None)
+    if old is not None:
+        _packed_bytes[0] -= len(old.blob)
 
 
 def packed_bytes() -> int:
