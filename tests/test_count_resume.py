@@ -28,15 +28,18 @@ PLAYERS = ["Mr. Pickles", "xX_Slayer_Xx", "Jd-", "Conia", "Lady Grey", "Tom & Je
            "ÆtherWolf", "Kat"]
 HOST = "Host Mira"
 T0 = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
-@pytest.fixture(autouse=True, params=["as it is", "packed"])
+@pytest.fixture(autouse=True, params=["as it is", "packed", "packed anew each count"])
 def as_the_daemon(request, monkeypatch):
     """Counts kept and posts files' reads shared, as in the daemon's process; every test
-    both with the day's count kept as a long day's is and packed as a short day's is."""
+    with the day's count kept as a long day's is, and packed as a short day's is (packed
+    again after a few new events, or after each count that brought one)."""
     monkeypatch.setattr(post_log, "_sharing", [True])
     monkeypatch.setattr(post_log, "LONG", 10)
     # (days of a few hundred posts kept as long ones, or all packed)
     monkeypatch.setattr(resume, "LONG", 10 if request.param == "as it is" else 10**9)
     monkeypatch.setattr(resume, "SHORTEST_PACKED", 10)
+    if request.param == "packed anew each count":
+        monkeypatch.setattr(resume, "REPACK_AFTER", 1)
     monkeypatch.setattr(resume, "_KEPT", type(resume._KEPT)())
     monkeypatch.setattr(resume, "_PACKED", type(resume._PACKED)())
     monkeypatch.setattr(resume, "_packed_bytes", [0])
@@ -200,6 +203,49 @@ def test_a_short_days_count_is_kept_packed_without_its_posts(tmp_path, as_the_da
         carried, whole = counts(tmp_path, now)
     assert found and found[0] is not None and found[0][1] == 300
     assert carried == whole
+
+
+@pytest.mark.parametrize("as_the_daemon", ["packed"], indirect=True)
+def test_a_packed_count_is_packed_again_only_after_a_few_new_events(tmp_path, monkeypatch,
+                                                                    as_the_daemon):
+    """A review that brought a post or two carries on from the packed count and leaves it as
+    it was (packing is most of what the carry-on costs); the next one carries on from it
+    over those posts again, and once `REPACK_AFTER` events came the count is packed anew."""
+    monkeypatch.setattr(resume, "REPACK_AFTER", 4)
+    day = day_of(310)
+    new_game(tmp_path, "chat-mafia")
+    with GameStore.open(tmp_path, "g") as store:
+        store.record_posts(day[:300], day[299].posted_at)
+    assert counts(tmp_path, day[299].posted_at + timedelta(seconds=30))[0] is not None
+    (slot, first), = resume._PACKED.items()
+    assert first.events == 300
+    read: list[int] = []
+    real = tally.numbered_marks
+
+    def counting(post, *args, **kwargs):  # noqa: ANN001, ANN202
+        read.append(post.post_id)
+        return real(post, *args, **kwargs)
+
+    monkeypatch.setattr(tally, "numbered_marks", counting)
+    for stored in range(301, 305):
+        with GameStore.open(tmp_path, "g") as store:
+            store.record_posts(day[stored - 1:stored], day[stored - 1].posted_at)
+        read.clear()
+        now = day[stored - 1].posted_at + timedelta(seconds=30)
+        with GameStore.open(tmp_path, "g", create=False) as store:
+            load_view(store, now)
+        # carried on from the 300 posts packed: only the posts since are read
+        assert sorted(set(read)) == [p.post_id for p in day[300:stored]]
+        assert counts(tmp_path, now)[0] == counts(tmp_path, now)[1]
+        if stored - 300 < 4:
+            assert resume._PACKED[slot] is first  # left as it was
+    assert resume._PACKED[slot].events == 304  # four new events: packed anew
+    with GameStore.open(tmp_path, "g") as store:
+        store.record_posts(day[304:306], day[305].posted_at)
+    read.clear()
+    with GameStore.open(tmp_path, "g", create=False) as store:
+        load_view(store, day[305].posted_at + timedelta(seconds=30))
+    assert sorted(set(read)) == [p.post_id for p in day[304:306]]
 
 
 @pytest.mark.parametrize("as_the_daemon", ["packed"], indirect=True)

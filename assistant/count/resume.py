@@ -70,6 +70,8 @@ class Kept:
     frozen: list[Vote] = field(default_factory=list)
     ended: list[Any] = field(default_factory=list)
     """Each frozen vote's "ended" mark when it was frozen (a later vote may end it)."""
+    unpacked_from: Any = None
+    """The packed count this one was unpacked from (`_Packed`), left packed as it was."""
 
 
 _KEPT: OrderedDict[Hashable, Kept] = OrderedDict()
@@ -132,10 +134,10 @@ def keep(slot: Hashable | None, kept: Kept) -> None:
         return
     if len(kept.events) < LONG:
         _KEPT.pop(slot, None)
-        if len(kept.events) >= SHORTEST_PACKED:
-            _pack(slot, kept)
-        else:
+        if len(kept.events) < SHORTEST_PACKED:
             _drop_packed(slot)
+        elif not _packed_recently(slot, kept):
+            _pack(slot, kept)
         return
     _drop_packed(slot)
     _KEPT[slot] = kept
@@ -156,6 +158,12 @@ SHORTEST_PACKED = 200
 again in about the time its count takes to unpack and pack inside the busy daemon (200
 games of 150-post threads: 45.0 and 45.9 ms a poll with and without packing; 300-post
 threads: 29.1 against 32.1 ms)."""
+
+REPACK_AFTER = 8
+"""Events a count may carry on past its packed count before it is packed again: until
+then, the packed count stays as it was and the next count carries on from it over those
+few events again (a pack is about a millisecond of a daemon's review; carrying on over an
+event already judged, a twentieth of one)."""
 
 PACKED_BYTES = 8 << 20
 """Bytes of packed counts kept at most, all games together (the least recently counted
@@ -215,6 +223,16 @@ def _pack(slot: Hashable, kept: Kept) -> None:
             _forget_packed(next(iter(_PACKED)))
 
 
+def _packed_recently(slot: Hashable, kept: Kept) -> bool:
+    """Whether `kept` carried on from `slot`'s packed count, which is still kept, over fewer
+    than `REPACK_AFTER` events: that packed count is as good to carry on from next time."""
+    was = kept.unpacked_from
+    if was is None or len(kept.events) - was.events >= REPACK_AFTER:
+        return False
+    with _PACK_LOCK:
+        return _PACKED.get(slot) is was
+
+
 def _unpack(slot: Hashable, context: tuple[Any, ...], events: Sequence[Event],
             times: Any) -> tuple[Kept, int] | None:
     """`find` for a count kept packed: a new `Kept` each time (the packed one is left as
@@ -242,7 +260,7 @@ def _unpack(slot: Hashable, context: tuple[Any, ...], events: Sequence[Event],
         return None
     state, watch, taught, k, taught_by, taught_all, has_gm, frozen, ended = rest
     return Kept(context, events[:n], state, watch, taught, k, taught_by, taught_all,
-                has_gm, frozen, ended), n
+                has_gm, frozen, ended, packed), n
 
 
 def _drop_packed(slot: Hashable) -> None:
