@@ -19,7 +19,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from assistant.clock import FakeClock
 from assistant.errors import LayoutError
-from assistant.models import to_iso
+from assistant.models import from_iso, to_iso
 from assistant.poller import Poller, PollSettings
 from assistant.scrapers.http import Fetcher, FetchSettings
 from assistant.store import GameStore
@@ -187,9 +187,12 @@ def test_a_deletion_on_an_earlier_page_is_found_by_the_recheck(forum, store, clo
 
 @pytest.mark.parametrize("software", FORUMS)
 def test_recheck_comes_every_n_polls_or_after_a_while(forum, store, clock, software):
+    """Every N polls the earlier pages holding the last while's posts are read again (edits
+    come mostly soon after a post); every half hour, every earlier page of the day."""
     url = forum.serve_thread(software, thread_files(software))
     poller = make_poller(store, url, clock, recheck_every_polls=3,
-                         recheck_every=timedelta(minutes=30), recheck_window=timedelta(hours=8))
+                         recheck_recent=timedelta(hours=7), recheck_every=timedelta(minutes=30),
+                         recheck_window=timedelta(hours=30))
     poller.poll()
     flags = []
     for _ in range(3):
@@ -197,11 +200,47 @@ def test_recheck_comes_every_n_polls_or_after_a_while(forum, store, clock, softw
         flags.append(poller.poll())
     assert [r.rechecked for r in flags] == [False, False, True]
     assert [r.requests for r in flags[:2]] == [1, 1]
-    # The window (8 h before 12:03) holds the posts since 04:03 on 2026-11-22: pages 4 and 5.
+    # 7 h before 12:03 is 05:03 on 2026-11-22: page 4's last post (05:08) and page 5.
     assert sorted(flags[2].pages_read) == [4, 5] and flags[2].requests == 2
 
     clock.advance(timedelta(minutes=31))
-    assert poller.poll().rechecked  # by time, one poll after the last recheck
+    whole = poller.poll()  # by time: the day (30 h back: from 06:34 on 2026-11-21), whole
+    assert whole.rechecked and sorted(whole.pages_read) == [1, 2, 3, 4, 5]
+    clock.advance(60)
+    assert poller.poll().pages_read == (5,)
+
+
+@pytest.mark.parametrize("software", FORUMS)
+def test_a_recheck_by_count_reads_no_page_without_a_recent_post(forum, store, clock, software):
+    url = forum.serve_thread(software, thread_files(software))
+    poller = make_poller(store, url, clock, recheck_every_polls=1,
+                         recheck_recent=timedelta(hours=6), recheck_every=timedelta(minutes=30),
+                         recheck_window=timedelta(hours=30))
+    poller.poll()
+    clock.advance(60)
+    result = poller.poll()  # since 06:01: only page 5, the last, holds such posts
+    assert result.rechecked and result.pages_read == (5,) and result.requests == 1
+
+
+def test_games_read_together_recheck_at_polls_and_times_of_their_own(forum, clock, tmp_path):
+    """The daemon's games set up at once (`stagger`): each re-reads once in its N polls and
+    its first whole re-read comes within the half hour, but not all at the same poll."""
+    url = forum.serve_thread("smf", thread_files("smf"))
+    at_poll: dict[str, int] = {}
+    for g in range(8):
+        with GameStore.open(tmp_path, f"game-{g}") as store:
+            poller = make_poller(store, url, clock, recheck_every_polls=6, stagger=True,
+                                 recheck_recent=None, recheck_every=timedelta(minutes=30),
+                                 recheck_window=timedelta(hours=30))
+            poller.poll()
+            last = from_iso(store.crawl_state()["last_recheck_at"])
+            assert clock.now() - timedelta(minutes=30) < last <= clock.now()
+            rechecks = [poller.poll(recheck=None).rechecked for _ in range(6)]
+            assert rechecks.count(True) == 1
+            at_poll[store.game_id] = rechecks.index(True)
+            again = make_poller(store, url, clock, recheck_every_polls=6, stagger=True)
+            assert again._stagger() == poller._stagger()  # the same for the game, always
+    assert len(set(at_poll.values())) >= 3
 
 
 @pytest.mark.parametrize("software", FORUMS)

@@ -372,6 +372,7 @@ class Daemon:
     def _poller(self, store: GameStore, fetcher: Any, config: dict[str, Any]) -> Poller:
         settings = PollSettings(
             progress=False,
+            stagger=True,
             **{k: config[k] for k in ("recheck_every_polls",) if config.get(k) is not None},
         )
         return Poller(store, fetcher, self.clock, game_zone(forum_zone_name(config)), settings,
