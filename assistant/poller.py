@@ -117,6 +117,10 @@ class PollSettings:
     """How far back the re-read every N polls goes (None: the whole current day). A
     300-post day's 20 pages re-read every 6 polls were a third of 200 such games' CPU;
     its last hour is a few pages."""
+    recheck_recent_pages: int | None = 2
+    """... and at most this many pages before the last (None: every one of that hour): a
+    thread as fast as a chat fills ten pages in an hour, and each page read waits its
+    turn on the forum (`FetchSettings.delay`)."""
     recheck_every: timedelta | None = timedelta(minutes=30)
     """Re-read every earlier page of the current day when this long has passed since the
     last such re-read (None: never by time)."""
@@ -280,7 +284,9 @@ class Poller:
                 since = recheck_since or now - self.settings.recheck_window
                 if recent and self.settings.recheck_recent is not None:
                     since = max(since, now - self.settings.recheck_recent)
-                yield from self._recheck(since, state, tally, counters)
+                yield from self._recheck(since, state, tally, counters,
+                                         last=self.settings.recheck_recent_pages if recent
+                                         else None)
         rechecked = due
         return PollResult(
             thread_url=state.get("thread_url") or self.ref.url,
@@ -452,15 +458,18 @@ class Poller:
                     counters=counters)
 
     def _recheck(
-        self, since: datetime, state: dict[str, Any], tally: _Tally, counters: dict[str, Any]
+        self, since: datetime, state: dict[str, Any], tally: _Tally, counters: dict[str, Any],
+        *, last: int | None = None,
     ) -> Steps[None]:
-        """Re-read the pages before the last one that hold posts made since `since`; the
-        poll's `counters` go into the last write."""
+        """Re-read the pages before the last one that hold posts made since `since` (only
+        the `last` of them, when given); the poll's `counters` go into the last write."""
         read_now = set(tally.pages)
         pages = sorted({
             sp.latest.page for sp in self.store.posts(include_vanished=False)
             if sp.latest.posted_at >= since and sp.latest.page not in read_now
         })
+        if last is not None:
+            pages = pages[len(pages) - last:] if last > 0 else []
         per_page = state.get("per_page")
         page_count = int(state.get("page_count") or 0)
         runs = _runs(pages)

@@ -24,6 +24,10 @@ outside the daemon:
     .venv/bin/python benchmarks/daemon.py [--games 200] [--interval 20] [--jitter 2]
         [--rounds 5] [--posts 60] [--post-every 60] [--ruleset NAME] [--baseline-ref REF]
 
+A game re-reads the pages of its last hour every 6th poll and its whole day every half
+hour (poller.py), each game from a point of its own: `--rounds 6` or more measures that
+cycle (3 rounds may hold none of a game's re-reads).
+
 `--baseline-ref` runs the same measurement first on a `git worktree` of REF (e.g. the
 commit before a change), with the same pages and the same settings: before and after in
 the same run. The daemon runs with the system clock; the run is bounded by

@@ -211,6 +211,22 @@ def test_recheck_comes_every_n_polls_or_after_a_while(forum, store, clock, softw
 
 
 @pytest.mark.parametrize("software", FORUMS)
+def test_a_recheck_by_count_reads_at_most_its_pages_before_the_last(forum, store, clock,
+                                                                    software):
+    """A thread as fast as a chat: the last while's posts fill pages 2 to 5; the re-read
+    every N polls takes the two before the last, the half-hourly one every page."""
+    url = forum.serve_thread(software, thread_files(software))
+    poller = make_poller(store, url, clock, recheck_every_polls=1, recheck_recent_pages=2,
+                         recheck_recent=timedelta(hours=24), recheck_every=timedelta(minutes=30),
+                         recheck_window=timedelta(hours=30))
+    poller.poll()
+    clock.advance(60)
+    assert sorted(poller.poll().pages_read) == [3, 4, 5]
+    clock.advance(timedelta(minutes=31))
+    assert sorted(poller.poll().pages_read) == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("software", FORUMS)
 def test_a_recheck_by_count_reads_no_page_without_a_recent_post(forum, store, clock, software):
     url = forum.serve_thread(software, thread_files(software))
     poller = make_poller(store, url, clock, recheck_every_polls=1,
