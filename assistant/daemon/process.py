@@ -91,9 +91,10 @@ def settle_heap() -> None:
     gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
 
 
-REVIEW_THREADS = 3
+REVIEW_THREADS = 2
 """Worker threads for the CPU and disk work of polls and reviews (parsing, counting,
-writing): more would only share the one core; three, so that a game file whose lock a
+writing): more would only share the one core, each holding a review's posts at the peak
+(200 growing games: 93 MB with three, 88 with one); two, so that a game file whose lock a
 stuck command holds does not hold up the other games."""
 STOP_GRACE = 0.5
 """Seconds a stopping daemon gives the reviews in progress (the polls end at once)."""
