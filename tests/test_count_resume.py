@@ -83,6 +83,19 @@ def new_game(data: Path, ruleset: str) -> None:
                                   "ends_at": to_iso(T0 + timedelta(days=3))}, T0)
 
 
+def marks_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The ids of the posts the counts read the marks of from now on, in order."""
+    read: list[int] = []
+    real = tally.numbered_marks
+
+    def counting(post, *args, **kwargs):  # noqa: ANN001, ANN202
+        read.append(post.post_id)
+        return real(post, *args, **kwargs)
+
+    monkeypatch.setattr(tally, "numbered_marks", counting)
+    return read
+
+
 def counts(data: Path, now: datetime) -> tuple[str, str]:
     """The view's count as the daemon's process makes it (kept counts carried on), and a
     whole count of the same store: each with its every vote and reason, and the deadline."""
@@ -153,14 +166,7 @@ def test_a_poll_that_brought_five_posts_is_counted_by_reading_five_posts(tmp_pat
     new_game(tmp_path, "chat-mafia")
     with GameStore.open(tmp_path, "g") as store:
         store.record_posts(day[:600], day[599].posted_at)
-    read: list[int] = []
-    real = tally.numbered_marks
-
-    def counting(post, *args, **kwargs):  # noqa: ANN001, ANN202
-        read.append(post.post_id)
-        return real(post, *args, **kwargs)
-
-    monkeypatch.setattr(tally, "numbered_marks", counting)
+    read = marks_read(monkeypatch)
     with GameStore.open(tmp_path, "g", create=False) as store:
         first = load_view(store, day[599].posted_at + timedelta(seconds=30))
     assert len(read) >= 600
@@ -219,14 +225,7 @@ def test_a_packed_count_is_packed_again_only_after_a_few_new_events(tmp_path, mo
     assert counts(tmp_path, day[299].posted_at + timedelta(seconds=30))[0] is not None
     (slot, first), = resume._PACKED.items()
     assert first.events == 300
-    read: list[int] = []
-    real = tally.numbered_marks
-
-    def counting(post, *args, **kwargs):  # noqa: ANN001, ANN202
-        read.append(post.post_id)
-        return real(post, *args, **kwargs)
-
-    monkeypatch.setattr(tally, "numbered_marks", counting)
+    read = marks_read(monkeypatch)
     for stored in range(301, 305):
         with GameStore.open(tmp_path, "g") as store:
             store.record_posts(day[stored - 1:stored], day[stored - 1].posted_at)
