@@ -469,7 +469,7 @@ class Poller:
             if sp.latest.posted_at >= since and sp.latest.page not in read_now
         })
         if last is not None:
-            pages = pages[len(pages) - last:] if last > 0 else []
+            pages = pages[-last:] if last > 0 else []
         per_page = state.get("per_page")
         page_count = int(state.get("page_count") or 0)
         runs = _runs(pages)

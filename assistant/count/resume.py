@@ -70,7 +70,7 @@ class Kept:
     frozen: list[Vote] = field(default_factory=list)
     ended: list[Any] = field(default_factory=list)
     """Each frozen vote's "ended" mark when it was frozen (a later vote may end it)."""
-    unpacked_from: Any = None
+    unpacked_from: _Packed | None = None
     """The packed count this one was unpacked from (`_Packed`), left packed as it was."""
 
 
