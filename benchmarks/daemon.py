@@ -22,7 +22,7 @@ outside the daemon:
   seconds from SIGTERM to exit.
 
     .venv/bin/python benchmarks/daemon.py [--games 200] [--interval 20] [--jitter 2]
-        [--rounds 5] [--posts 60] [--post-every 60] [--ruleset NAME] [--baseline-ref REF]
+        [--rounds 6] [--posts 60] [--post-every 60] [--ruleset NAME] [--baseline-ref REF]
 
 A game re-reads the pages of its last hour every 6th poll and its whole day every half
 hour (poller.py), each game from a point of its own: `--rounds 6` or more measures that
@@ -342,7 +342,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--interval", type=float, default=20.0)
     p.add_argument("--jitter", type=float, default=2.0)
-    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=6)
     p.add_argument("--posts", type=int, default=60, help="posts of each thread at the start")
     p.add_argument("--post-every", type=float, default=60.0,
                    help="seconds between two posts of a thread (0: idle threads)")
